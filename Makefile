@@ -1,0 +1,48 @@
+# Two commands on a fresh Debian machine with Swift: `make run` and `make test`.
+# Both install what is missing first (apt and pip packages), then build.
+
+SWIFT      ?= swift
+PORT       ?= 8080
+DATA       ?= ./data
+PYTHON     ?= python3
+APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium
+PIP_PKGS   := websockets pytest playwright
+BIN        := .build/release/parlor
+DEBUG_BIN  := .build/debug/parlor
+
+.PHONY: run test deps build build-debug unit integration js clean bench
+
+run: deps build
+	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
+
+test: deps build-debug unit js integration
+
+deps:
+	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	@$(PYTHON) -c "import websockets, pytest, playwright" 2>/dev/null || \
+	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
+
+build:
+	$(SWIFT) build -c release --product parlor
+
+build-debug:
+	$(SWIFT) build --build-tests
+
+unit:
+	$(SWIFT) test --skip-build
+
+js:
+	@if ls Tests/js/*.test.mjs >/dev/null 2>&1; then node --test Tests/js/; fi
+
+integration:
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/integration
+
+bench: deps build
+	bench/run
+
+clean:
+	rm -rf .build

@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Parlor",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "parlor", targets: ["parlor"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Debian's libwebsockets + OpenSSL, with static inline helpers for macros.
+        .systemLibrary(
+            name: "CLibWebSockets",
+            pkgConfig: "libwebsockets",
+            providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
+        ),
+        // The domain: validation, protocol codec, sessions, storage. No sockets.
+        .target(
+            name: "ParlorCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                "CLibWebSockets",
+            ]
+        ),
+        // libwebsockets wrapper: the service thread, HTTP, WebSocket connections.
+        .target(
+            name: "ParlorServer",
+            dependencies: [
+                "ParlorCore", "CLibWebSockets",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "parlor",
+            dependencies: [
+                "ParlorServer", "ParlorCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ParlorCoreTests", dependencies: ["ParlorCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

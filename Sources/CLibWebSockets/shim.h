@@ -1,0 +1,55 @@
+/*
+ * The C surface Parlor uses: Debian's libwebsockets 4.1 and OpenSSL's libcrypto.
+ *
+ * Swift imports functions and structs but drops macro expressions, so every helper
+ * here wraps exactly one such macro or a call whose C signature does not import
+ * cleanly. Each is prefixed `parlor_` to keep it apart from the libraries' names.
+ */
+#ifndef PARLOR_SHIM_H
+#define PARLOR_SHIM_H
+
+#include <libwebsockets.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
+/* LWS_PRE is `#define LWS_PRE _LWS_PAD(...)`: headroom lws_write needs before a buffer. */
+static inline size_t parlor_lws_pre(void) { return LWS_PRE; }
+
+/* lws_write takes an enum that Swift imports as a struct; these keep call sites short. */
+static inline int parlor_write_raw(struct lws *wsi, unsigned char *buf, size_t len) {
+    return lws_write(wsi, buf, len, LWS_WRITE_RAW);
+}
+static inline int parlor_write_http(struct lws *wsi, unsigned char *buf, size_t len, int final) {
+    return lws_write(wsi, buf, len, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
+}
+
+/* Server options are 64-bit macro constants built from shifts. */
+static inline uint64_t parlor_server_options(int tls, int validate_utf8) {
+    uint64_t o = 0;
+    if (tls) o |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+    if (validate_utf8) o |= LWS_SERVER_OPTION_VALIDATE_UTF8;
+    return o;
+}
+
+/* A timer on the service thread: lws's sorted usec list entry plus a back pointer.
+ * lws_container_of is a macro, so finding the timer from its list entry lives here. */
+struct parlor_timer {
+    lws_sorted_usec_list_t sul;
+    void *user;
+};
+static inline struct parlor_timer *parlor_timer_of(lws_sorted_usec_list_t *sul) {
+    return lws_container_of(sul, struct parlor_timer, sul);
+}
+
+/* Cryptographically strong random bytes for tokens, ids and invite codes. */
+static inline int parlor_random_bytes(unsigned char *buf, int len) {
+    return RAND_bytes(buf, len);
+}
+
+/* SHA-256 of a buffer into out[32]; returns 1 on success. */
+static inline int parlor_sha256(const void *data, size_t len, unsigned char *out) {
+    unsigned int outlen = 0;
+    return EVP_Digest(data, len, out, &outlen, EVP_sha256(), NULL);
+}
+
+#endif

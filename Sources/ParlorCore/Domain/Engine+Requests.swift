@@ -1,0 +1,153 @@
+/// The requests of a signed-in connection, except `send` (Engine+Send.swift).
+extension Engine {
+    func handle(_ request: Request, id: String?, conn: ConnectionID, userId: String,
+                _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        switch request {
+        case .register, .auth:
+            return  // handled before sign-in
+
+        case .rename(let name):
+            try tx.renameUser(id: userId, name: name)
+            let user = User(id: userId, name: name)
+            out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
+            for c in try tx.conversationIds(of: userId) {
+                out.actions.append(.broadcast(conversationId: c, memberEvent(c, Member(userId: userId, name: name))))
+            }
+
+        case .listConversations:
+            let list = try tx.conversations(of: userId)
+            out.result(conn, id) { w in
+                w.key("conversations")
+                w.beginArray()
+                for c in list { MessageJSON.write(c, into: &w) }
+                w.endArray()
+            }
+
+        case .createConversation(let title):
+            let cid = Secrets.id(prefix: "c")
+            let at = now()
+            try tx.createConversation(id: cid, title: title, at: at)
+            _ = try tx.addMember(conversationId: cid, userId: userId, at: at)
+            let invite = try newInvite(cid, userId, tx)
+            guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
+            out.result(conn, id) { w in
+                w.key("conversation"); MessageJSON.write(c, into: &w)
+                w.field("invite", invite)
+            }
+
+        case .createInvite(let cid):
+            try requireMember(cid, userId, tx)
+            let invite = try newInvite(cid, userId, tx)
+            out.result(conn, id) { w in w.field("invite", invite) }
+
+        case .join(let invite):
+            guard let cid = try tx.conversationId(invite: invite) else {
+                throw ParlorError(.invalidInvite, "this invite code is not valid")
+            }
+            let added = try tx.addMember(conversationId: cid, userId: userId, at: now())
+            guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
+            out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
+            if added, let me = c.members.first(where: { $0.userId == userId }) {
+                out.actions.append(.broadcast(conversationId: cid, memberEvent(cid, me)))
+            }
+
+        case .subscribe(let cid, let afterSeq):
+            try requireMember(cid, userId, tx)
+            guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
+            let resync = afterSeq > c.lastSeq || c.lastSeq - afterSeq > Limits.replayMessages
+            out.result(conn, id) { w in
+                w.key("conversation"); MessageJSON.write(c, into: &w)
+                w.field("lastSeq", c.lastSeq)
+                w.field("resync", resync)
+            }
+            if !resync && afterSeq < c.lastSeq {
+                for m in try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: Limits.replayMessages) {
+                    let supersedes = try supersededInfo(m, tx)
+                    out.actions.append(.send(conn, MessageJSON.event(m, supersedes: supersedes)))
+                }
+            }
+            out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
+
+        case .unsubscribe(let cid):
+            out.actions.append(.unsubscribe(conn, conversationId: cid))
+            out.result(conn, id) { _ in }
+
+        case .send(let cid, let clientId, let content):
+            try send(conversationId: cid, clientId: clientId, content: content, id: id, conn: conn, userId: userId, tx, &out)
+
+        case .history(let cid, let beforeSeq, let limit):
+            try requireMember(cid, userId, tx)
+            let before = beforeSeq ?? Int.max
+            let page = try tx.messages(conversationId: cid, beforeSeq: before, limit: limit)
+            out.result(conn, id) { w in
+                w.key("messages")
+                w.beginArray()
+                for m in page { MessageJSON.write(m, into: &w) }
+                w.endArray()
+                w.field("hasMore", (page.first?.seq ?? 1) > 1)
+            }
+
+        case .installApp(let appId):
+            guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
+            try tx.install(appId: appId, for: userId)
+            let list = try tx.installedApps(of: userId)
+            out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
+
+        case .uninstallApp(let appId):
+            try tx.uninstall(appId: appId, for: userId)
+            let list = try tx.installedApps(of: userId)
+            out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
+
+        case .participants(let cid, let appId):
+            try requireMember(cid, userId, tx)
+            guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
+            var pairs: [(String, String)] = []
+            for m in c.members { pairs.append((m.userId, try participantId(m.userId, appId, tx))) }
+            let local = try participantId(userId, appId, tx)
+            out.result(conn, id) { w in
+                w.field("local", local)
+                w.key("participants")
+                w.beginArray()
+                for (u, p) in pairs {
+                    w.beginObject(); w.field("userId", u); w.field("participantId", p); w.endObject()
+                }
+                w.endArray()
+            }
+        }
+    }
+
+    func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {
+        guard try tx.isMember(conversationId: cid, userId: userId) else { throw ParlorError.notMember }
+    }
+
+    /// The (user, app) participant identifier, created on first use and kept for ever.
+    func participantId(_ userId: String, _ appId: String, _ tx: any StoreTransaction) throws -> String {
+        if let p = try tx.participantId(userId: userId, appId: appId) { return p }
+        let p = Secrets.uuid()
+        try tx.setParticipantId(p, userId: userId, appId: appId)
+        return p
+    }
+
+    private func newInvite(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws -> String {
+        let code = Secrets.base64url(Secrets.randomBytes(16))
+        try tx.createInvite(code: code, conversationId: cid, by: userId, at: now())
+        return code
+    }
+
+    private func memberEvent(_ cid: String, _ m: Member) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "member")
+            w.field("conversationId", cid)
+            w.key("member"); MessageJSON.write(m, into: &w)
+        })
+    }
+
+    /// For a replayed message that took over a session: its predecessor and the summary
+    /// that now stands in its place, so a resuming client collapses the old bubble.
+    func supersededInfo(_ m: StoredMessage, _ tx: any StoreTransaction) throws -> (seq: Int, summary: String)? {
+        guard let sid = m.sessionId, let v = m.sessionVersion, v > 1,
+              let prev = try tx.message(conversationId: m.conversationId, sessionId: sid, version: v - 1)
+        else { return nil }
+        return (prev.seq, prev.summary ?? "")
+    }
+}

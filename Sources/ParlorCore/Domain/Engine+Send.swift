@@ -1,0 +1,96 @@
+/// `send`: idempotency, sessions and sequencing. A message is acknowledged only in
+/// the actions of a batch, which the service thread performs after the commit.
+extension Engine {
+    func send(conversationId cid: String, clientId: String, content: MessageContent, id: String?,
+              conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        try requireMember(cid, userId, tx)
+        let body = content.bodyJSON
+        let hash = Self.contentHash(cid, body, content.session?.baseVersion ?? 0)
+
+        // A retry of a message we already stored: answer with the original.
+        if let existing = try tx.message(sender: userId, clientId: clientId) {
+            guard existing.contentHash == hash else {
+                throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
+            }
+            let bytes = MessageJSON.bytes(existing)
+            out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
+            return
+        }
+
+        guard let last = try tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
+        let seq = last + 1
+
+        if case .sticker(let s) = content, let target = s.stuckTo, target.seq > last {
+            throw ParlorError(.notFound, "there is no message \(target.seq) to stick this on", field: "message.stuckTo.seq")
+        }
+
+        var message = StoredMessage(
+            conversationId: cid, seq: seq, clientId: clientId, sender: userId, createdAt: now(),
+            body: body, contentHash: hash)
+
+        var supersedes: (seq: Int, summary: String)?
+        if let appId = content.appId {
+            guard apps.name(of: appId) != nil else {
+                throw ParlorError(.unknownApp, "there is no such app on this server", field: "message.appId")
+            }
+            message.senderParticipantId = try participantId(userId, appId, tx)
+            if let ref = content.session {
+                let version = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq, tx)
+                message.sessionId = ref.id
+                message.sessionVersion = version
+                if version > 1, let old = try tx.message(conversationId: cid, sessionId: ref.id, version: version - 1) {
+                    let summary = try summary(of: old, appId: appId, tx)
+                    try tx.markSuperseded(conversationId: cid, seq: old.seq, by: seq, summary: summary)
+                    supersedes = (old.seq, summary)
+                }
+            }
+        }
+
+        try tx.insert(message)
+        out.result(conn, id) { w in w.key("message"); MessageJSON.write(message, into: &w) }
+        out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(message, supersedes: supersedes)))
+    }
+
+    /// Checks the update against the session's version and moves its head; returns the
+    /// new version. A stale base is a conflict carrying the current message.
+    private func advanceSession(_ ref: SessionRef, appId: String, cid: String, newSeq: Int,
+                                _ tx: any StoreTransaction) throws -> Int {
+        guard let head = try tx.session(conversationId: cid, id: ref.id) else {
+            guard ref.baseVersion == 0 else {
+                throw ParlorError(.notFound, "there is no session with this id to update", field: "message.session.id")
+            }
+            try tx.setSession(conversationId: cid, id: ref.id, head: SessionHead(appId: appId, version: 1, currentSeq: newSeq))
+            return 1
+        }
+        guard head.appId == appId else {
+            throw ParlorError(.sessionAppMismatch, "this session belongs to another app", field: "message.session.id")
+        }
+        guard head.version == ref.baseVersion else {
+            let current = try tx.message(conversationId: cid, seq: head.currentSeq).map(MessageJSON.bytes)
+            throw ParlorError(.sessionConflict,
+                              "the session is at version \(head.version), not \(ref.baseVersion)",
+                              field: "message.session.baseVersion", current: current)
+        }
+        let version = head.version + 1
+        try tx.setSession(conversationId: cid, id: ref.id, head: SessionHead(appId: appId, version: version, currentSeq: newSeq))
+        return version
+    }
+
+    /// The line that replaces a superseded bubble: its summaryText, else "<name> played <app>".
+    private func summary(of old: StoredMessage, appId: String, _ tx: any StoreTransaction) throws -> String {
+        if let parsed = try? JSONParser.parse(old.body), case .string(let s)? = parsed["summaryText"], !s.isEmpty {
+            return s
+        }
+        let name = try tx.user(id: old.sender)?.name ?? "Someone"
+        return "\(name) played \(apps.name(of: appId) ?? appId)"
+    }
+
+    static func contentHash(_ cid: String, _ body: [UInt8], _ baseVersion: Int) -> [UInt8] {
+        var input = Array(cid.utf8)
+        input.append(0)
+        input += body
+        input.append(0)
+        input += Array(String(baseVersion).utf8)
+        return Secrets.sha256(input)
+    }
+}

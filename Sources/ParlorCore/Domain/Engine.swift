@@ -1,0 +1,180 @@
+import Foundation
+import Logging
+
+/// Parlor's domain logic: it takes a batch of inputs, runs them against the store in
+/// one transaction, and returns the actions for the service thread to perform once
+/// that transaction is durable. It owns no sockets; tests drive it directly.
+///
+/// It is also the single sequencer: every message gets its `seq` here, so there is one
+/// order per conversation for everyone, and resume replays and live events meet with
+/// no gap (both come out of this one ordered stream).
+public final class Engine {
+    struct ConnectionState {
+        var userId: String?
+        var failures = 0
+    }
+
+    let store: any ParlorStore
+    let apps: AppCatalog
+    let blobs: BlobStore
+    let log: Logger
+    let now: () -> Int
+    var connections: [ConnectionID: ConnectionState] = [:]
+
+    public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
+                now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
+        self.store = store
+        self.apps = apps
+        self.blobs = blobs
+        self.log = logger
+        self.now = now
+    }
+
+    /// Runs a batch in one transaction (group commit). If the commit fails nothing is
+    /// acknowledged: every request in the batch gets `internal` instead.
+    public func process(_ batch: [EngineInput]) -> [EngineAction] {
+        var out = Outbox()
+        var journal: [ConnectionID: ConnectionState?] = [:]
+        do {
+            try store.write { tx in
+                for input in batch {
+                    switch input {
+                    case .frame(let conn, let bytes):
+                        if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
+                        handleFrame(conn, bytes, tx, &out)
+                    case .closed(let conn):
+                        if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
+                        connections[conn] = nil
+                    case .upload(let id, let token, let body):
+                        handleUpload(id, token, body, tx, &out)
+                    }
+                }
+            }
+            return out.actions
+        } catch {
+            log.error("batch of \(batch.count) failed to commit: \(String(describing: type(of: error)))")
+            for (conn, state) in journal { connections[conn] = state ?? nil }
+            return batch.compactMap { input in
+                switch input {
+                case .frame(let conn, let bytes):
+                    let (id, _) = RequestParser.parse(bytes)
+                    return .send(conn, Replies.error(id, ParlorError(.internalError, "the server could not store this; try again")))
+                case .upload(let id, _, _):
+                    return .uploadDone(id, status: 500, body: Array(#"{"code":"internal"}"#.utf8))
+                case .closed:
+                    return nil
+                }
+            }
+        }
+    }
+
+    private func handleFrame(_ conn: ConnectionID, _ bytes: [UInt8], _ tx: any StoreTransaction, _ out: inout Outbox) {
+        let (id, parsed) = RequestParser.parse(bytes)
+        let request: Request
+        switch parsed {
+        case .failure(let e): out.reply(conn, id, e); return
+        case .success(let r): request = r
+        }
+        let state = connections[conn] ?? ConnectionState()
+        if let userId = state.userId {
+            if request.isAuthentication {
+                out.reply(conn, id, ParlorError(.alreadyAuthenticated, "this connection is already signed in"))
+                return
+            }
+            do {
+                try tx.isolated {
+                    try handle(request, id: id, conn: conn, userId: userId, tx, &out)
+                }
+            } catch let e as ParlorError {
+                out.reply(conn, id, e)
+            } catch {
+                log.error("request failed: \(String(describing: type(of: error)))")
+                out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
+            }
+        } else {
+            guard request.isAuthentication else {
+                out.reply(conn, id, ParlorError(.notAuthenticated, "send auth or register first"))
+                return
+            }
+            do {
+                try tx.isolated { try authenticate(request, id: id, conn: conn, tx, &out) }
+            } catch let e as ParlorError {
+                out.reply(conn, id, e)
+                if e.code == .invalidToken {
+                    var s = connections[conn] ?? ConnectionState()
+                    s.failures += 1
+                    connections[conn] = s
+                    if s.failures >= Limits.authFailures {
+                        out.actions.append(.close(conn, code: 4001, reason: "too many failed sign-ins"))
+                    }
+                }
+            } catch {
+                out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
+            }
+        }
+    }
+
+    private func authenticate(_ request: Request, id: String?, conn: ConnectionID, _ tx: any StoreTransaction,
+                              _ out: inout Outbox) throws {
+        let user: User
+        var token: String?
+        switch request {
+        case .register(let name):
+            user = User(id: Secrets.id(prefix: "u"), name: name)
+            token = Secrets.token()
+            try tx.createUser(user, tokenHash: Secrets.tokenHash(token!), at: now())
+        case .auth(let t):
+            guard let u = try tx.user(tokenHash: Secrets.tokenHash(t)) else {
+                throw ParlorError(.invalidToken, "this token is not valid")
+            }
+            user = u
+        default:
+            return
+        }
+        connections[conn] = ConnectionState(userId: user.id)
+        let installed = try tx.installedApps(of: user.id)
+        out.result(conn, id) { w in
+            w.key("user"); MessageJSON.write(user, into: &w)
+            w.field("token", token)
+            w.key("installedApps"); MessageJSON.strings(installed, into: &w)
+        }
+        out.actions.append(.authenticated(conn, userId: user.id))
+    }
+}
+
+/// The actions of one batch, with helpers for the common replies.
+struct Outbox {
+    var actions: [EngineAction] = []
+
+    mutating func reply(_ conn: ConnectionID, _ id: String?, _ error: ParlorError) {
+        actions.append(.send(conn, Replies.error(id, error)))
+    }
+
+    mutating func result(_ conn: ConnectionID, _ id: String?, _ body: (inout JSONWriter) -> Void) {
+        actions.append(.send(conn, Replies.result(id, body)))
+    }
+}
+
+enum Replies {
+    static func error(_ id: String?, _ e: ParlorError) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "error")
+            w.field("re", id)
+            w.field("code", e.code.rawValue)
+            w.field("message", e.message)
+            w.field("field", e.field)
+            if let current = e.current { w.key("current"); w.raw(current) }
+        })
+    }
+
+    static func result(_ id: String?, _ body: (inout JSONWriter) -> Void) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "result")
+            w.field("re", id)
+            w.key("result")
+            w.beginObject()
+            body(&w)
+            w.endObject()
+        })
+    }
+}

@@ -1,0 +1,26 @@
+/// A WebSocket connection, as the service thread numbers them.
+public typealias ConnectionID = UInt64
+/// A pending HTTP upload, as the service thread numbers them.
+public typealias UploadID = UInt64
+
+/// What the service thread hands the engine.
+public enum EngineInput: Sendable {
+    /// One complete text frame from a connection.
+    case frame(ConnectionID, [UInt8])
+    /// The connection is gone; forget its state.
+    case closed(ConnectionID)
+    /// An image upload to check, store and answer.
+    case upload(UploadID, token: String?, body: [UInt8])
+}
+
+/// What the engine asks the service thread to do, in order, after its batch committed.
+public enum EngineAction: Sendable {
+    case send(ConnectionID, OutboundFrame)
+    case broadcast(conversationId: String, OutboundFrame)
+    /// Start live delivery of the conversation to the connection (and announce presence).
+    case subscribe(ConnectionID, conversationId: String, userId: String)
+    case unsubscribe(ConnectionID, conversationId: String)
+    case authenticated(ConnectionID, userId: String)
+    case close(ConnectionID, code: UInt16, reason: String)
+    case uploadDone(UploadID, status: Int, body: [UInt8])
+}

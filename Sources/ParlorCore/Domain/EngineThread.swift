@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+
+/// Runs the engine on a thread of its own, so that storage never blocks the service
+/// thread. Inputs queue up while a batch commits; the next batch takes them all at
+/// once (group commit: one fsync for many messages under load).
+public final class EngineThread: @unchecked Sendable {
+    private let engine: Engine
+    private let deliver: @Sendable ([EngineAction]) -> Void
+    private let condition = NSCondition()
+    private var inbox: [EngineInput] = []
+    private var stopping = false
+    private var finished = false
+    private static let maxBatch = 2048
+
+    /// `deliver` is called on the engine thread after each commit, with the actions in order.
+    public init(engine: Engine, deliver: @escaping @Sendable ([EngineAction]) -> Void) {
+        self.engine = engine
+        self.deliver = deliver
+    }
+
+    public func start() {
+        let t = Thread { [self] in run() }
+        t.name = "parlor-engine"
+        t.start()
+    }
+
+    public func submit(_ input: EngineInput) {
+        condition.lock()
+        inbox.append(input)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Finishes what was submitted, then returns.
+    public func stop() {
+        condition.lock()
+        stopping = true
+        condition.broadcast()
+        while !finished { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while inbox.isEmpty && !stopping { condition.wait() }
+            if inbox.isEmpty && stopping {
+                finished = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let batch: [EngineInput]
+            if inbox.count <= Self.maxBatch {
+                batch = inbox
+                inbox.removeAll(keepingCapacity: true)
+            } else {
+                batch = Array(inbox.prefix(Self.maxBatch))
+                inbox.removeFirst(Self.maxBatch)
+            }
+            condition.unlock()
+            let actions = engine.process(batch)
+            if !actions.isEmpty { deliver(actions) }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// The wire form of messages and conversations (docs/PROTOCOL.md, "Message").
+enum MessageJSON {
+    static func write(_ m: StoredMessage, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("seq", m.seq)
+        w.field("clientId", m.clientId)
+        w.field("sender", m.sender)
+        w.field("createdAt", m.createdAt)
+        // The stored body is one JSON object; splice its fields into this one.
+        if m.body.count > 2 {
+            w.raw(m.body[1..<(m.body.count - 1)])
+        }
+        w.field("senderParticipantId", m.senderParticipantId)
+        if let sid = m.sessionId, let v = m.sessionVersion {
+            w.key("session")
+            w.beginObject()
+            w.field("id", sid)
+            w.field("version", v)
+            w.endObject()
+        }
+        w.field("supersededBy", m.supersededBy)
+        w.field("summary", m.summary)
+        w.endObject()
+    }
+
+    static func bytes(_ m: StoredMessage) -> [UInt8] {
+        var w = JSONWriter(capacity: m.body.count + 160)
+        write(m, into: &w)
+        return w.bytes
+    }
+
+    /// The `message` event, built once and sent to every subscriber.
+    static func event(_ m: StoredMessage, supersedes: (seq: Int, summary: String)?) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object(capacity: m.body.count + 220) { w in
+            w.field("type", "message")
+            w.field("conversationId", m.conversationId)
+            w.key("message")
+            write(m, into: &w)
+            if let s = supersedes {
+                w.key("supersedes")
+                w.beginObject()
+                w.field("seq", s.seq)
+                w.field("summary", s.summary)
+                w.endObject()
+            }
+        })
+    }
+
+    static func write(_ c: Conversation, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", c.id)
+        w.field("title", c.title)
+        w.field("createdAt", c.createdAt)
+        w.field("lastSeq", c.lastSeq)
+        w.key("members")
+        w.beginArray()
+        for m in c.members { write(m, into: &w) }
+        w.endArray()
+        w.endObject()
+    }
+
+    static func write(_ m: Member, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("userId", m.userId)
+        w.field("name", m.name)
+        w.endObject()
+    }
+
+    static func write(_ u: User, into w: inout JSONWriter) {
+        w.beginObject()
+        w.field("id", u.id)
+        w.field("name", u.name)
+        w.endObject()
+    }
+
+    static func strings(_ list: [String], into w: inout JSONWriter) {
+        w.beginArray()
+        for s in list { w.string(s) }
+        w.endArray()
+    }
+}

@@ -1,0 +1,55 @@
+/// Validates a `send` frame's `message` object into `MessageContent`.
+enum ContentParser {
+    static func parse(_ m: Fields) throws(ParlorError) -> MessageContent {
+        guard case .string(let kind)? = m.o["kind"] else { throw .invalid("message.kind") }
+        switch kind {
+        case "text":
+            return .text(try m.string("text", max: Limits.textChars))
+        case "app":
+            return .app(try app(m))
+        case "sticker":
+            var stuck: StuckTo?
+            if let s = try m.object("stuckTo") {
+                guard let seq = try s.optionalInt("seq", min: 1) else { throw .invalid("message.stuckTo.seq") }
+                stuck = StuckTo(seq: seq, x: try s.double("x", in: 0...1), y: try s.double("y", in: 0...1))
+            }
+            return .sticker(Sticker(
+                image: try m.blobHash("image"),
+                description: try m.optionalString("description", max: Limits.layoutFieldChars),
+                stuckTo: stuck))
+        case "attachment":
+            return .attachment(
+                image: try m.blobHash("image"),
+                name: try m.optionalString("name", max: Limits.layoutFieldChars))
+        default:
+            throw .invalid("message.kind", "must be text, app, sticker or attachment")
+        }
+    }
+
+    private static func app(_ m: Fields) throws(ParlorError) -> AppContent {
+        let url = try m.string("url", max: Limits.urlChars)
+        guard Validators.isMessageURL(url) else {
+            throw .invalid("message.url", "must be an http(s) URL or a ?query")
+        }
+        var layout = TemplateLayout()
+        if let l = try m.object("layout") {
+            if l.o["image"] != nil, l.o["image"] != .null { layout.image = try l.blobHash("image") }
+            for f in TemplateLayout.textFields {
+                if let s = try l.optionalString(f, max: Limits.layoutFieldChars) { layout.texts[f] = s }
+            }
+        }
+        var session: SessionRef?
+        if let s = try m.object("session") {
+            session = SessionRef(
+                id: try s.string("id", max: Limits.idChars),
+                baseVersion: try s.optionalInt("baseVersion", min: 0) ?? 0)
+        }
+        return AppContent(
+            appId: try m.appId("appId"),
+            url: url,
+            layout: layout,
+            summaryText: try m.optionalString("summaryText", max: Limits.layoutFieldChars),
+            session: session,
+            live: try m.optionalBool("live") ?? false)
+    }
+}

@@ -1,0 +1,44 @@
+/// An error a client sees: a stable code, a readable message, and the field at fault.
+/// Messages never contain tokens, SQL or message bodies.
+public struct ParlorError: Error, Equatable, Sendable {
+    public enum Code: String, Sendable {
+        case badJSON = "bad_json"
+        case unknownType = "unknown_type"
+        case invalidField = "invalid_field"
+        case tooLong = "too_long"
+        case notAuthenticated = "not_authenticated"
+        case alreadyAuthenticated = "already_authenticated"
+        case invalidToken = "invalid_token"
+        case notMember = "not_member"
+        case invalidInvite = "invalid_invite"
+        case unknownApp = "unknown_app"
+        case clientIdReused = "client_id_reused"
+        case sessionConflict = "session_conflict"
+        case sessionAppMismatch = "session_app_mismatch"
+        case notFound = "not_found"
+        case internalError = "internal"
+    }
+
+    public var code: Code
+    public var message: String
+    public var field: String?
+    /// For `session_conflict`: the session's current message, serialized.
+    public var current: [UInt8]?
+
+    public init(_ code: Code, _ message: String, field: String? = nil, current: [UInt8]? = nil) {
+        self.code = code
+        self.message = message
+        self.field = field
+        self.current = current
+    }
+
+    public static func invalid(_ field: String, _ why: String = "is missing or has the wrong type") -> ParlorError {
+        ParlorError(.invalidField, "\(field) \(why)", field: field)
+    }
+
+    public static func tooLong(_ field: String, max: Int) -> ParlorError {
+        ParlorError(.tooLong, "\(field) is longer than \(max) characters", field: field)
+    }
+
+    public static let notMember = ParlorError(.notMember, "you are not a member of this conversation")
+}

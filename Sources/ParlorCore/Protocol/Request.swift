@@ -1,0 +1,30 @@
+/// One client frame, validated: what the client asked for and the id to answer with.
+public struct ClientFrame: Equatable, Sendable {
+    public var id: String?
+    public var request: Request
+}
+
+public enum Request: Equatable, Sendable {
+    case register(name: String)
+    case auth(token: String)
+    case rename(name: String)
+    case listConversations
+    case createConversation(title: String)
+    case createInvite(conversationId: String)
+    case join(invite: String)
+    case subscribe(conversationId: String, afterSeq: Int)
+    case unsubscribe(conversationId: String)
+    case send(conversationId: String, clientId: String, content: MessageContent)
+    case history(conversationId: String, beforeSeq: Int?, limit: Int)
+    case installApp(appId: String)
+    case uninstallApp(appId: String)
+    case participants(conversationId: String, appId: String)
+
+    /// Requests allowed before the connection has authenticated.
+    public var isAuthentication: Bool {
+        switch self {
+        case .register, .auth: true
+        default: false
+        }
+    }
+}

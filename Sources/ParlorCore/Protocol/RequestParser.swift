@@ -1,0 +1,168 @@
+import Foundation
+
+/// Turns a frame's bytes into a `ClientFrame`, or the error to answer with.
+/// Every field is checked for presence, type and size before anything runs.
+public enum RequestParser {
+    public static func parse<C: Collection>(_ bytes: C) -> (id: String?, result: Result<Request, ParlorError>)
+    where C.Element == UInt8 {
+        guard let value = try? JSONParser.parse(bytes), case .object(let o) = value else {
+            return (nil, .failure(ParlorError(.badJSON, "the frame is not a JSON object")))
+        }
+        var id: String?
+        if case .string(let s)? = o["id"], s.count <= Limits.idChars { id = s }
+        do {
+            return (id, .success(try request(Fields(o))))
+        } catch {
+            return (id, .failure(error))
+        }
+    }
+
+    static func request(_ f: Fields) throws(ParlorError) -> Request {
+        if let raw = f.o["id"], case .string(let s) = raw, s.count <= Limits.idChars {} else if f.o["id"] != nil {
+            throw .invalid("id")
+        }
+        guard case .string(let type)? = f.o["type"] else {
+            throw ParlorError(.unknownType, "the frame has no type")
+        }
+        switch type {
+        case "register": return .register(name: try f.name("name"))
+        case "auth": return .auth(token: try f.string("token", max: 128))
+        case "rename": return .rename(name: try f.name("name"))
+        case "conversations.list": return .listConversations
+        case "conversations.create":
+            return .createConversation(title: try f.trimmed("title", max: Limits.titleChars))
+        case "invites.create": return .createInvite(conversationId: try f.id("conversationId"))
+        case "conversations.join": return .join(invite: try f.string("invite", max: 128))
+        case "subscribe":
+            return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0)
+        case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
+        case "send":
+            guard case .object(let m)? = f.o["message"] else { throw .invalid("message") }
+            return .send(
+                conversationId: try f.id("conversationId"),
+                clientId: try f.id("clientId"),
+                content: try ContentParser.parse(Fields(m, prefix: "message."))
+            )
+        case "history":
+            return .history(
+                conversationId: try f.id("conversationId"),
+                beforeSeq: try f.optionalInt("beforeSeq", min: 1),
+                limit: try f.optionalInt("limit", min: 1, max: Limits.historyPage) ?? Limits.historyDefault
+            )
+        case "apps.install": return .installApp(appId: try f.appId("appId"))
+        case "apps.uninstall": return .uninstallApp(appId: try f.appId("appId"))
+        case "participants":
+            return .participants(conversationId: try f.id("conversationId"), appId: try f.appId("appId"))
+        default:
+            throw ParlorError(.unknownType, "unknown frame type")
+        }
+    }
+}
+
+/// Typed access to a JSON object's fields, naming the field in every error.
+struct Fields {
+    let o: [String: JSONValue]
+    var prefix = ""
+
+    init(_ o: [String: JSONValue], prefix: String = "") {
+        self.o = o
+        self.prefix = prefix
+    }
+
+    func optionalString(_ k: String, max: Int) throws(ParlorError) -> String? {
+        switch o[k] {
+        case nil, .null?: return nil
+        case .string(let s)?:
+            guard s.count <= max else { throw .tooLong(prefix + k, max: max) }
+            return s
+        default: throw .invalid(prefix + k)
+        }
+    }
+
+    func string(_ k: String, max: Int) throws(ParlorError) -> String {
+        guard let s = try optionalString(k, max: max), !s.isEmpty else { throw .invalid(prefix + k) }
+        return s
+    }
+
+    /// A display name or title: trimmed, non-empty, no control characters.
+    func trimmed(_ k: String, max: Int) throws(ParlorError) -> String {
+        let raw = try string(k, max: max * 4)
+        let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !s.isEmpty else { throw .invalid(prefix + k, "is empty") }
+        guard s.count <= max else { throw .tooLong(prefix + k, max: max) }
+        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalid(prefix + k, "contains control characters")
+        }
+        return s
+    }
+
+    func name(_ k: String) throws(ParlorError) -> String { try trimmed(k, max: Limits.nameChars) }
+
+    func id(_ k: String) throws(ParlorError) -> String { try string(k, max: Limits.idChars) }
+
+    func appId(_ k: String) throws(ParlorError) -> String {
+        let s = try string(k, max: Limits.idChars)
+        guard Validators.isAppId(s) else { throw .invalid(prefix + k, "must be lowercase letters, digits and dashes") }
+        return s
+    }
+
+    func blobHash(_ k: String) throws(ParlorError) -> String {
+        let s = try string(k, max: 64)
+        guard Validators.isBlobHash(s) else { throw .invalid(prefix + k, "must be a blob's SHA-256 hash") }
+        return s
+    }
+
+    func optionalInt(_ k: String, min: Int = .min, max: Int = .max) throws(ParlorError) -> Int? {
+        switch o[k] {
+        case nil, .null?: return nil
+        case .number(let d)?:
+            guard d == d.rounded(), d >= Double(min), d <= Double(max), abs(d) < 9e15 else {
+                throw .invalid(prefix + k, "is out of range")
+            }
+            return Int(d)
+        default: throw .invalid(prefix + k)
+        }
+    }
+
+    func double(_ k: String, in range: ClosedRange<Double>) throws(ParlorError) -> Double {
+        guard case .number(let d)? = o[k], range.contains(d) else { throw .invalid(prefix + k, "is out of range") }
+        return d
+    }
+
+    func optionalBool(_ k: String) throws(ParlorError) -> Bool? {
+        switch o[k] {
+        case nil, .null?: return nil
+        case .bool(let b)?: return b
+        default: throw .invalid(prefix + k)
+        }
+    }
+
+    func object(_ k: String) throws(ParlorError) -> Fields? {
+        switch o[k] {
+        case nil, .null?: return nil
+        case .object(let m)?: return Fields(m, prefix: prefix + k + ".")
+        default: throw .invalid(prefix + k)
+        }
+    }
+}
+
+public enum Validators {
+    public static func isAppId(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard !u.isEmpty, u.count <= Limits.idChars, u[0] != UInt8(ascii: "-") else { return false }
+        return u.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == UInt8(ascii: "-") }
+    }
+
+    public static func isBlobHash(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        return u.count == 64 && u.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+    }
+
+    /// An app message's URL: an http(s) URL or a bare query ("?a=1"), as MSMessage allows.
+    public static func isMessageURL(_ s: String) -> Bool {
+        if s.hasPrefix("?") { return true }
+        let lower = s.lowercased()
+        return (lower.hasPrefix("https://") || lower.hasPrefix("http://")) && s.count > 8
+            && !s.unicodeScalars.contains(where: { $0.value < 0x21 })
+    }
+}

@@ -1,0 +1,49 @@
+/// Where Parlor keeps its state. SQLite implements it today; the operations are plain
+/// enough that PostgreSQL can implement it later without touching the engine.
+///
+/// Everything runs inside `write`: one transaction per batch of requests, committed
+/// once (group commit). `isolated` wraps one request so that its failure undoes only
+/// its own writes.
+public protocol ParlorStore: AnyObject {
+    func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+}
+
+public protocol StoreTransaction {
+    func isolated<T>(_ body: () throws -> T) throws -> T
+
+    // Users
+    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws
+    func user(tokenHash: [UInt8]) throws -> User?
+    func user(id: String) throws -> User?
+    func renameUser(id: String, name: String) throws
+
+    // Conversations and membership
+    func createConversation(id: String, title: String, at: Int) throws
+    func conversation(id: String) throws -> Conversation?
+    func conversations(of userId: String) throws -> [Conversation]
+    func conversationIds(of userId: String) throws -> [String]
+    func isMember(conversationId: String, userId: String) throws -> Bool
+    /// Returns false if the user was already a member.
+    func addMember(conversationId: String, userId: String, at: Int) throws -> Bool
+    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws
+    func conversationId(invite code: String) throws -> String?
+
+    // Messages and sessions
+    func lastSeq(conversationId: String) throws -> Int?
+    func insert(_ message: StoredMessage) throws
+    func message(conversationId: String, seq: Int) throws -> StoredMessage?
+    func message(sender: String, clientId: String) throws -> StoredMessage?
+    func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage]
+    func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
+    func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?
+    func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws
+    func session(conversationId: String, id: String) throws -> SessionHead?
+    func setSession(conversationId: String, id: String, head: SessionHead) throws
+
+    // Apps and participant identifiers
+    func installedApps(of userId: String) throws -> [String]
+    func install(appId: String, for userId: String) throws
+    func uninstall(appId: String, for userId: String) throws
+    func participantId(userId: String, appId: String) throws -> String?
+    func setParticipantId(_ id: String, userId: String, appId: String) throws
+}

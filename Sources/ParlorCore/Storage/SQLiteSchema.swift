@@ -1,0 +1,76 @@
+import GRDB
+
+/// The SQLite schema, as GRDB migrations: a new release adds a migration, never edits one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        m.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE users (
+                    id TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    token_hash BLOB NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE conversations (
+                    id TEXT PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    last_seq INTEGER NOT NULL DEFAULT 0,
+                    active_at INTEGER NOT NULL
+                );
+                CREATE TABLE members (
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    user_id TEXT NOT NULL REFERENCES users(id),
+                    joined_at INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, user_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX members_by_user ON members(user_id);
+                CREATE TABLE invites (
+                    code TEXT PRIMARY KEY,
+                    conversation_id TEXT NOT NULL REFERENCES conversations(id),
+                    created_by TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE TABLE messages (
+                    conversation_id TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    client_id TEXT NOT NULL,
+                    sender_id TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    body BLOB NOT NULL,
+                    content_hash BLOB NOT NULL,
+                    sender_participant_id TEXT,
+                    session_id TEXT,
+                    session_version INTEGER,
+                    superseded_by INTEGER,
+                    summary TEXT,
+                    PRIMARY KEY (conversation_id, seq)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX messages_by_client_id ON messages(sender_id, client_id);
+                CREATE INDEX messages_by_session ON messages(conversation_id, session_id, session_version)
+                    WHERE session_id IS NOT NULL;
+                CREATE TABLE sessions (
+                    conversation_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    current_seq INTEGER NOT NULL,
+                    PRIMARY KEY (conversation_id, id)
+                ) WITHOUT ROWID;
+                CREATE TABLE installed_apps (
+                    user_id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    PRIMARY KEY (user_id, app_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE participants (
+                    user_id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    participant_id TEXT NOT NULL UNIQUE,
+                    PRIMARY KEY (user_id, app_id)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return m
+    }
+}

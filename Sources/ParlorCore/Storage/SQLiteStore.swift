@@ -1,0 +1,223 @@
+import Foundation
+import GRDB
+
+/// The default store: one SQLite file in WAL mode, `synchronous=FULL`, so a committed
+/// transaction (and so an acknowledged message) survives a crash or power loss.
+public final class SQLiteStore: ParlorStore {
+    private let queue: DatabaseQueue
+
+    /// `path` nil opens a private in-memory database (tests).
+    public init(path: String?) throws {
+        var config = Configuration()
+        config.prepareDatabase { db in
+            if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        // The engine is the only writer; waiting on a lock would mean a bug, not load.
+        config.busyMode = .timeout(5)
+        queue = try path.map { try DatabaseQueue(path: $0, configuration: config) }
+            ?? DatabaseQueue(configuration: config)
+        try SQLiteSchema.migrator.migrate(queue)
+    }
+
+    public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
+        try queue.write { db in try body(SQLiteTransaction(db: db)) }
+    }
+}
+
+struct SQLiteTransaction: StoreTransaction {
+    let db: Database
+
+    func isolated<T>(_ body: () throws -> T) throws -> T {
+        var result: T?
+        try db.inSavepoint {
+            result = try body()
+            return .commit
+        }
+        return result!
+    }
+
+    private func exec(_ sql: String, _ args: StatementArguments) throws {
+        try db.cachedStatement(sql: sql).execute(arguments: args)
+    }
+
+    private func row(_ sql: String, _ args: StatementArguments) throws -> Row? {
+        try Row.fetchOne(db.cachedStatement(sql: sql), arguments: args)
+    }
+
+    private func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
+        try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
+    }
+
+    // MARK: Users
+
+    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws {
+        try exec("INSERT INTO users (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
+                 [user.id, user.name, Data(tokenHash), at])
+    }
+
+    func user(tokenHash: [UInt8]) throws -> User? {
+        try row("SELECT id, name FROM users WHERE token_hash = ?", [Data(tokenHash)])
+            .map { User(id: $0[0], name: $0[1]) }
+    }
+
+    func user(id: String) throws -> User? {
+        try row("SELECT id, name FROM users WHERE id = ?", [id]).map { User(id: $0[0], name: $0[1]) }
+    }
+
+    func renameUser(id: String, name: String) throws {
+        try exec("UPDATE users SET name = ? WHERE id = ?", [name, id])
+    }
+
+    // MARK: Conversations
+
+    func createConversation(id: String, title: String, at: Int) throws {
+        try exec("INSERT INTO conversations (id, title, created_at, active_at) VALUES (?, ?, ?, ?)",
+                 [id, title, at, at])
+    }
+
+    private func members(_ conversationId: String) throws -> [Member] {
+        try rows("""
+            SELECT u.id, u.name FROM members m JOIN users u ON u.id = m.user_id
+            WHERE m.conversation_id = ? ORDER BY m.joined_at, u.id
+            """, [conversationId]).map { Member(userId: $0[0], name: $0[1]) }
+    }
+
+    func conversation(id: String) throws -> Conversation? {
+        guard let r = try row("SELECT id, title, created_at, last_seq FROM conversations WHERE id = ?", [id])
+        else { return nil }
+        return Conversation(id: r[0], title: r[1], createdAt: r[2], lastSeq: r[3], members: try members(id))
+    }
+
+    func conversations(of userId: String) throws -> [Conversation] {
+        try rows("""
+            SELECT c.id, c.title, c.created_at, c.last_seq FROM conversations c
+            JOIN members m ON m.conversation_id = c.id
+            WHERE m.user_id = ? ORDER BY c.active_at DESC, c.id
+            """, [userId]).map { r in
+            Conversation(id: r[0], title: r[1], createdAt: r[2], lastSeq: r[3], members: try members(r[0]))
+        }
+    }
+
+    func conversationIds(of userId: String) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT conversation_id FROM members WHERE user_id = ?"),
+                            arguments: [userId])
+    }
+
+    func isMember(conversationId: String, userId: String) throws -> Bool {
+        try row("SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId]) != nil
+    }
+
+    func addMember(conversationId: String, userId: String, at: Int) throws -> Bool {
+        try exec("INSERT OR IGNORE INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
+                 [conversationId, userId, at])
+        return db.changesCount > 0
+    }
+
+    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws {
+        try exec("INSERT INTO invites (code, conversation_id, created_by, created_at) VALUES (?, ?, ?, ?)",
+                 [code, conversationId, userId, at])
+    }
+
+    func conversationId(invite code: String) throws -> String? {
+        try row("SELECT conversation_id FROM invites WHERE code = ?", [code]).map { $0[0] }
+    }
+
+    // MARK: Messages
+
+    func lastSeq(conversationId: String) throws -> Int? {
+        try row("SELECT last_seq FROM conversations WHERE id = ?", [conversationId]).map { $0[0] }
+    }
+
+    func insert(_ m: StoredMessage) throws {
+        try exec("""
+            INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body, content_hash,
+                                  sender_participant_id, session_id, session_version, superseded_by, summary)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [m.conversationId, m.seq, m.clientId, m.sender, m.createdAt, Data(m.body), Data(m.contentHash),
+                  m.senderParticipantId, m.sessionId, m.sessionVersion, m.supersededBy, m.summary])
+        try exec("UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?",
+                 [m.seq, m.createdAt, m.conversationId])
+    }
+
+    private static let columns = """
+        conversation_id, seq, client_id, sender_id, created_at, body, content_hash,
+        sender_participant_id, session_id, session_version, superseded_by, summary
+        """
+
+    private static func message(_ r: Row) -> StoredMessage {
+        StoredMessage(
+            conversationId: r[0], seq: r[1], clientId: r[2], sender: r[3], createdAt: r[4],
+            body: [UInt8](r[5] as Data), contentHash: [UInt8](r[6] as Data),
+            senderParticipantId: r[7], sessionId: r[8], sessionVersion: r[9], supersededBy: r[10], summary: r[11])
+    }
+
+    func message(conversationId: String, seq: Int) throws -> StoredMessage? {
+        try row("SELECT \(Self.columns) FROM messages WHERE conversation_id = ? AND seq = ?",
+                [conversationId, seq]).map(Self.message)
+    }
+
+    func message(sender: String, clientId: String) throws -> StoredMessage? {
+        try row("SELECT \(Self.columns) FROM messages WHERE sender_id = ? AND client_id = ?",
+                [sender, clientId]).map(Self.message)
+    }
+
+    func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage] {
+        try rows("""
+            SELECT \(Self.columns) FROM messages WHERE conversation_id = ? AND seq > ? ORDER BY seq LIMIT ?
+            """, [conversationId, afterSeq, limit]).map(Self.message)
+    }
+
+    func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage] {
+        try rows("""
+            SELECT \(Self.columns) FROM messages WHERE conversation_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?
+            """, [conversationId, beforeSeq, limit]).map(Self.message).reversed()
+    }
+
+    func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage? {
+        try row("""
+            SELECT \(Self.columns) FROM messages WHERE conversation_id = ? AND session_id = ? AND session_version = ?
+            """, [conversationId, sessionId, version]).map(Self.message)
+    }
+
+    func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws {
+        try exec("UPDATE messages SET superseded_by = ?, summary = ? WHERE conversation_id = ? AND seq = ?",
+                 [newSeq, summary, conversationId, seq])
+    }
+
+    func session(conversationId: String, id: String) throws -> SessionHead? {
+        try row("SELECT app_id, version, current_seq FROM sessions WHERE conversation_id = ? AND id = ?",
+                [conversationId, id]).map { SessionHead(appId: $0[0], version: $0[1], currentSeq: $0[2]) }
+    }
+
+    func setSession(conversationId: String, id: String, head: SessionHead) throws {
+        try exec("""
+            INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (conversation_id, id) DO UPDATE SET version = excluded.version, current_seq = excluded.current_seq
+            """, [conversationId, id, head.appId, head.version, head.currentSeq])
+    }
+
+    // MARK: Apps
+
+    func installedApps(of userId: String) throws -> [String] {
+        try String.fetchAll(db.cachedStatement(sql: "SELECT app_id FROM installed_apps WHERE user_id = ? ORDER BY app_id"),
+                            arguments: [userId])
+    }
+
+    func install(appId: String, for userId: String) throws {
+        try exec("INSERT OR IGNORE INTO installed_apps (user_id, app_id) VALUES (?, ?)", [userId, appId])
+    }
+
+    func uninstall(appId: String, for userId: String) throws {
+        try exec("DELETE FROM installed_apps WHERE user_id = ? AND app_id = ?", [userId, appId])
+    }
+
+    func participantId(userId: String, appId: String) throws -> String? {
+        try row("SELECT participant_id FROM participants WHERE user_id = ? AND app_id = ?", [userId, appId])
+            .map { $0[0] }
+    }
+
+    func setParticipantId(_ id: String, userId: String, appId: String) throws {
+        try exec("INSERT INTO participants (user_id, app_id, participant_id) VALUES (?, ?, ?)", [userId, appId, id])
+    }
+}

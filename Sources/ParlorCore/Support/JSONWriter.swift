@@ -1,0 +1,74 @@
+/// Writes JSON straight into bytes. Frames are built once per event and shared by
+/// every recipient, so this is on the hot path: no intermediate dictionaries.
+public struct JSONWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes `"key":` inside an object; the value follows.
+    public mutating func key(_ k: String) {
+        separator()
+        Self.appendString(k, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ s: String) { separator(); Self.appendString(s, to: &bytes); needsComma = true }
+    public mutating func int(_ v: Int) { separator(); bytes.append(contentsOf: String(v).utf8); needsComma = true }
+    public mutating func double(_ v: Double) {
+        separator()
+        bytes.append(contentsOf: (v.isFinite ? String(v) : "0").utf8)
+        needsComma = true
+    }
+    public mutating func bool(_ v: Bool) { separator(); bytes.append(contentsOf: (v ? "true" : "false").utf8); needsComma = true }
+    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+    /// Splices already-serialized JSON (e.g. a stored message body) as one value.
+    public mutating func raw<C: Collection>(_ json: C) where C.Element == UInt8 {
+        separator(); bytes.append(contentsOf: json); needsComma = true
+    }
+
+    public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
+    public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
+    public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
+    public mutating func field(_ k: String, _ v: String?) { if let v { key(k); string(v) } }
+    public mutating func field(_ k: String, _ v: Int?) { if let v { key(k); int(v) } }
+
+    private mutating func separator() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    static func appendString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
+            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 15)]])
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONWriter {
+    /// Builds one JSON object with a closure; the common case for frames.
+    public static func object(capacity: Int = 256, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var w = JSONWriter(capacity: capacity)
+        w.beginObject()
+        body(&w)
+        w.endObject()
+        return w.bytes
+    }
+}

@@ -1,0 +1,60 @@
+import ParlorCore
+
+/// Performs what the engine decided, on the service thread, in the engine's order.
+extension LWSServer {
+    func perform(_ action: EngineAction) {
+        switch action {
+        case .send(let id, let frame):
+            if let c = connections[id] { enqueue(frame, to: c) }
+        case .broadcast(let conversation, let frame):
+            guard let subs = hub.subscribers[conversation] else { return }
+            for c in subs.values { enqueue(frame, to: c) }
+        case .subscribe(let id, let conversation, let userId):
+            guard let c = connections[id] else { return }
+            let cameOnline = hub.subscribe(c, to: conversation, userId: userId)
+            enqueue(presenceSnapshot(conversation), to: c)
+            if cameOnline { announce(conversation, userId: userId, online: true, except: c) }
+        case .unsubscribe(let id, let conversation):
+            if let c = connections[id] { leave(c, conversation) }
+        case .authenticated(let id, let userId):
+            guard let c = connections[id] else { return }
+            c.userId = userId
+            log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
+        case .close(let id, let code, let reason):
+            if let c = connections[id] { scheduleClose(c, code, reason) }
+        case .uploadDone(let id, let status, let body):
+            guard let ex = exchanges[id] else { return }
+            respond(ex, status: status, type: "application/json", body: body)
+        }
+    }
+
+    func leave(_ c: WebSocketConnection, _ conversation: String) {
+        if hub.unsubscribe(c, from: conversation), let userId = c.userId {
+            announce(conversation, userId: userId, online: false, except: nil)
+        }
+    }
+
+    private func presenceSnapshot(_ conversation: String) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "presence")
+            w.field("conversationId", conversation)
+            w.key("online")
+            w.beginArray()
+            for u in hub.onlineUsers(conversation) { w.string(u) }
+            w.endArray()
+        })
+    }
+
+    /// Tells a conversation's subscribers that a member came or went; big rooms get
+    /// snapshots only, so a thousand arrivals do not cost a million frames.
+    private func announce(_ conversation: String, userId: String, online: Bool, except: WebSocketConnection?) {
+        guard let subs = hub.subscribers[conversation], subs.count <= Limits.presenceRoomSize else { return }
+        let frame = OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "presence")
+            w.field("conversationId", conversation)
+            w.field("userId", userId)
+            w.field("online", online)
+        })
+        for c in subs.values where c !== except { enqueue(frame, to: c) }
+    }
+}

@@ -1,0 +1,60 @@
+import CLibWebSockets
+import ParlorCore
+
+extension LWSServer {
+    /// Dispatches one libwebsockets callback. Never throws: errors become -1 (close).
+    func callback(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+                  _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+        switch reason {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            if context != nil { drainInbox() }
+            return 0
+        // Never LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: Debian's 4.1.6 has a use-after-free there.
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+            return filterUpgrade(wsi)
+        case LWS_CALLBACK_ESTABLISHED:
+            return opened(wsi, user)
+        case LWS_CALLBACK_RECEIVE:
+            return received(wsi, user, input, len)
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            return writeable(wsi, user)
+        case LWS_CALLBACK_CLOSED:
+            closed(user)
+            return 0
+        case LWS_CALLBACK_HTTP:
+            return httpRequest(wsi, user, input)
+        case LWS_CALLBACK_HTTP_BODY:
+            return httpBody(user, input, len)
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            return httpBodyComplete(wsi, user)
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            return httpWriteable(wsi, user)
+        case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
+        case LWS_CALLBACK_CLOSED_HTTP:
+            httpClosed(user)
+            return 0
+        default:
+            return 0
+        }
+    }
+
+    /// Reads a header as a String (nil when absent).
+    func header(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String? {
+        let n = Int(lws_hdr_total_length(wsi, token))
+        guard n > 0, n < 8192 else { return nil }
+        var buf = [CChar](repeating: 0, count: n + 1)
+        guard lws_hdr_copy(wsi, &buf, Int32(n + 1), token) >= 0 else { return nil }
+        return String(cString: buf)
+    }
+
+    func sessionId(_ user: UnsafeMutableRawPointer?) -> UInt64? {
+        guard let user else { return nil }
+        let id = user.load(as: UInt64.self)
+        return id == 0 ? nil : id
+    }
+
+    func setSessionId(_ user: UnsafeMutableRawPointer?, _ id: UInt64) {
+        user?.storeBytes(of: id, as: UInt64.self)
+    }
+}

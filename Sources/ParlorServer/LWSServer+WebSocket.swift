@@ -1,0 +1,128 @@
+import CLibWebSockets
+import Foundation
+import ParlorCore
+
+/// WebSocket connections: the handshake checks, receiving frames, writing queued ones.
+extension LWSServer {
+    /// Checks path, subprotocol and Origin before the upgrade; nonzero refuses it.
+    func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
+        let isParlor = lws_get_protocol(wsi).map { String(cString: $0.pointee.name) == "parlor.v1" } ?? false
+        guard path == "/ws", isParlor else {
+            log.info("ws refused: path or subprotocol", metadata: ["path": "\(path.prefix(64))"])
+            _ = lws_return_http_status(wsi, 400, nil)
+            return -1
+        }
+        if let origin = header(wsi, WSI_TOKEN_ORIGIN), !originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST)) {
+            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(origin.prefix(100))"])
+            _ = lws_return_http_status(wsi, 403, nil)
+            return -1
+        }
+        return 0
+    }
+
+    func originAllowed(_ origin: String, host: String?) -> Bool {
+        let o = origin.lowercased()
+        if config.allowedOrigins.contains(where: { $0.lowercased() == o }) { return true }
+        guard let host = host?.lowercased() else { return false }
+        return o == "http://\(host)" || o == "https://\(host)"
+    }
+
+    func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        let id = makeId()
+        setSessionId(user, id)
+        var buf = [CChar](repeating: 0, count: 64)
+        let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
+        connections[id] = WebSocketConnection(id: id, wsi: wsi, peer: peer)
+        log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
+        return 0
+    }
+
+    func received(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+                  _ len: Int) -> Int32 {
+        guard let id = sessionId(user), let c = connections[id] else { return -1 }
+        if lws_frame_is_binary(wsi) != 0 {
+            return close(wsi, c, 1003, "binary frames are not accepted")
+        }
+        let remaining = Int(lws_remaining_packet_payload(wsi))
+        // The cap applies before buffering: refuse as soon as the frame announces its size.
+        if c.incoming.count + len + remaining > Limits.frameBytes {
+            c.incoming = []
+            return close(wsi, c, 1009, "frames are limited to 64 KiB")
+        }
+        if let input, len > 0 {
+            c.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
+        }
+        if lws_is_final_fragment(wsi) != 0 {
+            let frame = c.incoming
+            c.incoming = []
+            engine?.submit(.frame(id, frame))
+        }
+        return 0
+    }
+
+    func writeable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let id = sessionId(user), let c = connections[id] else { return 0 }
+        c.writeRequested = false
+        if let code = c.closeCode { return close(wsi, c, code, c.closeReason) }
+        guard c.hasQueued else { return 0 }
+        // Several whole frames in one raw write: lws keeps what the kernel did not take
+        // and calls back only once it is flushed, so frames never interleave with its
+        // own control frames.
+        let n = c.drain(into: &scratch, headroom: pre, budget: Self.writeBudget)
+        let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
+        if written < n { return -1 }
+        if c.hasQueued { requestWrite(c) }
+        return 0
+    }
+
+    func closed(_ user: UnsafeMutableRawPointer?) {
+        guard let id = sessionId(user), let c = connections.removeValue(forKey: id) else { return }
+        for conversation in c.subscriptions { leave(c, conversation) }
+        engine?.submit(.closed(id))
+        let seconds = (ContinuousClock.now - c.openedAt).components.seconds
+        log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
+    }
+
+    /// Sends a close frame with this code now (only from this connection's own callback).
+    func close(_ wsi: OpaquePointer, _ c: WebSocketConnection, _ code: UInt16, _ reason: String) -> Int32 {
+        var bytes = Array(reason.utf8.prefix(120))
+        lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &bytes, bytes.count)
+        if code != 1000 {
+            log.info("ws closing", metadata: ["conn": "\(c.id)", "code": "\(code)", "reason": "\(reason)"])
+        }
+        return -1
+    }
+
+    func requestWrite(_ c: WebSocketConnection) {
+        guard !c.writeRequested else { return }
+        c.writeRequested = true
+        lws_callback_on_writable(c.wsi)
+    }
+
+    /// Marks a connection for closing at its next writeable callback.
+    func scheduleClose(_ c: WebSocketConnection, _ code: UInt16, _ reason: String) {
+        guard c.closeCode == nil else { return }
+        c.closeCode = code
+        c.closeReason = reason
+        c.dropQueue()
+        requestWrite(c)
+    }
+
+    func enqueue(_ frame: OutboundFrame, to c: WebSocketConnection) {
+        if c.enqueue(frame) {
+            requestWrite(c)
+        } else {
+            log.warning("ws slow consumer", metadata: ["conn": "\(c.id)", "queued": "\(c.queuedBytes)"])
+            scheduleClose(c, 4008, "slow_consumer")
+        }
+    }
+
+    /// Closes connections that have not signed in within the time allowed.
+    func sweep() {
+        let deadline = ContinuousClock.now - .seconds(Limits.authSeconds)
+        for c in connections.values where c.userId == nil && c.closeCode == nil && c.openedAt < deadline {
+            scheduleClose(c, 4001, "authentication timeout")
+        }
+    }
+}

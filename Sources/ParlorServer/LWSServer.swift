@@ -1,0 +1,214 @@
+import CLibWebSockets
+import Foundation
+import Logging
+import ParlorCore
+import Synchronization
+
+/// Parlor's network side: one libwebsockets context, serviced by one thread that owns
+/// every connection. Other threads talk to it only through `post(_:)`, which queues
+/// actions and wakes the loop with `lws_cancel_service` (the one lws call that is
+/// safe from any thread).
+public final class LWSServer: @unchecked Sendable {
+    let config: ServerConfig
+    let blobs: BlobStore
+    let files: StaticFiles
+    let log: Logger
+    var engine: EngineThread?
+
+    // Service-thread state: touched only on the service thread (see `assertOnServiceThread`).
+    var context: OpaquePointer?
+    var connections: [ConnectionID: WebSocketConnection] = [:]
+    var exchanges: [UInt64: HTTPExchange] = [:]
+    var hub = Hub()
+    var nextId: UInt64 = 1
+    var scratch: [UInt8]
+    var serviceThread: pthread_t?
+    let pre = OutboundFrame.headroom
+    static let writeBudget = 64 * 1024
+
+    // Cross-thread state.
+    private let inbox = Mutex<[EngineAction]>([])
+    private let stopping = Atomic<Bool>(false)
+    private let started = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+    private let startResult = Mutex<Result<Int, ServerError>?>(nil)
+
+    // Memory libwebsockets points into, kept until the context is destroyed.
+    private let strings = CStrings()
+    private var protocols: UnsafeMutablePointer<lws_protocols>?
+    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
+    private var sweepTimer: UnsafeMutablePointer<parlor_timer>?
+
+    public struct ServerError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(config: ServerConfig, blobs: BlobStore, logger: Logger) {
+        self.config = config
+        self.blobs = blobs
+        self.files = StaticFiles(root: config.publicDirectory)
+        self.log = logger
+        scratch = [UInt8](repeating: 0, count: OutboundFrame.headroom)
+        scratch.reserveCapacity(OutboundFrame.headroom + Self.writeBudget * 2)
+    }
+
+    /// Starts the service thread; returns the port it listens on once it does.
+    public func start(engine: EngineThread) throws -> Int {
+        self.engine = engine
+        let thread = Thread { [self] in serviceLoop() }
+        thread.name = "parlor-service"
+        thread.stackSize = 1 << 20
+        thread.start()
+        started.wait()
+        switch startResult.withLock({ $0 }) {
+        case .success(let port)?: return port
+        case .failure(let e)?: throw e
+        case nil: throw ServerError(description: "the service thread did not start")
+        }
+    }
+
+    /// Stops serving: closes every connection and returns when the loop has ended.
+    public func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        wake()
+        finished.wait()
+    }
+
+    /// Hands the engine's actions to the service thread. Called from the engine thread.
+    public func post(_ actions: [EngineAction]) {
+        inbox.withLock { $0.append(contentsOf: actions) }
+        wake()
+    }
+
+    /// The context's address, published for `lws_cancel_service` from other threads;
+    /// cleared under the same lock before the context is destroyed.
+    private let wakeAddress = Mutex<UInt>(0)
+
+    private func wake() {
+        wakeAddress.withLock { raw in
+            if let ctx = OpaquePointer(bitPattern: raw) { lws_cancel_service(ctx) }
+        }
+    }
+
+    private func serviceLoop() {
+        serviceThread = pthread_self()
+        lws_set_log_level(LLL_ERR | LLL_WARN, nil)
+        guard let ctx = createContext() else {
+            startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port)")) }
+            started.signal()
+            finished.signal()
+            return
+        }
+        context = ctx
+        wakeAddress.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(ctx))) }
+        let vhost = lws_get_vhost_by_name(ctx, "default")
+        let port = vhost.map { Int(lws_get_vhost_listen_port($0)) } ?? config.port
+        scheduleSweep()
+        startResult.withLock { $0 = .success(port) }
+        started.signal()
+
+        while !stopping.load(ordering: .sequentiallyConsistent) {
+            if lws_service(ctx, 0) < 0 { break }
+        }
+        wakeAddress.withLock { $0 = 0 }
+        lws_context_destroy(ctx)
+        context = nil
+        strings.free()
+        protocols?.deallocate()
+        sweepTimer?.deallocate()
+        retryPolicy?.deallocate()
+        finished.signal()
+    }
+
+    private func createContext() -> OpaquePointer? {
+        let protos = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
+        protos.initialize(repeating: lws_protocols(), count: 3)
+        // Protocol 0 answers plain HTTP (files, health, blobs); a WebSocket handshake
+        // that names no subprotocol lands here too and is refused.
+        protos[0].name = UnsafePointer(strings.make("http"))
+        protos[0].callback = parlorCallback
+        protos[0].per_session_data_size = MemoryLayout<UInt64>.size
+        protos[1].name = UnsafePointer(strings.make("parlor.v1"))
+        protos[1].callback = parlorCallback
+        protos[1].per_session_data_size = MemoryLayout<UInt64>.size
+        // Receive in small pieces: frames are assembled in Swift up to the size cap.
+        protos[1].rx_buffer_size = 4096
+        protocols = protos
+
+        let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
+        retry.initialize(to: lws_retry_bo_t())
+        retry.pointee.secs_since_valid_ping = 20
+        retry.pointee.secs_since_valid_hangup = 40
+        retryPolicy = retry
+
+        var info = lws_context_creation_info()
+        info.port = Int32(config.port)
+        info.iface = UnsafePointer(strings.make(config.host))
+        info.protocols = UnsafePointer(protos)
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.retry_and_idle_policy = UnsafePointer(retry)
+        info.timeout_secs = 10  // handshakes and stalled HTTP exchanges
+        info.alpn = UnsafePointer(strings.make("http/1.1"))
+        info.vhost_name = UnsafePointer(strings.make("default"))
+        info.server_string = UnsafePointer(strings.make("parlor"))
+        let tls = config.tlsCertificate != nil
+        if let cert = config.tlsCertificate, let key = config.tlsKey {
+            info.ssl_cert_filepath = UnsafePointer(strings.make(cert))
+            info.ssl_private_key_filepath = UnsafePointer(strings.make(key))
+        }
+        info.options = parlor_server_options(tls ? 1 : 0, 1)
+        return lws_create_context(&info)
+    }
+
+    func assertOnServiceThread() {
+        assert(serviceThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false,
+               "libwebsockets state touched off the service thread")
+    }
+
+    /// Performs the engine's queued actions, in order. Runs on the service thread.
+    func drainInbox() {
+        assertOnServiceThread()
+        let actions = inbox.withLock { box -> [EngineAction] in
+            let a = box
+            box.removeAll(keepingCapacity: true)
+            return a
+        }
+        for a in actions { perform(a) }
+    }
+
+    func makeId() -> UInt64 {
+        defer { nextId += 1 }
+        return nextId
+    }
+
+    /// The auth-timeout sweep runs once a second on the service thread.
+    func scheduleSweep() {
+        guard let ctx = context else { return }
+        if sweepTimer == nil {
+            let t = UnsafeMutablePointer<parlor_timer>.allocate(capacity: 1)
+            t.initialize(to: parlor_timer())
+            t.pointee.user = Unmanaged.passUnretained(self).toOpaque()
+            sweepTimer = t
+        }
+        lws_sul_schedule(ctx, 0, &sweepTimer!.pointee.sul, sweepFired, 1_000_000)
+    }
+}
+
+private func sweepFired(_ sul: UnsafeMutablePointer<lws_sorted_usec_list_t>?) {
+    guard let sul, let raw = parlor_timer_of(sul)?.pointee.user else { return }
+    let server = Unmanaged<LWSServer>.fromOpaque(raw).takeUnretainedValue()
+    server.sweep()
+    server.scheduleSweep()
+}
+
+/// The one C entry point: find the server from the context and hand over.
+private func parlorCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ len: Int
+) -> Int32 {
+    guard let wsi, let ctx = lws_get_context(wsi), let raw = lws_context_user(ctx) else { return 0 }
+    return Unmanaged<LWSServer>.fromOpaque(raw).takeUnretainedValue()
+        .callback(wsi, reason, user, input, len)
+}

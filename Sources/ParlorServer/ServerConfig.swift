@@ -1,0 +1,20 @@
+/// How `parlor serve` was asked to run.
+public struct ServerConfig: Sendable {
+    public var host: String
+    public var port: Int
+    public var publicDirectory: String
+    public var tlsCertificate: String?
+    public var tlsKey: String?
+    /// Origins allowed to open the WebSocket besides the server's own host.
+    public var allowedOrigins: [String]
+
+    public init(host: String, port: Int, publicDirectory: String, tlsCertificate: String? = nil,
+                tlsKey: String? = nil, allowedOrigins: [String] = []) {
+        self.host = host
+        self.port = port
+        self.publicDirectory = publicDirectory
+        self.tlsCertificate = tlsCertificate
+        self.tlsKey = tlsKey
+        self.allowedOrigins = allowedOrigins
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct Parlor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "parlor",
+        abstract: "A self-hosted messaging server with interactive in-conversation apps.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}

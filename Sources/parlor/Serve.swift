@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ParlorCore
+import ParlorServer
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Serve the web client, the API and live updates.")
+
+    @Option(help: "Address to listen on.") var host = "0.0.0.0"
+    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
+    @Option(help: "Directory for the database and uploaded images.") var data = "./data"
+    @Option(name: .customLong("public"), help: "Directory of the web client and its apps.") var publicDir = "./Public"
+    @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?
+    @Option(help: "TLS private key (PEM).") var tlsKey: String?
+    @Option(help: "An extra Origin allowed to open the WebSocket (repeatable).") var allowedOrigin: [String] = []
+    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+
+    func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
+            throw ValidationError("--public \(publicDir) is not a directory")
+        }
+    }
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = level
+            return h
+        }
+        let log = Logger(label: "parlor")
+
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let store = try SQLiteStore(path: data + "/parlor.sqlite")
+        let blobs = try BlobStore(directory: data + "/blobs")
+        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
+
+        let server = LWSServer(
+            config: ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
+                                 tlsKey: tlsKey, allowedOrigins: allowedOrigin),
+            blobs: blobs, logger: log)
+        let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
+        engineThread.start()
+        let bound = try server.start(engine: engineThread)
+        let scheme = tlsCert == nil ? "http" : "https"
+        log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)"])
+
+        let done = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for sig in [SIGTERM, SIGINT] {
+            signal(sig, SIG_IGN)
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            s.setEventHandler { done.signal() }
+            s.resume()
+            sources.append(s)
+        }
+        done.wait()
+        log.info("shutting down")
+        server.stop()
+        engineThread.stop()
+        log.info("stopped")
+    }
+}
