@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+@testable import ParlorCore
+
+/// Drives an `Engine` over an in-memory database, the way the service thread would,
+/// and reads back what it would have sent.
+final class EngineHarness {
+    let engine: Engine
+    let root: String
+
+    init() throws {
+        root = NSTemporaryDirectory() + "parlor-tests-" + Secrets.hex(Secrets.randomBytes(6))
+        for app in ["wenderpic", "partylist"] {
+            try FileManager.default.createDirectory(atPath: "\(root)/apps/\(app)", withIntermediateDirectories: true)
+            try Data(#"{"id":"\#(app)","name":"\#(app.capitalized)"}"#.utf8)
+                .write(to: URL(fileURLWithPath: "\(root)/apps/\(app)/manifest.json"))
+        }
+        engine = Engine(store: try SQLiteStore(path: nil), apps: AppCatalog(publicDirectory: root),
+                        blobs: try BlobStore(directory: root + "/blobs"), logger: Logger(label: "test"))
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+
+    /// Runs one batch of frames; returns the actions.
+    func batch(_ frames: [(ConnectionID, String)]) -> [EngineAction] {
+        engine.process(frames.map { .frame($0.0, Array($0.1.utf8)) })
+    }
+
+    /// Sends one request and returns the reply addressed to that connection.
+    @discardableResult
+    func request(_ conn: ConnectionID, _ json: String) -> JSONValue {
+        let actions = batch([(conn, json)])
+        for a in actions {
+            if case .send(let c, let f) = a, c == conn, let v = try? JSONParser.parse(f.payload),
+               v["re"] != nil || v["type"] == .string("error") {
+                return v
+            }
+        }
+        return .null
+    }
+
+    /// Registers a user on `conn`; returns (userId, token).
+    func register(_ conn: ConnectionID, _ name: String) -> (String, String) {
+        let r = request(conn, #"{"type":"register","id":"r","name":"\#(name)"}"#)
+        return (r["result"]?["user"]?["id"]?.string ?? "", r["result"]?["token"]?.string ?? "")
+    }
+
+    /// Creates a conversation on `owner` and joins every other connection to it.
+    func conversation(owner: ConnectionID, joiners: [ConnectionID] = []) -> String {
+        let r = request(owner, #"{"type":"conversations.create","id":"c","title":"Room"}"#)
+        let cid = r["result"]?["conversation"]?["id"]?.string ?? ""
+        let invite = r["result"]?["invite"]?.string ?? ""
+        for j in joiners { request(j, #"{"type":"conversations.join","id":"j","invite":"\#(invite)"}"#) }
+        return cid
+    }
+
+    static func frames(_ actions: [EngineAction]) -> [JSONValue] {
+        actions.compactMap { a -> JSONValue? in
+            switch a {
+            case .send(_, let f), .broadcast(_, let f): try? JSONParser.parse(f.payload)
+            default: nil
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+    var int: Int? { if case .number(let d) = self { Int(d) } else { nil } }
+    var bool: Bool? { if case .bool(let b) = self { b } else { nil } }
+    var array: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+}

@@ -1,0 +1,32 @@
+import Testing
+@testable import ParlorCore
+
+@Suite struct JSONTests {
+    @Test func parsesEscapesAndSurrogatePairs() throws {
+        let v = try JSONParser.parse(Array(#"{"s":"a\"b\\c\n\u00e9\ud83d\ude00","n":-1.5e2,"b":[true,false,null]}"#.utf8))
+        #expect(v["s"] == .string("a\"b\\c\né😀"))
+        #expect(v["n"] == .number(-150))
+        #expect(v["b"] == .array([.bool(true), .bool(false), .null]))
+    }
+
+    @Test func rejectsTrailingGarbageLoneSurrogatesAndDeepNesting() {
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(#"{"a":1} x"#.utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(#"{"a":"\ud83d"}"#.utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array((String(repeating: "[", count: 40) + String(repeating: "]", count: 40)).utf8)) }
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(Array("{\"a\":01x}".utf8)) }
+    }
+
+    @Test func writerEscapesWhatItMust() throws {
+        let bytes = JSONWriter.object { w in w.field("t", "<\"\\\n\u{1}é>") }
+        #expect(try JSONParser.parse(bytes)["t"] == .string("<\"\\\n\u{1}é>"))
+    }
+
+    @Test func framesCarryTheRightLengthHeader() {
+        for n in [0, 125, 126, 65535, 65536] {
+            let f = OutboundFrame(text: [UInt8](repeating: 65, count: n))
+            #expect(f.payload.count == n)
+            #expect(f.storage[OutboundFrame.headroom] == 0x81)
+            #expect(f.wireCount == n + (n < 126 ? 2 : n <= 65535 ? 4 : 10))
+        }
+    }
+}

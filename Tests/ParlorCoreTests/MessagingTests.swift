@@ -1,0 +1,101 @@
+import Testing
+@testable import ParlorCore
+
+@Suite struct MessagingTests {
+    @Test func onlyAuthOrRegisterBeforeSigningIn() throws {
+        let h = try EngineHarness()
+        #expect(h.request(1, #"{"type":"conversations.list","id":"1"}"#)["code"] == .string("not_authenticated"))
+        #expect(h.request(1, #"{"type":"auth","id":"1","token":"nope"}"#)["code"] == .string("invalid_token"))
+        let (uid, token) = h.register(1, "Ana")
+        #expect(h.request(1, #"{"type":"auth","id":"2","token":"\#(token)"}"#)["code"] == .string("already_authenticated"))
+        let r = h.request(2, #"{"type":"auth","id":"3","token":"\#(token)"}"#)
+        #expect(r["result"]?["user"]?["id"]?.string == uid)
+    }
+
+    @Test func threeFailedSignInsCloseTheConnection() throws {
+        let h = try EngineHarness()
+        let actions = h.batch(Array(repeating: (7, #"{"type":"auth","id":"1","token":"bad"}"#), count: 3))
+        #expect(actions.contains { if case .close(7, 4001, _) = $0 { true } else { false } })
+    }
+
+    @Test func sequenceNumbersAreGaplessPerConversation() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana"); h.register(2, "Ben")
+        let c1 = h.conversation(owner: 1, joiners: [2])
+        let c2 = h.conversation(owner: 1)
+        var frames: [(ConnectionID, String)] = []
+        for i in 0..<5 {
+            frames.append((1, #"{"type":"send","id":"a\#(i)","conversationId":"\#(c1)","clientId":"a\#(i)","message":{"kind":"text","text":"x"}}"#))
+            frames.append((2, #"{"type":"send","id":"b\#(i)","conversationId":"\#(c1)","clientId":"b\#(i)","message":{"kind":"text","text":"y"}}"#))
+            frames.append((1, #"{"type":"send","id":"c\#(i)","conversationId":"\#(c2)","clientId":"c\#(i)","message":{"kind":"text","text":"z"}}"#))
+        }
+        let events = EngineHarness.frames(h.batch(frames)).filter { $0["type"] == .string("message") }
+        let seqs1 = events.filter { $0["conversationId"]?.string == c1 }.compactMap { $0["message"]?["seq"]?.int }
+        let seqs2 = events.filter { $0["conversationId"]?.string == c2 }.compactMap { $0["message"]?["seq"]?.int }
+        #expect(seqs1 == Array(1...10))
+        #expect(seqs2 == Array(1...5))
+    }
+
+    @Test func aRetryReturnsTheOriginalAndDifferentContentIsRefused() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let c = h.conversation(owner: 1)
+        let send = #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"k1","message":{"kind":"text","text":"hello"}}"#
+        let first = h.request(1, send)
+        let again = h.batch([(1, send)])
+        #expect(!again.contains { if case .broadcast = $0 { true } else { false } })
+        let retry = EngineHarness.frames(again).first
+        #expect(retry?["result"]?["message"]?["seq"] == first["result"]?["message"]?["seq"])
+        let other = h.request(1, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"k1","message":{"kind":"text","text":"changed"}}"#)
+        #expect(other["code"] == .string("client_id_reused"))
+        let history = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(c)"}"#)
+        #expect(history["result"]?["messages"]?.array?.count == 1)
+    }
+
+    @Test func nonMembersCanNeitherReadNorWrite() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana"); h.register(2, "Eve")
+        let c = h.conversation(owner: 1)
+        for frame in [
+            #"{"type":"send","id":"1","conversationId":"\#(c)","clientId":"e","message":{"kind":"text","text":"hi"}}"#,
+            #"{"type":"subscribe","id":"1","conversationId":"\#(c)"}"#,
+            #"{"type":"history","id":"1","conversationId":"\#(c)"}"#,
+            #"{"type":"invites.create","id":"1","conversationId":"\#(c)"}"#,
+            #"{"type":"participants","id":"1","conversationId":"\#(c)","appId":"wenderpic"}"#,
+        ] {
+            #expect(h.request(2, frame)["code"] == .string("not_member"))
+        }
+        #expect(h.request(2, #"{"type":"conversations.join","id":"1","invite":"guess"}"#)["code"] == .string("invalid_invite"))
+    }
+
+    @Test func subscribeReplaysWhatWasMissedOrAsksForResync() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let c = h.conversation(owner: 1)
+        for i in 0..<4 {
+            h.request(1, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"k\#(i)","message":{"kind":"text","text":"m\#(i)"}}"#)
+        }
+        let actions = h.batch([(1, #"{"type":"subscribe","id":"s","conversationId":"\#(c)","afterSeq":2}"#)])
+        let frames = EngineHarness.frames(actions)
+        #expect(frames.first?["result"]?["resync"] == .bool(false))
+        #expect(frames.dropFirst().compactMap { $0["message"]?["seq"]?.int } == [3, 4])
+        guard case .subscribe(1, c, _)? = actions.last else { Issue.record("subscribe must come last"); return }
+        let ahead = h.request(1, #"{"type":"subscribe","id":"s","conversationId":"\#(c)","afterSeq":9}"#)
+        #expect(ahead["result"]?["resync"] == .bool(true))
+    }
+
+    @Test func historyPagesBackwards() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let c = h.conversation(owner: 1)
+        for i in 0..<7 {
+            h.request(1, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"k\#(i)","message":{"kind":"text","text":"m"}}"#)
+        }
+        let last = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(c)","limit":3}"#)
+        #expect(last["result"]?["messages"]?.array?.compactMap { $0["seq"]?.int } == [5, 6, 7])
+        #expect(last["result"]?["hasMore"] == .bool(true))
+        let first = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(c)","beforeSeq":3,"limit":3}"#)
+        #expect(first["result"]?["messages"]?.array?.compactMap { $0["seq"]?.int } == [1, 2])
+        #expect(first["result"]?["hasMore"] == .bool(false))
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+@testable import ParlorCore
+
+@Suite struct RequestParserTests {
+    func error(_ json: String) -> ParlorError? {
+        if case .failure(let e) = RequestParser.parse(Array(json.utf8)).result { return e }
+        return nil
+    }
+
+    @Test func malformedJSONIsBadJSON() {
+        #expect(error("{nope")?.code == .badJSON)
+        #expect(error("[1,2]")?.code == .badJSON)
+        #expect(error("\"text\"")?.code == .badJSON)
+    }
+
+    @Test func unknownOrMissingTypeIsUnknownType() {
+        #expect(error(#"{"type":"explode","id":"1"}"#)?.code == .unknownType)
+        #expect(error(#"{"id":"1"}"#)?.code == .unknownType)
+    }
+
+    @Test func fieldsAreTypedExactly() {
+        let e = error(#"{"type":"subscribe","id":"1","conversationId":"c1","afterSeq":true}"#)
+        #expect(e?.code == .invalidField)
+        #expect(e?.field == "afterSeq")
+        #expect(error(#"{"type":"subscribe","id":"1","conversationId":"c1","afterSeq":1.5}"#)?.field == "afterSeq")
+        #expect(error(#"{"type":"subscribe","id":"1","conversationId":"c1","afterSeq":-1}"#)?.field == "afterSeq")
+        #expect(error(#"{"type":"register","id":"1"}"#)?.field == "name")
+        #expect(error(#"{"type":"register","id":"1","name":"   "}"#)?.field == "name")
+        #expect(error(#"{"type":"register","id":"1","name":"a\u0007b"}"#)?.field == "name")
+    }
+
+    @Test func theRequestIdIsKeptForTheErrorReply() {
+        let parsed = RequestParser.parse(Array(#"{"type":"nope","id":"abc"}"#.utf8))
+        #expect(parsed.id == "abc")
+    }
+
+    @Test func urlsAreLimitedTo5000CharactersAndMustBeHTTPOrQuery() {
+        func send(_ url: String, caption: String = "c") -> String {
+            #"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"app","appId":"wenderpic","url":"\#(url)","layout":{"caption":"\#(caption)"}}}"#
+        }
+        let ok = "?" + String(repeating: "a", count: 4999)
+        #expect(error(send(ok)) == nil)
+        #expect(error(send(ok + "a"))?.code == .tooLong)
+        #expect(error(send("javascript:alert(1)"))?.field == "message.url")
+        #expect(error(send("https://example.org/x?y=1")) == nil)
+        let e = error(send("?a", caption: String(repeating: "x", count: 301)))
+        #expect(e?.code == .tooLong)
+        #expect(e?.field == "message.layout.caption")
+    }
+
+    @Test func appIdsAreLowercaseSlugs() {
+        #expect(error(#"{"type":"apps.install","id":"1","appId":"Wender Pic"}"#)?.field == "appId")
+        #expect(error(#"{"type":"apps.install","id":"1","appId":"../etc"}"#)?.field == "appId")
+        #expect(error(#"{"type":"apps.install","id":"1","appId":"wender-pic2"}"#) == nil)
+    }
+
+    @Test func stickersNeedABlobHashAndAPlaceOnTheBubble() {
+        let hash = String(repeating: "ab", count: 32)
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"\#(hash)","stuckTo":{"seq":3,"x":0.5,"y":0.25}}}"#) == nil)
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"nothex"}}"#)?.field == "message.image")
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"\#(hash)","stuckTo":{"seq":3,"x":2,"y":0}}}"#)?.field == "message.stuckTo.x")
+    }
+}
