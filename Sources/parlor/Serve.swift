@@ -30,11 +30,7 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = level
-            return h
-        }
+        LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: level) }
         let log = Logger(label: "parlor")
 
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)

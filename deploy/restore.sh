@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Restore a Parlor data directory from a tarball made by backup.sh.
+# Installed as /usr/local/sbin/parlor-restore by install.sh. Run as root.
+#
+#   parlor-restore [--data DIR] [--service NAME | --no-service] [--yes] BACKUP.tar.gz
+#
+#   -d, --data DIR        the data directory to replace (default /var/lib/parlor)
+#   -s, --service NAME    systemd service stopped before and started after the
+#                         swap (default parlor)
+#       --no-service      leave systemd alone; stop the server yourself first
+#       --health-url URL  checked after the start (default
+#                         http://127.0.0.1:8080/health; "" to skip)
+#   -y, --yes             do not ask for confirmation
+#   -h, --help            this text
+#
+# It checks the tarball first (only parlor.sqlite and blobs/ inside, and the
+# database passes PRAGMA integrity_check), unpacks it next to the data
+# directory, stops the service, moves the current data directory aside to
+# DIR.before-restore-YYYYMMDDTHHMMSSZ (nothing is deleted), moves the restored
+# one into place with the same owner, and starts the service again.
+# Clients reconnect by themselves; messages newer than the backup are gone.
+set -euo pipefail
+
+data=/var/lib/parlor
+service=parlor
+use_service=1
+health=http://127.0.0.1:8080/health
+yes=0
+backup=""
+
+usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+say()   { printf '==> %s\n' "$*"; }
+die()   { printf 'restore.sh: %s\n' "$*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -d|--data)    [ $# -ge 2 ] || die "$1 needs a directory"; data="$2"; shift 2 ;;
+    -s|--service) [ $# -ge 2 ] || die "$1 needs a name"; service="$2"; shift 2 ;;
+    --no-service) use_service=0; shift ;;
+    --health-url) [ $# -ge 2 ] || die "$1 needs a URL"; health="$2"; shift 2 ;;
+    -y|--yes)     yes=1; shift ;;
+    -h|--help)    usage; exit 0 ;;
+    -*)           die "unknown option: $1 (see --help)" ;;
+    *)            [ -z "$backup" ] || die "only one backup file, please"; backup="$1"; shift ;;
+  esac
+done
+
+[ -n "$backup" ] || die "which backup? (see --help)"
+[ -f "$backup" ] || die "no such file: $backup"
+[ "$(id -u)" -eq 0 ] || die "run as root"
+command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
+data="$(realpath -m "$data")"
+[ "$data" != / ] || die "refusing to replace /"
+if [ "$use_service" -eq 1 ]; then
+  systemctl cat "$service" >/dev/null 2>&1 ||
+    die "no systemd service '$service' (use --service NAME, or --no-service)"
+fi
+
+# Whose data is it? The restored directory gets the same owner and mode.
+if [ -d "$data" ]; then
+  owner="$(stat -c %U "$data")"; group="$(stat -c %G "$data")"
+elif getent passwd parlor >/dev/null; then
+  owner=parlor; group="$(id -gn parlor)"
+else
+  owner=root; group=root
+fi
+
+say "checking $backup"
+list="$(tar --list --gzip --file "$backup")" || die "not a readable .tar.gz: $backup"
+bad="$(grep -Ev '^(\./)?(parlor\.sqlite|blobs(/[^/]+)*/?)$' <<<"$list" || true)"
+[ -z "$bad" ] || die "unexpected entries in the tarball: $(head -3 <<<"$bad" | tr '\n' ' ')"
+if grep -Eq '(^|/)\.\.(/|$)' <<<"$list"; then die "the tarball contains '..' paths"; fi
+
+stage="$(mktemp -d "$(dirname "$data")/.parlor-restore.XXXXXX")"
+trap 'rm -rf "$stage"' EXIT
+tar --extract --gzip --file "$backup" --directory "$stage" --no-same-owner
+[ -f "$stage/parlor.sqlite" ] || die "the tarball has no parlor.sqlite"
+mkdir -p "$stage/blobs"
+chown -R "$owner:$group" "$stage"
+chmod 0750 "$stage"
+check="$(runuser -u "$owner" -- sqlite3 "$stage/parlor.sqlite" "PRAGMA integrity_check;")"
+[ "$check" = ok ] || die "the database in the backup is damaged: $check"
+blobs="$(find "$stage/blobs" -type f | wc -l)"
+say "backup is sound: parlor.sqlite and $blobs blob(s)"
+
+aside="$data.before-restore-$(date -u +%Y%m%dT%H%M%SZ)"
+if [ "$yes" -eq 0 ]; then
+  [ -t 0 ] || die "not a terminal: pass --yes to confirm"
+  printf 'Replace %s with this backup? The current data is kept in %s. [y/N] ' "$data" "$aside"
+  read -r answer
+  [[ "$answer" =~ ^[Yy] ]] || die "nothing changed"
+fi
+
+if [ "$use_service" -eq 1 ]; then
+  say "stopping $service"
+  systemctl stop "$service"
+fi
+if [ -e "$data" ]; then
+  say "moving current data to $aside"
+  mv "$data" "$aside"
+fi
+say "putting the restored data in $data"
+if ! mv "$stage" "$data"; then
+  [ -e "$aside" ] && mv "$aside" "$data"
+  [ "$use_service" -eq 1 ] && systemctl start "$service"
+  die "could not move the restored data into place; the old data is back"
+fi
+
+if [ "$use_service" -eq 0 ]; then
+  say "done; start the server. The previous data is in $aside"
+  exit 0
+fi
+say "starting $service"
+systemctl start "$service"
+if [ -n "$health" ] && command -v curl >/dev/null; then
+  for _ in $(seq 1 20); do
+    if curl -fsS --max-time 2 "$health" >/dev/null 2>&1; then
+      say "done: $service answers on $health. The previous data is in $aside"
+      exit 0
+    fi
+    sleep 0.5
+  done
+  die "$service did not answer on $health; see journalctl -u $service -e. The previous data is in $aside"
+fi
+systemctl is-active --quiet "$service" || die "$service is not running; see journalctl -u $service -e"
+say "done. The previous data is in $aside"
