@@ -21,7 +21,7 @@ extension LWSServer {
             c.userId = userId
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
         case .close(let id, let code, let reason):
-            if let c = connections[id] { scheduleClose(c, code, reason) }
+            if let c = connections[id] { scheduleClose(c, code, reason, flush: true) }
         case .uploadDone(let id, let status, let body):
             guard let ex = exchanges[id] else { return }
             respond(ex, status: status, type: "application/json", body: body)

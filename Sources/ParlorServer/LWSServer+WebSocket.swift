@@ -64,7 +64,7 @@ extension LWSServer {
     func writeable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
         guard let id = sessionId(user), let c = connections[id] else { return 0 }
         c.writeRequested = false
-        if let code = c.closeCode { return close(wsi, c, code, c.closeReason) }
+        if let code = c.closeCode, !c.hasQueued { return close(wsi, c, code, c.closeReason) }
         guard c.hasQueued else { return 0 }
         // Several whole frames in one raw write: lws keeps what the kernel did not take
         // and calls back only once it is flushed, so frames never interleave with its
@@ -72,7 +72,7 @@ extension LWSServer {
         let n = c.drain(into: &scratch, headroom: pre, budget: Self.writeBudget)
         let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
         if written < n { return -1 }
-        if c.hasQueued { requestWrite(c) }
+        if c.hasQueued || c.closeCode != nil { requestWrite(c) }
         return 0
     }
 
@@ -100,12 +100,13 @@ extension LWSServer {
         lws_callback_on_writable(c.wsi)
     }
 
-    /// Marks a connection for closing at its next writeable callback.
-    func scheduleClose(_ c: WebSocketConnection, _ code: UInt16, _ reason: String) {
+    /// Marks a connection for closing once `flush` lets what is queued go out first
+    /// (an error reply before a 4001); a slow consumer's backlog is dropped instead.
+    func scheduleClose(_ c: WebSocketConnection, _ code: UInt16, _ reason: String, flush: Bool = false) {
         guard c.closeCode == nil else { return }
         c.closeCode = code
         c.closeReason = reason
-        c.dropQueue()
+        if !flush { c.dropQueue() }
         requestWrite(c)
     }
 
