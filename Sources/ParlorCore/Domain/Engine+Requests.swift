@@ -94,6 +94,10 @@ extension Engine {
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
 
         case .uninstallApp(let appId):
+            // An installed app can always be removed, even once it is gone from the server.
+            guard try tx.installedApps(of: userId).contains(appId) || apps.name(of: appId) != nil else {
+                throw ParlorError(.unknownApp, "there is no such app on this server")
+            }
             try tx.uninstall(appId: appId, for: userId)
             let list = try tx.installedApps(of: userId)
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }

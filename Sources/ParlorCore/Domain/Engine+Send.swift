@@ -17,6 +17,7 @@ extension Engine {
             return
         }
 
+        try requireBlobs(content)
         guard let last = try tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
         let seq = last + 1
 
@@ -49,6 +50,20 @@ extension Engine {
         try tx.insert(message)
         out.result(conn, id) { w in w.key("message"); MessageJSON.write(message, into: &w) }
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(message, supersedes: supersedes)))
+    }
+
+    /// Every image a message refers to must have been uploaded.
+    private func requireBlobs(_ content: MessageContent) throws {
+        let refs: [(String, String)]
+        switch content {
+        case .text: refs = []
+        case .app(let a): refs = a.layout.image.map { [($0, "message.layout.image")] } ?? []
+        case .sticker(let s): refs = [(s.image, "message.image")]
+        case .attachment(let image, _): refs = [(image, "message.image")]
+        }
+        for (hash, field) in refs where blobs.find(hash) == nil {
+            throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
+        }
     }
 
     /// Checks the update against the session's version and moves its head; returns the

@@ -18,8 +18,8 @@ public enum RequestParser {
     }
 
     static func request(_ f: Fields) throws(ParlorError) -> Request {
-        if let raw = f.o["id"], case .string(let s) = raw, s.count <= Limits.idChars {} else if f.o["id"] != nil {
-            throw .invalid("id")
+        guard case .string(let id)? = f.o["id"], !id.isEmpty, id.count <= Limits.idChars else {
+            throw .invalid("id", "must be a string of 1–64 characters")
         }
         guard case .string(let type)? = f.o["type"] else {
             throw ParlorError(.unknownType, "the frame has no type")

@@ -1,0 +1,305 @@
+"""HTTP: health, static files from Public/, image blobs."""
+
+from __future__ import annotations
+
+import hashlib
+import http.client
+import json
+import re
+import socket
+import struct
+import zlib
+
+import pytest
+
+from client import Env, new_client_id
+from conftest import SECRET_MARKER, run
+
+MiB = 1024 * 1024
+
+
+def http_get(server, path, headers=None, method="GET", body=None):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        data = resp.read()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+    finally:
+        conn.close()
+
+
+def raw_request(server, head: bytes, body: bytes = b""):
+    """Send a request over a raw socket, tolerating an early answer and close."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=15)
+    try:
+        sock.sendall(head)
+        try:
+            for i in range(0, len(body), 64 * 1024):
+                sock.sendall(body[i:i + 64 * 1024])
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        resp = http.client.HTTPResponse(sock)
+        resp.begin()
+        data = resp.read()
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+    finally:
+        sock.close()
+
+
+def upload(server, data: bytes, token: str | None, content_type="application/octet-stream"):
+    headers = [f"POST /blobs HTTP/1.1", f"Host: 127.0.0.1:{server.port}",
+               f"Content-Type: {content_type}", f"Content-Length: {len(data)}", "Connection: close"]
+    if token is not None:
+        headers.append(f"Authorization: Bearer {token}")
+    head = ("\r\n".join(headers) + "\r\n\r\n").encode()
+    status, hdrs, body = raw_request(server, head, data)
+    try:
+        js = json.loads(body) if body else None
+    except ValueError:
+        js = None
+    return status, hdrs, body, js
+
+
+def png_bytes(w=3, h=2, rgb=(200, 30, 90)) -> bytes:
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + bytes(rgb) * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+GIF_1x1 = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"
+           b",\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02D\x01\x00;")
+
+
+@pytest.fixture(scope="module")
+def token(server):
+    async def setup():
+        async with Env(server) as env:
+            c = await env.register("Uploader")
+            return c.token
+
+    return run(setup())
+
+
+# --------------------------------------------------------------------------- static files
+
+
+def test_health(server):
+    status, headers, body = http_get(server, "/health")
+    assert status == 200
+    assert headers.get("content-type", "").startswith("application/json")
+    assert json.loads(body) == {"status": "ok"}
+
+
+def test_index_is_served(server, public_dir):
+    status, headers, body = http_get(server, "/")
+    assert status == 200
+    assert headers.get("content-type", "").startswith("text/html"), headers
+    assert body == (public_dir / "index.html").read_bytes()
+    status, headers, body2 = http_get(server, "/index.html")
+    assert status == 200 and body2 == body
+
+
+@pytest.mark.parametrize("path,ctype", [
+    ("/_itest/app.js", "text/javascript"),
+    ("/_itest/style.css", "text/css"),
+    ("/_itest/icon.svg", "image/svg+xml"),
+    ("/_itest/site.webmanifest", "application/manifest+json"),
+    ("/apps/testapp/manifest.json", "application/json"),
+])
+def test_content_types(server, public_dir, path, ctype):
+    status, headers, body = http_get(server, path)
+    assert status == 200, f"{path}: {status}"
+    got = headers.get("content-type", "").split(";")[0].strip().lower()
+    assert got == ctype, f"{path}: expected {ctype}, got {headers.get('content-type')!r}"
+    assert body == (public_dir / path.lstrip("/")).read_bytes()
+
+
+def test_missing_file_is_404(server):
+    status, _, body = http_get(server, "/no/such/file.html")
+    assert status == 404
+
+
+TRAVERSALS = [
+    "/../secret.txt",
+    "/../../secret.txt",
+    "/apps/../../secret.txt",
+    "/%2e%2e/secret.txt",
+    "/%2E%2E/secret.txt",
+    "/..%2fsecret.txt",
+    "/%2e%2e%2fsecret.txt",
+    "/apps/%2e%2e/%2e%2e/secret.txt",
+    "/_itest/..%2f..%2fsecret.txt",
+    "/..%5csecret.txt",
+    "/.%2e/secret.txt",
+    "/%252e%252e/secret.txt",
+    "//../secret.txt",
+]
+
+
+@pytest.mark.parametrize("path", TRAVERSALS)
+def test_path_traversal_never_leaves_public(server, path):
+    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n".encode()
+    try:
+        status, _, body = raw_request(server, head)
+    except (http.client.HTTPException, ConnectionError, socket.timeout):
+        return  # refusing to answer at all is fine
+    assert SECRET_MARKER.encode() not in body, f"{path} served a file outside Public/ (status {status})"
+
+
+@pytest.mark.parametrize("path", ["/../../../../../../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                                  "//etc/passwd", "/..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd"])
+def test_path_traversal_to_system_files(server, path):
+    head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nConnection: close\r\n\r\n".encode()
+    try:
+        status, _, body = raw_request(server, head)
+    except (http.client.HTTPException, ConnectionError, socket.timeout):
+        return
+    assert b"root:" not in body, f"{path} served /etc/passwd"
+
+
+def test_server_keeps_serving_after_traversal_attempts(server):
+    for path in TRAVERSALS[:4]:
+        head = f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+        try:
+            raw_request(server, head)
+        except Exception:
+            pass
+    status, _, body = http_get(server, "/health")
+    assert status == 200
+
+
+# --------------------------------------------------------------------------- blobs
+
+
+def test_blob_upload_and_download(server, token):
+    png = png_bytes()
+    status, headers, body, js = upload(server, png, token)
+    assert status == 201, f"upload: {status} {body[:300]!r}"
+    digest = hashlib.sha256(png).hexdigest()
+    assert js == {"hash": digest, "type": "image/png", "size": len(png)}
+
+    status, headers, body = http_get(server, f"/blobs/{digest}")
+    assert status == 200
+    assert body == png
+    assert headers.get("content-type", "").split(";")[0].strip() == "image/png"
+    assert headers.get("x-content-type-options", "").lower() == "nosniff"
+    cc = headers.get("cache-control", "")
+    m = re.search(r"max-age=(\d+)", cc)
+    assert (m and int(m.group(1)) >= 86400) or "immutable" in cc, f"a long cache lifetime expected, got {cc!r}"
+
+    # uploading the same bytes again gives the same hash
+    status, _, _, js2 = upload(server, png, token, content_type="image/png")
+    assert status in (200, 201) and js2["hash"] == digest
+
+
+def test_blob_types_by_content(server, token):
+    status, _, body, js = upload(server, GIF_1x1, token, content_type="image/png")  # header lies
+    assert status == 201, body
+    assert js["type"] == "image/gif" and js["hash"] == hashlib.sha256(GIF_1x1).hexdigest()
+    status, headers, data = http_get(server, f"/blobs/{js['hash']}")
+    assert status == 200 and data == GIF_1x1
+    assert headers.get("content-type", "").split(";")[0].strip() == "image/gif"
+
+
+def test_blob_upload_errors(server, token):
+    png = png_bytes(rgb=(1, 2, 3))
+    digest = hashlib.sha256(png).hexdigest()
+
+    status, _, body, js = upload(server, png, None)
+    assert status == 401, f"no token: {status} {body[:200]!r}"
+    assert js == {"code": "invalid_token"} or (js or {}).get("code") == "invalid_token"
+    status, _, body, js = upload(server, png, "A" * 43)
+    assert status == 401 and (js or {}).get("code") == "invalid_token"
+    assert http_get(server, f"/blobs/{digest}")[0] == 404, "a refused upload must store nothing"
+
+    text = b"just some text, definitely not an image\n" * 10
+    status, _, body, js = upload(server, text, token, content_type="image/png")
+    assert status == 415, f"text upload: {status} {body[:200]!r}"
+    assert (js or {}).get("code") == "not_an_image"
+    assert http_get(server, f"/blobs/{hashlib.sha256(text).hexdigest()}")[0] == 404
+
+    html = b"<html><script>alert(1)</script></html>"
+    status, _, _, js = upload(server, html, token, content_type="image/png")
+    assert status == 415
+
+    big = png_bytes() + b"\x00" * (5 * MiB + 1)
+    status, _, body, js = upload(server, big, token, content_type="image/png")
+    assert status == 413, f"over 5 MiB: {status} {body[:200]!r}"
+    assert (js or {}).get("code") == "too_large"
+    assert http_get(server, f"/blobs/{hashlib.sha256(big).hexdigest()}")[0] == 404
+
+    # the server still serves
+    assert http_get(server, "/health")[0] == 200
+    status, _, _, js = upload(server, png, token)
+    assert status == 201 and js["hash"] == digest
+
+
+def test_unknown_blob_is_404(server):
+    assert http_get(server, "/blobs/" + "0" * 64)[0] == 404
+    assert http_get(server, "/blobs/" + hashlib.sha256(b"never uploaded").hexdigest())[0] == 404
+    status, _, body = http_get(server, "/blobs/..%2f..%2fsecret.txt")
+    assert status in (400, 404) and SECRET_MARKER.encode() not in body
+
+
+async def blob_scene(env, server, token, rgb):
+    png = png_bytes(rgb=rgb)
+    status, _, _, js = upload(server, png, token)
+    assert status == 201
+    ana = await env.login(token, label="uploader")
+    ben = await env.register("Ben")
+    cid, _ = await env.conversation(ana, ben)
+    await ana.call("apps.install", appId="testapp")
+    await ben.subscribe(cid)
+    t = await ana.send_text(cid, "look")
+    return ana, ben, cid, js["hash"], t
+
+
+async def test_messages_reference_blobs(server, token):
+    async with Env(server) as env:
+        ana, ben, cid, h, t = await blob_scene(env, server, token, (9, 9, 9))
+        st = await ana.send_message(cid, {"kind": "sticker", "image": h, "description": "a dot"})
+        assert st["image"] == h and st["kind"] == "sticker" and st["description"] == "a dot"
+        stuck = await ana.send_message(cid, {"kind": "sticker", "image": h,
+                                             "stuckTo": {"seq": t["seq"], "x": 0.25, "y": 1.0}})
+        assert stuck["stuckTo"] == {"seq": t["seq"], "x": 0.25, "y": 1.0}
+        att = await ana.send_message(cid, {"kind": "attachment", "image": h, "name": "dot.png"})
+        assert att["name"] == "dot.png" and att["image"] == h
+        appm = await ana.send_message(cid, {"kind": "app", "appId": "testapp", "url": "?i=1",
+                                            "layout": {"image": h, "caption": "pic"}})
+        assert appm["layout"] == {"image": h, "caption": "pic"}
+        ev = await ben.wait_message(cid, seq=appm["seq"])
+        assert ev["message"] == appm
+        assert [m["seq"] for m in (await ben.history(cid))["messages"]] == list(range(1, appm["seq"] + 1))
+
+
+def _missing():
+    return hashlib.sha256(b"no such blob").hexdigest()
+
+
+@pytest.mark.parametrize("case,message_of,codes", [
+    ("sticker_unknown_blob", lambda h, t: {"kind": "sticker", "image": _missing()}, {"not_found"}),
+    ("attachment_unknown_blob", lambda h, t: {"kind": "attachment", "image": _missing(), "name": "x.png"}, {"not_found"}),
+    ("layout_unknown_blob", lambda h, t: {"kind": "app", "appId": "testapp", "url": "?i=2",
+                                          "layout": {"image": _missing()}}, {"not_found"}),
+    ("stuck_to_unknown_seq", lambda h, t: {"kind": "sticker", "image": h,
+                                           "stuckTo": {"seq": 9999, "x": 0.5, "y": 0.5}}, {"not_found"}),
+    ("stuck_to_x_out_of_range", lambda h, t: {"kind": "sticker", "image": h,
+                                              "stuckTo": {"seq": t, "x": 1.5, "y": 0.5}}, {"invalid_field"}),
+    ("stuck_to_y_negative", lambda h, t: {"kind": "sticker", "image": h,
+                                          "stuckTo": {"seq": t, "x": 0.5, "y": -0.1}}, {"invalid_field"}),
+    ("image_not_a_hash", lambda h, t: {"kind": "sticker", "image": "../../secret"}, {"invalid_field", "not_found"}),
+    ("sticker_description_301", lambda h, t: {"kind": "sticker", "image": h, "description": "d" * 301}, {"too_long"}),
+    ("attachment_name_301", lambda h, t: {"kind": "attachment", "image": h, "name": "n" * 301}, {"too_long"}),
+], ids=lambda v: v if isinstance(v, str) else "")
+async def test_bad_blob_references(server, token, case, message_of, codes):
+    async with Env(server) as env:
+        ana, ben, cid, h, t = await blob_scene(env, server, token, (7, 7, 7))
+        await ana.expect_error("send", codes, conversationId=cid, clientId=new_client_id(),
+                               message=message_of(h, t["seq"]))
+        nxt = await ana.send_text(cid, "after refusal")
+        assert nxt["seq"] == t["seq"] + 1, "a refused message must store nothing"
+        await ben.wait_message(cid, seq=nxt["seq"])
