@@ -121,7 +121,10 @@ extension Engine {
     }
 
     func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {
+        let key = cid + "\u{0}" + userId
+        if cache.members.contains(key) { return }
         guard try tx.isMember(conversationId: cid, userId: userId) else { throw ParlorError.notMember }
+        cache.members.insert(key)
     }
 
     /// The (user, app) participant identifier, created on first use and kept for ever.

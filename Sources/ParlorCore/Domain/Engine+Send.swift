@@ -8,8 +8,9 @@ extension Engine {
         let hash = Self.contentHash(cid, body, content.session?.baseVersion ?? 0)
 
         // A retry of a message we already stored: answer with the original.
-        if let existing = try tx.message(sender: userId, clientId: clientId) {
-            guard existing.contentHash == hash else {
+        if let used = try tx.clientIdUse(sender: userId, clientId: clientId) {
+            guard used.contentHash == hash,
+                  let existing = try tx.message(conversationId: used.conversationId, seq: used.seq) else {
                 throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
             }
             let bytes = MessageJSON.bytes(existing)
@@ -18,7 +19,7 @@ extension Engine {
         }
 
         try requireBlobs(content)
-        guard let last = try tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
+        guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
         let seq = last + 1
 
         if case .sticker(let s) = content, let target = s.stuckTo, target.seq > last {
@@ -48,6 +49,7 @@ extension Engine {
         }
 
         try tx.insert(message)
+        cache.lastSeq[cid] = seq
         out.result(conn, id) { w in w.key("message"); MessageJSON.write(message, into: &w) }
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(message, supersedes: supersedes)))
     }

@@ -20,6 +20,10 @@ public final class Engine {
     let log: Logger
     let now: () -> Int
     var connections: [ConnectionID: ConnectionState] = [:]
+    /// What the hot path would otherwise ask SQLite for on every send. Only ever filled
+    /// from committed-or-committing state, and dropped whole when a request or a batch
+    /// fails, so it can never disagree with the database.
+    var cache = EngineCache()
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
@@ -53,6 +57,7 @@ public final class Engine {
             return out.actions
         } catch {
             log.error("batch of \(batch.count) failed to commit: \(String(describing: type(of: error)))")
+            cache = EngineCache()
             for (conn, state) in journal { connections[conn] = state ?? nil }
             return batch.compactMap { input in
                 switch input {
@@ -86,8 +91,12 @@ public final class Engine {
                     try handle(request, id: id, conn: conn, userId: userId, tx, &out)
                 }
             } catch let e as ParlorError {
+                // Refusals happen before any write the cache reflects; only an internal
+                // failure may have rolled back something it holds.
+                if e.code == .internalError { cache = EngineCache() }
                 out.reply(conn, id, e)
             } catch {
+                cache = EngineCache()
                 log.error("request failed: \(String(describing: type(of: error)))")
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
@@ -140,6 +149,12 @@ public final class Engine {
         }
         out.actions.append(.authenticated(conn, userId: user.id))
     }
+}
+
+struct EngineCache {
+    /// "conversation\0user" pairs known to be members (members are never removed).
+    var members: Set<String> = []
+    var lastSeq: [String: Int] = [:]
 }
 
 /// The actions of one batch, with helpers for the common replies.

@@ -28,13 +28,19 @@ public final class SQLiteStore: ParlorStore {
 struct SQLiteTransaction: StoreTransaction {
     let db: Database
 
+    /// A savepoint from cached statements: GRDB's `inSavepoint` parses its SQL on every
+    /// call, and this runs once per request.
     func isolated<T>(_ body: () throws -> T) throws -> T {
-        var result: T?
-        try db.inSavepoint {
-            result = try body()
-            return .commit
+        try db.cachedStatement(sql: "SAVEPOINT request").execute()
+        do {
+            let result = try body()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT request").execute()
+            return result
+        } catch {
+            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT request").execute()
+            try db.cachedStatement(sql: "RELEASE SAVEPOINT request").execute()
+            throw error
         }
-        return result!
     }
 
     private func exec(_ sql: String, _ args: StatementArguments) throws {
@@ -105,7 +111,8 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func isMember(conversationId: String, userId: String) throws -> Bool {
-        try row("SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId]) != nil
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?"),
+                          arguments: [conversationId, userId]) != nil
     }
 
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool {
@@ -126,7 +133,7 @@ struct SQLiteTransaction: StoreTransaction {
     // MARK: Messages
 
     func lastSeq(conversationId: String) throws -> Int? {
-        try row("SELECT last_seq FROM conversations WHERE id = ?", [conversationId]).map { $0[0] }
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM conversations WHERE id = ?"), arguments: [conversationId])
     }
 
     func insert(_ m: StoredMessage) throws {
@@ -157,9 +164,11 @@ struct SQLiteTransaction: StoreTransaction {
                 [conversationId, seq]).map(Self.message)
     }
 
-    func message(sender: String, clientId: String) throws -> StoredMessage? {
-        try row("SELECT \(Self.columns) FROM messages WHERE sender_id = ? AND client_id = ?",
-                [sender, clientId]).map(Self.message)
+    func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int, contentHash: [UInt8])? {
+        let stmt = try db.cachedStatement(sql: "SELECT conversation_id, seq, content_hash FROM messages WHERE sender_id = ? AND client_id = ?")
+        stmt.setUncheckedArguments([sender, clientId])
+        guard let r = try Row.fetchOne(stmt) else { return nil }
+        return (r[0], r[1], [UInt8](r[2] as Data))
     }
 
     func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage] {

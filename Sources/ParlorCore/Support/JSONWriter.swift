@@ -45,7 +45,14 @@ public struct JSONWriter: Sendable {
 
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
+        let utf8 = s.utf8
+        // Most strings need no escaping: copy them whole.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.append(contentsOf: utf8)
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        for b in utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
             case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
