@@ -10,12 +10,12 @@ PIP_PKGS   := websockets pytest playwright
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
-.PHONY: run test deps build build-debug unit integration js clean bench
+.PHONY: run test deps build build-debug unit integration browser js clean bench
 
 run: deps build
 	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
 
-test: deps build-debug unit js integration
+test: deps build-debug unit js integration browser
 
 deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -40,6 +40,9 @@ js:
 
 integration:
 	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/integration
+
+browser:
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/browser
 
 bench: deps build
 	bench/run

@@ -1,0 +1,294 @@
+// The app pane: where an app runs, compact (in the keyboard's place, under
+// the composer) or expanded (over the conversation, with a handle to
+// collapse). It runs the lifecycle plans of apps/lifecycle.js one at a time,
+// and answers the calls of the app in it.
+
+import { h, icon, ICONS, replaceChildren } from "../views/dom.js";
+import { AppFrame } from "./frame.js";
+import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
+import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
+import { LIMITS } from "/sdk/protocol.js";
+
+const refused = (code, message) => Object.assign(new Error(message), { code });
+
+export class AppPane extends EventTarget {
+  /**
+   * @param {object} deps
+   * @param {HTMLElement} deps.element  the pane's <section>
+   * @param {import("../store.js").Store} deps.store
+   * @param {import("../sync.js").Sync} deps.sync
+   * @param {import("./registry.js").AppCatalog} deps.catalog
+   * @param {import("../outgoing.js").Outgoing} deps.outgoing
+   * @param {(text: string) => void} deps.announce
+   */
+  constructor({ element, store, sync, catalog, outgoing, announce }) {
+    super();
+    Object.assign(this, { element, store, sync, catalog, outgoing, announce });
+    this.state = { active: false };
+    this.frame = null;
+    this.conversationId = null;
+    this.participants = null;
+    this.selected = null;
+    this.queue = Promise.resolve();
+    this.build();
+    outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
+    outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && this.state.active && !document.querySelector("dialog[open]")) {
+        e.preventDefault();
+        if (this.state.style === EXPANDED) this.transition(COMPACT);
+        else this.close();
+      }
+    });
+  }
+
+  build() {
+    this.title = h("span", { class: "pane-title" });
+    this.toggle = h("button", { class: "icon-button pane-toggle", type: "button", onclick: () => this.transition(this.state.style === EXPANDED ? COMPACT : EXPANDED) });
+    this.closeButton = h("button", { class: "icon-button", type: "button", onclick: () => this.close() }, icon(ICONS.close));
+    this.handle = h("button", { class: "pane-handle", type: "button", onclick: () => this.transition(this.state.style === EXPANDED ? COMPACT : EXPANDED) });
+    this.body = h("div", { class: "pane-body" });
+    replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), this.toggle, this.closeButton), this.body);
+    this.element.hidden = true;
+  }
+
+  /** Runs intents one after another (each one plans against the state it finds). */
+  enqueue(fn) {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch((error) => console.warn("Parlor pane:", error));
+    return run;
+  }
+
+  /** Opens an app: from the drawer (no message) compact, from a bubble expanded. */
+  open(appId, message) {
+    return this.enqueue(async () => {
+      const conversationId = this.store.state.currentId;
+      if (!conversationId) return;
+      if (this.state.active && this.conversationId !== conversationId) await this.run(planClose(this.state));
+      const app = this.catalog.get(appId);
+      if (!app) throw refused("unknown_app", `${appId} is not on this server`);
+      await this.run(planOpen(this.state, { appId, message }), { conversationId, app });
+    });
+  }
+
+  close() {
+    return this.enqueue(() => this.run(planClose(this.state)));
+  }
+
+  transition(style) {
+    return this.enqueue(() => this.run(planTransition(this.state, style)));
+  }
+
+  get activeAppId() {
+    return this.state.active ? this.state.appId : null;
+  }
+
+  async run(steps, ctx = {}) {
+    for (const step of steps) {
+      if (step.call) await this.callStep(step);
+      else await this.doStep(step, ctx);
+      this.state = stateAfter(this.state, [step]);
+    }
+    this.dispatchEvent(new Event("change"));
+  }
+
+  snapshotOf(message, extra = {}) {
+    return appMessageSnapshot(message, { origin: location.origin, ...extra });
+  }
+
+  conversationFor(selected) {
+    const c = this.store.conversation(this.conversationId);
+    return conversationSnapshot(this.participants, this.store.state.user.id, c ? c.members : [], selected);
+  }
+
+  async callStep(step) {
+    const f = this.frame;
+    if (!f) return;
+    switch (step.call) {
+      case "willBecomeActive":
+        await f.hook("willBecomeActive", { style: this.state.style, conversation: this.conversationFor(this.selected) });
+        break;
+      case "willTransition":
+      case "didTransition":
+        await f.hook(step.call, { style: step.arg });
+        break;
+      case "didSelect":
+        await f.hook("didSelect", { conversation: this.conversationFor(this.selected) });
+        break;
+      default:
+        await f.hook(step.call, {});
+    }
+  }
+
+  async doStep(step, ctx) {
+    switch (step.do) {
+      case "mount": {
+        this.conversationId = ctx.conversationId;
+        this.participants = await this.sync.participants(ctx.conversationId, step.appId);
+        this.selected = step.message ? this.snapshotOf(step.message) : null;
+        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f) });
+        this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
+        this.element.setAttribute("aria-label", `${ctx.app.name} app`);
+        this.element.dataset.style = step.style;
+        this.element.dataset.appId = step.appId;
+        this.element.classList.add("mounting");
+        this.element.hidden = false;
+        this.body.replaceChildren(this.frame.iframe);
+        this.state = { active: true, appId: step.appId, style: step.style };
+        this.updateControls();
+        this.dispatchEvent(new Event("layout"));
+        try {
+          await this.frame.ready;
+        } catch (error) {
+          this.announce(`${ctx.app.name} did not start.`);
+        }
+        break;
+      }
+      case "present":
+        this.element.classList.remove("mounting");
+        this.element.dataset.style = step.style;
+        this.dispatchEvent(new Event("layout"));
+        this.toggle.focus();
+        break;
+      case "resize":
+        this.element.dataset.style = step.style;
+        this.state = { ...this.state, style: step.style };
+        this.updateControls();
+        this.dispatchEvent(new Event("layout"));
+        break;
+      case "select":
+        this.selected = this.snapshotOf(step.message);
+        break;
+      case "hide":
+        this.element.hidden = true;
+        this.dispatchEvent(new Event("layout"));
+        break;
+      case "unmount":
+        this.frame?.destroy();
+        this.frame = null;
+        this.selected = null;
+        delete this.element.dataset.appId;
+        this.body.replaceChildren();
+        this.dispatchEvent(new Event("closed"));
+        break;
+    }
+  }
+
+  updateControls() {
+    const name = this.catalog.name(this.state.appId);
+    const expanded = this.state.style === EXPANDED;
+    this.toggle.replaceChildren(icon(expanded ? ICONS.collapse : ICONS.expand));
+    this.toggle.setAttribute("aria-label", expanded ? `Collapse ${name}` : `Expand ${name}`);
+    this.handle.setAttribute("aria-label", expanded ? `Collapse ${name}` : `Expand ${name}`);
+    this.closeButton.setAttribute("aria-label", `Close ${name}`);
+  }
+
+  // ---- events from the conversation -------------------------------------------
+
+  /** A message arrived: the active app hears of its own messages from others. */
+  deliver(conversationId, message) {
+    if (!this.state.active || conversationId !== this.conversationId) return;
+    if (message.kind !== "app" || message.appId !== this.state.appId) return;
+    if (message.sender === this.store.state.user?.id) return;
+    this.enqueue(async () => {
+      if (!this.frame || this.state.appId !== message.appId) return;
+      await this.frame.hook("didReceive", { message: this.snapshotOf(message), conversation: this.conversationFor(undefined) });
+    });
+  }
+
+  /** Membership changed: the app's remote participants change too. */
+  async membersChanged(conversationId) {
+    if (!this.state.active || conversationId !== this.conversationId) return;
+    this.participants = await this.sync.participants(conversationId, this.state.appId);
+    this.frame?.hook("conversationDidChange", { conversation: this.conversationFor(undefined) });
+  }
+
+  forwardSending(hook, { conversationId, item }) {
+    if (!item.ref || !this.state.active || conversationId !== this.conversationId || item.appId !== this.state.appId) return;
+    const snap = this.snapshotOf(item.message, { ref: item.ref, isPending: hook === "didCancelSending", senderParticipantId: this.participants.local });
+    this.enqueue(async () => {
+      if (this.frame && item.frame === this.frame) await this.frame.hook(hook, { message: snap });
+    });
+  }
+
+  // ---- calls from the app ---------------------------------------------------------
+
+  async handleCall(method, args, frame) {
+    if (frame !== this.frame) throw refused("inactive", "this app is not active");
+    const appId = this.state.appId;
+    const conversationId = this.conversationId;
+    switch (method) {
+      case "insert": {
+        const message = draftToMessage(appId, args.message);
+        try {
+          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame });
+          return this.snapshotOf(stored);
+        } catch (error) {
+          throw await this.sendError(error, frame);
+        }
+      }
+      case "send": {
+        if (!frame.userJustInteracted())
+          throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
+        const message = draftToMessage(appId, args.message);
+        try {
+          const stored = await this.sync.send(conversationId, message);
+          return this.snapshotOf(stored);
+        } catch (error) {
+          throw await this.sendError(error, frame);
+        }
+      }
+      case "insertText":
+        this.outgoing.insertText(conversationId, args.text);
+        return null;
+      case "insertSticker":
+        this.outgoing.stage(conversationId, { message: { kind: "sticker", image: args.image, description: args.description || "" }, appId });
+        return null;
+      case "insertAttachment":
+        this.outgoing.stage(conversationId, { message: { kind: "attachment", image: args.image, name: args.name || "image" }, appId });
+        return null;
+      case "upload": {
+        const hash = await this.sync.upload(args.blob);
+        return { hash };
+      }
+      case "requestPresentationStyle":
+        await this.transition(args.style);
+        return { style: this.state.style };
+      case "dismiss":
+        this.close();
+        return null;
+      case "storage.get": {
+        const data = this.store.appData(appId);
+        return Object.prototype.hasOwnProperty.call(data, args.key) ? data[args.key] : null;
+      }
+      case "storage.set": {
+        const data = { ...this.store.appData(appId), [args.key]: args.value };
+        if (JSON.stringify(data).length > LIMITS.storageTotal) throw refused("storage_full", "this app's storage is full (256 KiB)");
+        this.store.saveAppData(appId, data);
+        return null;
+      }
+      case "storage.remove": {
+        const data = { ...this.store.appData(appId) };
+        delete data[args.key];
+        this.store.saveAppData(appId, data);
+        return null;
+      }
+      case "storage.keys":
+        return Object.keys(this.store.appData(appId));
+      case "contentSize":
+        return null;
+      default:
+        throw refused("unknown_method", method);
+    }
+  }
+
+  /** A refused send: a conflict reaches the app through didReceive too. */
+  async sendError(error, frame) {
+    if (error.code === "session_conflict" && error.current) {
+      const current = this.snapshotOf(error.current);
+      if (frame === this.frame) await frame.hook("didReceive", { message: current, conversation: this.conversationFor(undefined) });
+      return Object.assign(new Error(error.message || "someone else updated this first"), { code: "session_conflict", current });
+    }
+    return error;
+  }
+}

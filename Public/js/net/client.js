@@ -1,0 +1,224 @@
+// The network layer: one WebSocket to the server, spoken in protocol v1.
+//
+// ParlorClient is an EventTarget. It authenticates with the first frame,
+// answers each request with a promise, validates every inbound frame
+// (net/frames.js) and reconnects by itself with backoff. It knows nothing of
+// the page; the app layer listens to its events:
+//
+//   "status"   detail {status: "connecting" | "online" | "offline", attempt, retryInMs}
+//   "ready"    detail {user, installedApps, token, registered}  after each (re)authentication
+//   "authfailed" detail {code}   the token is unknown: sign in again
+//   "message" | "member" | "presence"   detail: the event frame
+//   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
+
+import { SUBPROTOCOL, parseFrame, resultProblem } from "./frames.js";
+import { backoffDelay } from "./backoff.js";
+
+export class ProtocolError extends Error {
+  /** @param {{code: string, message?: string, field?: string, current?: object}} e */
+  constructor(e) {
+    super(e.message || e.code);
+    this.name = "ProtocolError";
+    this.code = e.code;
+    this.field = e.field;
+    this.current = e.current;
+  }
+}
+
+const REQUEST_TIMEOUT_MS = 20000;
+
+export class ParlorClient extends EventTarget {
+  /**
+   * @param {object} opts
+   * @param {string} opts.url              ws(s)://host/ws
+   * @param {typeof WebSocket} [opts.WebSocket]
+   * @param {() => number} [opts.random]
+   */
+  constructor({ url, WebSocket: WS = globalThis.WebSocket, random = Math.random }) {
+    super();
+    this.url = url;
+    this.WS = WS;
+    this.random = random;
+    this.ws = null;
+    this.status = "offline";
+    this.authenticated = false;
+    this.credentials = null;
+    this.user = null;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.nextId = 1;
+    /** @type {Map<string, {type: string, resolve: Function, reject: Function, timer: any}>} */
+    this.waiting = new Map();
+    this.stopped = true;
+  }
+
+  /**
+   * Connects and keeps connecting.
+   * @param {{token: string} | {register: string}} credentials
+   */
+  start(credentials) {
+    this.credentials = credentials;
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** Closes for good (sign out). */
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+    this.setStatus("offline");
+  }
+
+  /** Try now instead of waiting for the backoff (the browser came back online). */
+  reconnectNow() {
+    if (this.stopped || this.status !== "offline") return;
+    clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
+  /** Drops the connection as if the network had failed (used on "offline"). */
+  drop() {
+    if (this.ws) this.ws.close(4000, "client drop");
+  }
+
+  setStatus(status, extra = {}) {
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: { status, attempt: this.attempt, ...extra } }));
+  }
+
+  connect() {
+    this.authenticated = false;
+    this.setStatus("connecting");
+    let ws;
+    try {
+      ws = new this.WS(this.url, SUBPROTOCOL);
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => this.authenticate(ws);
+    ws.onmessage = (e) => {
+      if (ws === this.ws) this.receive(e.data);
+    };
+    ws.onclose = () => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.failAll("offline", "the connection was lost");
+      this.scheduleRetry();
+    };
+    ws.onerror = () => {};
+  }
+
+  async authenticate(ws) {
+    const c = this.credentials;
+    try {
+      const isRegister = "register" in c;
+      const result = isRegister
+        ? await this.rawRequest(ws, "register", { name: c.register })
+        : await this.rawRequest(ws, "auth", { token: c.token });
+      if (ws !== this.ws) return;
+      if (isRegister) this.credentials = { token: result.token };
+      this.user = result.user;
+      this.authenticated = true;
+      this.attempt = 0;
+      this.setStatus("online");
+      this.dispatchEvent(new CustomEvent("ready", {
+        detail: { user: result.user, installedApps: result.installedApps, token: this.credentials.token, registered: isRegister },
+      }));
+    } catch (error) {
+      if (ws !== this.ws) return;
+      if (error.code === "invalid_token" || error.code === "invalid_field" || error.code === "too_long") {
+        this.stopped = true;
+        this.ws.close(1000);
+        this.ws = null;
+        this.setStatus("offline");
+        this.dispatchEvent(new CustomEvent("authfailed", { detail: { code: error.code, message: error.message } }));
+      }
+      // otherwise the close handler retries
+    }
+  }
+
+  scheduleRetry() {
+    if (this.stopped) {
+      this.setStatus("offline");
+      return;
+    }
+    const delay = backoffDelay(this.attempt, { random: this.random });
+    this.attempt++;
+    this.setStatus("offline", { retryInMs: delay });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  failAll(code, message) {
+    for (const [id, w] of this.waiting) {
+      clearTimeout(w.timer);
+      w.reject(new ProtocolError({ code, message }));
+      this.waiting.delete(id);
+    }
+  }
+
+  rawRequest(ws, type, fields) {
+    const id = `r${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(id);
+        reject(new ProtocolError({ code: "timeout", message: "the server did not answer" }));
+      }, REQUEST_TIMEOUT_MS);
+      this.waiting.set(id, { type, resolve, reject, timer });
+      try {
+        ws.send(JSON.stringify({ ...fields, type, id }));
+      } catch {
+        clearTimeout(timer);
+        this.waiting.delete(id);
+        reject(new ProtocolError({ code: "offline", message: "not connected" }));
+      }
+    });
+  }
+
+  /**
+   * Sends a request; resolves with its result, rejects with a ProtocolError
+   * (its `code` is the protocol's error code, or "offline"/"timeout").
+   * @param {string} type
+   * @param {object} [fields]
+   */
+  request(type, fields = {}) {
+    if (!this.authenticated || !this.ws) return Promise.reject(new ProtocolError({ code: "offline", message: "not connected" }));
+    return this.rawRequest(this.ws, type, fields);
+  }
+
+  receive(data) {
+    const parsed = parseFrame(data);
+    if (!parsed.ok) {
+      this.dispatchEvent(new CustomEvent("invalidframe", { detail: { reason: parsed.reason } }));
+      return;
+    }
+    const f = parsed.frame;
+    if (f.type === "result" || (f.type === "error" && typeof f.re === "string")) {
+      const w = this.waiting.get(f.re);
+      if (!w) return;
+      this.waiting.delete(f.re);
+      clearTimeout(w.timer);
+      if (f.type === "error") {
+        w.reject(new ProtocolError(f));
+        return;
+      }
+      const problem = resultProblem(w.type, f.result);
+      if (problem) {
+        this.dispatchEvent(new CustomEvent("invalidframe", { detail: { reason: `${w.type} result: ${problem}` } }));
+        w.reject(new ProtocolError({ code: "invalid_result", message: `unexpected answer (${problem})` }));
+        return;
+      }
+      w.resolve(f.result);
+      return;
+    }
+    if (f.type === "error") {
+      this.dispatchEvent(new CustomEvent("servererror", { detail: f }));
+      return;
+    }
+    this.dispatchEvent(new CustomEvent(f.type, { detail: f }));
+  }
+}

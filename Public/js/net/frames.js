@@ -1,0 +1,238 @@
+// The protocol codec: every inbound frame is parsed and checked here before
+// anything else sees it (docs/PROTOCOL.md, version 1). A frame that does not
+// match the contract is dropped with a reason; nothing downstream has to
+// defend against a malformed message again.
+
+export const SUBPROTOCOL = "parlor.v1";
+
+const KINDS = new Set(["text", "app", "sticker", "attachment"]);
+const LAYOUT_TEXT = ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"];
+const HASH = /^[0-9a-f]{64}$/;
+
+const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+const isString = (v) => typeof v === "string";
+const isId = (v) => typeof v === "string" && v.length > 0 && v.length <= 200;
+const isSeq = (v) => Number.isSafeInteger(v) && v >= 1;
+const isTime = (v) => typeof v === "number" && Number.isFinite(v);
+const optString = (v, max) => v === undefined || v === null || (typeof v === "string" && v.length <= max);
+
+function fail(reason) {
+  return { ok: false, reason };
+}
+
+/** Checks a layout object; returns a reason or null. */
+export function layoutProblem(layout) {
+  if (!isObject(layout)) return "layout is not an object";
+  if (layout.image !== undefined && layout.image !== null && !(isString(layout.image) && HASH.test(layout.image)))
+    return "layout.image is not a blob hash";
+  for (const key of LAYOUT_TEXT) if (!optString(layout[key], 300)) return `layout.${key}`;
+  return null;
+}
+
+/** Checks a Message object; returns a reason or null. */
+export function messageProblem(m) {
+  if (!isObject(m)) return "message is not an object";
+  if (!isSeq(m.seq)) return "message.seq";
+  if (!isString(m.clientId)) return "message.clientId";
+  if (!isId(m.sender)) return "message.sender";
+  if (!isTime(m.createdAt)) return "message.createdAt";
+  if (!KINDS.has(m.kind)) return "message.kind";
+  if (m.supersededBy !== undefined && !isSeq(m.supersededBy)) return "message.supersededBy";
+  if (m.summary !== undefined && !isString(m.summary)) return "message.summary";
+  switch (m.kind) {
+    case "text":
+      if (!isString(m.text)) return "message.text";
+      break;
+    case "app": {
+      if (!isId(m.appId)) return "message.appId";
+      if (!isString(m.url)) return "message.url";
+      if (m.layout !== undefined && m.layout !== null) {
+        const p = layoutProblem(m.layout);
+        if (p) return p;
+      }
+      if (!optString(m.summaryText, 300)) return "message.summaryText";
+      if (m.live !== undefined && typeof m.live !== "boolean") return "message.live";
+      if (m.senderParticipantId !== undefined && !isString(m.senderParticipantId)) return "message.senderParticipantId";
+      if (m.session !== undefined && m.session !== null) {
+        if (!isObject(m.session) || !isId(m.session.id) || !Number.isSafeInteger(m.session.version))
+          return "message.session";
+      }
+      break;
+    }
+    case "sticker":
+      if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
+      if (!optString(m.description, 300)) return "message.description";
+      if (m.stuckTo !== undefined && m.stuckTo !== null) {
+        const s = m.stuckTo;
+        if (!isObject(s) || !isSeq(s.seq) || !(s.x >= 0 && s.x <= 1) || !(s.y >= 0 && s.y <= 1))
+          return "message.stuckTo";
+      }
+      break;
+    case "attachment":
+      if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
+      if (!optString(m.name, 300)) return "message.name";
+      break;
+  }
+  return null;
+}
+
+/** Checks a Conversation object; returns a reason or null. */
+export function conversationProblem(c) {
+  if (!isObject(c)) return "conversation is not an object";
+  if (!isId(c.id)) return "conversation.id";
+  if (!isString(c.title)) return "conversation.title";
+  if (!Number.isSafeInteger(c.lastSeq) || c.lastSeq < 0) return "conversation.lastSeq";
+  if (!Array.isArray(c.members)) return "conversation.members";
+  for (const m of c.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "conversation.members";
+  return null;
+}
+
+function eventProblem(f) {
+  switch (f.type) {
+    case "message": {
+      if (!isId(f.conversationId)) return "conversationId";
+      const p = messageProblem(f.message);
+      if (p) return p;
+      if (f.supersedes !== undefined && f.supersedes !== null) {
+        if (!isObject(f.supersedes) || !isSeq(f.supersedes.seq) || !isString(f.supersedes.summary)) return "supersedes";
+      }
+      return null;
+    }
+    case "member":
+      if (!isId(f.conversationId)) return "conversationId";
+      if (!isObject(f.member) || !isId(f.member.userId) || !isString(f.member.name)) return "member";
+      return null;
+    case "presence":
+      if (!isId(f.conversationId)) return "conversationId";
+      if (Array.isArray(f.online)) return f.online.every(isId) ? null : "online";
+      if (isId(f.userId) && typeof f.online === "boolean") return null;
+      return "presence";
+    default:
+      return "unknown event type";
+  }
+}
+
+/**
+ * Parses one inbound text frame.
+ * @param {unknown} data
+ * @returns {{ok: true, frame: object} | {ok: false, reason: string}}
+ */
+export function parseFrame(data) {
+  if (typeof data !== "string") return fail("not a text frame");
+  let f;
+  try {
+    f = JSON.parse(data);
+  } catch {
+    return fail("not JSON");
+  }
+  if (!isObject(f) || !isString(f.type)) return fail("no type");
+  if (f.type === "result") {
+    if (!isString(f.re)) return fail("result without re");
+    if (!isObject(f.result)) return fail("result is not an object");
+    return { ok: true, frame: f };
+  }
+  if (f.type === "error") {
+    if (f.re !== undefined && f.re !== null && !isString(f.re)) return fail("error.re");
+    if (!isString(f.code)) return fail("error.code");
+    if (f.message !== undefined && !isString(f.message)) return fail("error.message");
+    if (f.current !== undefined && f.current !== null) {
+      const p = messageProblem(f.current);
+      if (p) return fail(`error.current: ${p}`);
+    }
+    return { ok: true, frame: f };
+  }
+  const p = eventProblem(f);
+  return p ? fail(`${f.type}: ${p}`) : { ok: true, frame: f };
+}
+
+/**
+ * Checks a request's result against what that request promises.
+ * @param {string} requestType
+ * @param {object} r
+ * @returns {string | null} a reason, or null when it is fine
+ */
+export function resultProblem(requestType, r) {
+  switch (requestType) {
+    case "register":
+      if (!isString(r.token) || r.token.length === 0) return "token";
+    // falls through
+    case "auth":
+      if (!isObject(r.user) || !isId(r.user.id) || !isString(r.user.name)) return "user";
+      if (!Array.isArray(r.installedApps) || !r.installedApps.every(isString)) return "installedApps";
+      return null;
+    case "rename":
+      return isObject(r.user) && isId(r.user.id) && isString(r.user.name) ? null : "user";
+    case "conversations.list":
+      if (!Array.isArray(r.conversations)) return "conversations";
+      for (const c of r.conversations) {
+        const p = conversationProblem(c);
+        if (p) return p;
+      }
+      return null;
+    case "conversations.create":
+      if (!isString(r.invite)) return "invite";
+      return conversationProblem(r.conversation);
+    case "conversations.join":
+      return conversationProblem(r.conversation);
+    case "invites.create":
+      return isString(r.invite) && r.invite.length > 0 ? null : "invite";
+    case "subscribe":
+      if (!Number.isSafeInteger(r.lastSeq) || r.lastSeq < 0) return "lastSeq";
+      if (typeof r.resync !== "boolean") return "resync";
+      return conversationProblem(r.conversation);
+    case "send":
+      return messageProblem(r.message);
+    case "history":
+      if (!Array.isArray(r.messages)) return "messages";
+      for (const m of r.messages) {
+        const p = messageProblem(m);
+        if (p) return p;
+      }
+      return typeof r.hasMore === "boolean" ? null : "hasMore";
+    case "apps.install":
+    case "apps.uninstall":
+      return Array.isArray(r.installedApps) && r.installedApps.every(isString) ? null : "installedApps";
+    case "participants":
+      if (!isString(r.local)) return "local";
+      if (!Array.isArray(r.participants)) return "participants";
+      for (const p of r.participants) if (!isObject(p) || !isId(p.userId) || !isString(p.participantId)) return "participants";
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** A random client id for `send` (and a request id prefix). */
+export function newClientId() {
+  if (globalThis.crypto && typeof globalThis.crypto.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The outbound message body of the kinds a client sends, checked against the
+ * limits of the protocol before it leaves (so the user hears it at once).
+ * @returns {string | null} a reason, or null when it is fine
+ */
+export function outboundProblem(msg) {
+  if (!isObject(msg)) return "message";
+  switch (msg.kind) {
+    case "text":
+      if (!isString(msg.text) || msg.text.trim().length === 0) return "text";
+      if (msg.text.length > 10000) return "text is longer than 10,000 characters";
+      return null;
+    case "app":
+      if (!isId(msg.appId)) return "appId";
+      if (!isString(msg.url) || msg.url.length > 5000) return "url";
+      if (!(msg.url.startsWith("?") || /^https?:\/\//i.test(msg.url))) return "url";
+      if (msg.layout !== undefined && layoutProblem(msg.layout)) return "layout";
+      if (!optString(msg.summaryText, 300)) return "summaryText";
+      return null;
+    case "sticker":
+    case "attachment":
+      return isString(msg.image) && HASH.test(msg.image) ? null : "image";
+    default:
+      return "kind";
+  }
+}

@@ -1,0 +1,120 @@
+// What leaves through the composer: items staged by apps (insert) or the
+// user, the typed text, and Send. Apps wait on their insert until the staged
+// message is sent (or removed, or refused); the pane listens to "startsending"
+// and "cancelsending" to call the app's hooks.
+
+import { stage, unstage, sendPlan } from "./state/composer.js";
+import { newClientId } from "./net/frames.js";
+
+export class CancelledError extends Error {
+  constructor(message = "the user removed the message") {
+    super(message);
+    this.code = "cancelled";
+  }
+}
+
+export class Outgoing extends EventTarget {
+  /**
+   * @param {import("./store.js").Store} store
+   * @param {import("./sync.js").Sync} sync
+   */
+  constructor(store, sync) {
+    super();
+    this.store = store;
+    this.sync = sync;
+    /** @type {Map<string, {resolve: Function, reject: Function}>} */
+    this.waiters = new Map();
+  }
+
+  staged(conversationId) {
+    return this.store.state.staged[conversationId] || [];
+  }
+
+  setStaged(conversationId, list) {
+    this.store.update(["staged"], (s) => ({ staged: { ...s.staged, [conversationId]: list } }));
+  }
+
+  /**
+   * Stages an item in the composer.
+   * @param {string} conversationId
+   * @param {{message: object, appId?: string, ref?: string}} item
+   * @returns {Promise<object>} settles when the item is sent (the stored message) or not
+   */
+  stage(conversationId, item) {
+    const full = { key: newClientId(), ...item };
+    const { staged, replaced } = stage(this.staged(conversationId), full);
+    this.setStaged(conversationId, staged);
+    if (replaced) this.settle(replaced.key, new CancelledError("replaced by a newer message from the app"));
+    const promise = new Promise((resolve, reject) => this.waiters.set(full.key, { resolve, reject }));
+    promise.catch(() => {});
+    this.dispatchEvent(new CustomEvent("staged", { detail: { conversationId, item: full } }));
+    return promise;
+  }
+
+  /** The user removed a staged item. */
+  remove(conversationId, key) {
+    const item = this.staged(conversationId).find((s) => s.key === key);
+    if (!item) return;
+    this.setStaged(conversationId, unstage(this.staged(conversationId), key));
+    this.dispatchEvent(new CustomEvent("cancelsending", { detail: { conversationId, item } }));
+    this.settle(key, new CancelledError());
+  }
+
+  settle(key, errorOrMessage) {
+    const w = this.waiters.get(key);
+    if (!w) return;
+    this.waiters.delete(key);
+    if (errorOrMessage instanceof Error) w.reject(errorOrMessage);
+    else w.resolve(errorOrMessage);
+  }
+
+  /**
+   * A staged sticker dropped onto a bubble: it is sent at once, stuck to that
+   * message at (x, y), fractions of the bubble's size.
+   */
+  stick(conversationId, key, stuckTo) {
+    const item = this.staged(conversationId).find((s) => s.key === key && s.message.kind === "sticker");
+    if (!item) return;
+    this.setStaged(conversationId, unstage(this.staged(conversationId), key));
+    const message = { ...item.message, stuckTo };
+    this.sync.send(conversationId, message).then(
+      (stored) => this.settle(key, stored),
+      (error) => {
+        this.settle(key, error);
+        this.dispatchEvent(new CustomEvent("failed", { detail: { conversationId, item, error } }));
+      },
+    );
+  }
+
+  /** Text an app inserted: the composer view appends it. */
+  insertText(conversationId, text) {
+    this.dispatchEvent(new CustomEvent("inserttext", { detail: { conversationId, text } }));
+  }
+
+  /**
+   * Send: staged items first, then the text. Returns at once; each item is
+   * echoed locally and kept in the outbox until the server stores it.
+   */
+  send(conversationId, text) {
+    const items = this.staged(conversationId);
+    const plan = sendPlan(items, text);
+    if (plan.length === 0) return false;
+    this.setStaged(conversationId, []);
+    for (const item of items) {
+      this.dispatchEvent(new CustomEvent("startsending", { detail: { conversationId, item } }));
+      this.sync.send(conversationId, item.message).then(
+        (message) => this.settle(item.key, message),
+        (error) => {
+          this.settle(item.key, error);
+          this.dispatchEvent(new CustomEvent("failed", { detail: { conversationId, item, error } }));
+        },
+      );
+    }
+    if (plan.length > items.length) {
+      this.sync.send(conversationId, plan.at(-1)).catch((error) => {
+        this.dispatchEvent(new CustomEvent("failed", { detail: { conversationId, item: null, error } }));
+      });
+    }
+    return true;
+  }
+}

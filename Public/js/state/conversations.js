@@ -1,0 +1,74 @@
+// The list of conversations, as plain data: most recently active first.
+
+/**
+ * Adds or updates a conversation, keeping its place (or putting a new one first).
+ * @param {object[]} list
+ * @param {object} conv a Conversation from the server
+ */
+export function upsertConversation(list, conv) {
+  const i = list.findIndex((c) => c.id === conv.id);
+  if (i < 0) return [conv, ...list];
+  const next = list.slice();
+  next[i] = { ...list[i], ...conv, lastSeq: Math.max(list[i].lastSeq || 0, conv.lastSeq || 0) };
+  return next;
+}
+
+/** A message arrived: the conversation moves to the top and remembers it. */
+export function touchConversation(list, conversationId, message) {
+  const i = list.findIndex((c) => c.id === conversationId);
+  if (i < 0) return list;
+  const c = list[i];
+  const newer = !c.lastMessage || message.seq >= c.lastMessage.seq;
+  const updated = {
+    ...c,
+    lastSeq: Math.max(c.lastSeq || 0, message.seq),
+    lastMessage: newer ? message : c.lastMessage,
+  };
+  if (!newer) {
+    const next = list.slice();
+    next[i] = updated;
+    return next;
+  }
+  return [updated, ...list.slice(0, i), ...list.slice(i + 1)];
+}
+
+/** Someone joined or was renamed. */
+export function applyMember(list, conversationId, member) {
+  return list.map((c) => {
+    if (c.id !== conversationId) return c;
+    const members = c.members || [];
+    const at = members.findIndex((m) => m.userId === member.userId);
+    const next = at < 0 ? [...members, member] : members.map((m, j) => (j === at ? { ...m, ...member } : m));
+    return { ...c, members: next };
+  });
+}
+
+/** A renamed user, in every conversation. */
+export function renameEverywhere(list, user) {
+  return list.map((c) => ({
+    ...c,
+    members: (c.members || []).map((m) => (m.userId === user.id ? { ...m, name: user.name } : m)),
+  }));
+}
+
+/**
+ * Presence: a snapshot replaces the set, a change edits it.
+ * @param {Set<string>} online
+ * @param {{online: string[] | boolean, userId?: string}} frame
+ * @returns {Set<string>}
+ */
+export function applyPresence(online, frame) {
+  if (Array.isArray(frame.online)) return new Set(frame.online);
+  const next = new Set(online);
+  if (frame.online) next.add(frame.userId);
+  else next.delete(frame.userId);
+  return next;
+}
+
+/** "Ana, Ben and 2 others" — the members other than me. */
+export function membersLine(members, selfId) {
+  const others = (members || []).filter((m) => m.userId !== selfId).map((m) => m.name);
+  if (others.length === 0) return "Just you";
+  if (others.length <= 3) return others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} and ${others.at(-1)}`;
+  return `${others.slice(0, 2).join(", ")} and ${others.length - 2} others`;
+}

@@ -1,0 +1,42 @@
+// Times and short labels for the transcript and the conversation list.
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/** "14:05" */
+export function clockTime(ms) {
+  const d = new Date(ms);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** "14:05" today, "Mon" this week, "3 Nov" before. */
+export function shortWhen(ms, now = Date.now()) {
+  const d = new Date(ms);
+  const n = new Date(now);
+  if (d.toDateString() === n.toDateString()) return clockTime(ms);
+  const days = (n - d) / 86400000;
+  if (days < 6.5 && days >= 0) return d.toLocaleDateString(undefined, { weekday: "short" });
+  return d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
+}
+
+/** Unread badge text: "" for none, "99+" past 99. */
+export function unreadLabel(n) {
+  if (!n || n < 1) return "";
+  return n > 99 ? "99+" : String(n);
+}
+
+/** A one-line preview of a message for the conversation list. */
+export function previewOf(message, appName = (id) => id) {
+  if (!message) return "";
+  switch (message.kind) {
+    case "text":
+      return message.text.replace(/\s+/g, " ").slice(0, 120);
+    case "app":
+      return message.summaryText || message.layout?.caption || appName(message.appId);
+    case "sticker":
+      return message.description ? `Sticker: ${message.description}` : "Sticker";
+    case "attachment":
+      return message.name ? `Image: ${message.name}` : "Image";
+    default:
+      return "";
+  }
+}

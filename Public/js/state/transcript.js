@@ -1,0 +1,234 @@
+// The transcript of one conversation, as plain data and pure functions.
+//
+// A transcript holds the confirmed messages (ordered by `seq`, deduplicated)
+// and the local echoes of what this tab is sending (by `clientId`). Nothing
+// here touches the DOM or the network: the client feeds it events, the views
+// render `transcriptRows()`.
+//
+// Sessions: a message that `supersedes` an older one takes the next seq, so it
+// sorts to the bottom by itself; the older message stays where it stood and is
+// drawn as its one-line summary.
+
+/**
+ * @typedef {object} Message       a message as the server sends it
+ * @property {number} seq
+ * @property {string} clientId
+ * @property {string} sender
+ * @property {number} createdAt
+ * @property {"text"|"app"|"sticker"|"attachment"} kind
+ *
+ * @typedef {object} Pending       a local echo, until the server confirms it
+ * @property {string} clientId
+ * @property {string} sender
+ * @property {number} createdAt
+ * @property {object} message      the outbound message body ({kind, …})
+ * @property {"sending"|"failed"} status
+ * @property {string} [error]      an error code when failed
+ *
+ * @typedef {object} Transcript
+ * @property {Message[]} messages  confirmed, ascending by seq, no duplicates
+ * @property {Pending[]} pending   oldest first
+ * @property {number} lastSeq      the highest seq seen (what a resume starts after)
+ * @property {boolean} hasMoreBefore  older messages exist that are not loaded
+ * @property {boolean} loaded      history was fetched at least once
+ */
+
+/** @returns {Transcript} */
+export function emptyTranscript() {
+  return { messages: [], pending: [], lastSeq: 0, hasMoreBefore: false, loaded: false };
+}
+
+function indexOfSeq(messages, seq) {
+  let lo = 0;
+  let hi = messages.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const s = messages[mid].seq;
+    if (s === seq) return mid;
+    if (s < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -(lo + 1);
+}
+
+/** The confirmed message with this seq, or undefined. */
+export function messageBySeq(t, seq) {
+  const i = indexOfSeq(t.messages, seq);
+  return i >= 0 ? t.messages[i] : undefined;
+}
+
+function insertSorted(messages, message) {
+  const i = indexOfSeq(messages, message.seq);
+  if (i >= 0) {
+    // Already known: keep the richer copy (a later copy may carry supersededBy).
+    const old = messages[i];
+    if (old.supersededBy !== undefined && message.supersededBy === undefined) return messages;
+    const next = messages.slice();
+    next[i] = message;
+    return next;
+  }
+  const at = -i - 1;
+  return [...messages.slice(0, at), message, ...messages.slice(at)];
+}
+
+function markSuperseded(messages, oldSeq, bySeq, summary) {
+  const i = indexOfSeq(messages, oldSeq);
+  if (i < 0) return messages;
+  const next = messages.slice();
+  next[i] = { ...messages[i], supersededBy: bySeq, summary };
+  return next;
+}
+
+/**
+ * A live or replayed `message` event.
+ * @param {Transcript} t
+ * @param {Message} message
+ * @param {{seq:number, summary:string}} [supersedes]
+ * @param {string} [selfId] this user's id: a confirmed message of ours with
+ *   a known clientId replaces its local echo
+ * @returns {Transcript}
+ */
+export function applyMessage(t, message, supersedes, selfId) {
+  let messages = insertSorted(t.messages, message);
+  if (supersedes) messages = markSuperseded(messages, supersedes.seq, message.seq, supersedes.summary);
+  // A message superseded before we heard of its successor (history) needs nothing more.
+  const pending = selfId !== undefined && message.sender === selfId
+    ? t.pending.filter((p) => p.clientId !== message.clientId)
+    : t.pending;
+  return {
+    ...t,
+    messages,
+    pending,
+    lastSeq: Math.max(t.lastSeq, message.seq),
+  };
+}
+
+/**
+ * A page of history (older messages, oldest first).
+ * @param {Transcript} t
+ * @param {Message[]} page
+ * @param {boolean} hasMore more exist before the oldest one of this page
+ * @returns {Transcript}
+ */
+export function applyHistory(t, page, hasMore) {
+  let messages = t.messages;
+  for (const m of page) messages = insertSorted(messages, m);
+  const oldestPage = page.length ? page[0].seq : Infinity;
+  const oldestHeld = t.messages.length ? t.messages[0].seq : Infinity;
+  // hasMore describes what lies before this page; if we already held older
+  // messages than the page (unusual), keep our own flag.
+  const hasMoreBefore = oldestPage <= oldestHeld ? hasMore : t.hasMoreBefore;
+  const lastSeq = page.reduce((acc, m) => Math.max(acc, m.seq), t.lastSeq);
+  return { ...t, messages, hasMoreBefore, lastSeq, loaded: true };
+}
+
+/**
+ * After `subscribe` answered `resync: true`: drop the confirmed messages, keep
+ * the local echoes (they are still being sent) and start over from lastSeq.
+ * @param {Transcript} t
+ * @param {number} lastSeq
+ */
+export function resync(t, lastSeq) {
+  return { messages: [], pending: t.pending, lastSeq, hasMoreBefore: lastSeq > 0, loaded: false };
+}
+
+/** The seq a client pages history from: before the oldest one held. */
+export function historyCursor(t) {
+  return t.messages.length ? t.messages[0].seq : t.lastSeq + 1;
+}
+
+/** A local echo for a message this tab is sending. */
+export function addPending(t, pending) {
+  if (t.pending.some((p) => p.clientId === pending.clientId)) return t;
+  if (t.messages.some((m) => m.clientId === pending.clientId && m.sender === pending.sender)) return t;
+  return { ...t, pending: [...t.pending, { status: "sending", ...pending }] };
+}
+
+/** Marks a local echo as failed (kept, so nothing typed is lost). */
+export function failPending(t, clientId, error) {
+  return {
+    ...t,
+    pending: t.pending.map((p) => (p.clientId === clientId ? { ...p, status: "failed", error } : p)),
+  };
+}
+
+/** Marks a local echo as being sent again. */
+export function retryPending(t, clientId) {
+  return {
+    ...t,
+    pending: t.pending.map((p) => (p.clientId === clientId ? { ...p, status: "sending", error: undefined } : p)),
+  };
+}
+
+export function removePending(t, clientId) {
+  return { ...t, pending: t.pending.filter((p) => p.clientId !== clientId) };
+}
+
+/**
+ * What the transcript view draws, top to bottom.
+ *  - {type:"message", message, stickers}  a live bubble (stickers stuck on it)
+ *  - {type:"summary", message}            a superseded session state, one line
+ *  - {type:"pending", pending}            a local echo
+ * Stickers stuck onto a loaded message travel with that message; a sticker
+ * whose target is not loaded is drawn on its own.
+ * @param {Transcript} t
+ */
+export function transcriptRows(t) {
+  const stuck = new Map();
+  for (const m of t.messages) {
+    if (m.kind === "sticker" && m.stuckTo && messageBySeq(t, m.stuckTo.seq)) {
+      const list = stuck.get(m.stuckTo.seq) || [];
+      list.push(m);
+      stuck.set(m.stuckTo.seq, list);
+    }
+  }
+  const rows = [];
+  for (const m of t.messages) {
+    if (m.kind === "sticker" && m.stuckTo && messageBySeq(t, m.stuckTo.seq)) continue;
+    if (m.supersededBy !== undefined) rows.push({ type: "summary", message: m });
+    else rows.push({ type: "message", message: m, stickers: stuck.get(m.seq) || [] });
+  }
+  for (const p of t.pending) rows.push({ type: "pending", pending: p });
+  return rows;
+}
+
+/**
+ * Messages from others, after `lastReadSeq`, that are still current (a session
+ * updated three times while you were away counts once).
+ * @param {Transcript} t
+ * @param {number} lastReadSeq
+ * @param {string} selfId
+ */
+export function unreadCount(t, lastReadSeq, selfId) {
+  let n = 0;
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i];
+    if (m.seq <= lastReadSeq) break;
+    if (m.sender !== selfId && m.supersededBy === undefined) n++;
+  }
+  return n;
+}
+
+/**
+ * The newest current message of a session, if loaded.
+ * @param {Transcript} t
+ * @param {string} sessionId
+ */
+export function currentOfSession(t, sessionId) {
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i];
+    if (m.kind === "app" && m.session && m.session.id === sessionId) return m;
+  }
+  return undefined;
+}
+
+/**
+ * Before subscribing to a conversation we hold nothing of: everything up to
+ * `afterSeq` is left to history paging, the replay brings what follows.
+ * @param {Transcript} t
+ * @param {number} afterSeq
+ */
+export function startAt(t, afterSeq) {
+  if (t.messages.length > 0 || afterSeq <= t.lastSeq) return t;
+  return { ...t, lastSeq: afterSeq, hasMoreBefore: afterSeq > 0 };
+}

@@ -1,0 +1,153 @@
+// The page's state, in one place. Changes go through the pure functions of
+// state/*; the store only holds the result, persists what must survive a
+// reload (token, drafts, outbox, read marks) and tells views what changed.
+
+import { emptyTranscript } from "./state/transcript.js";
+
+const KEY = {
+  token: "parlor.token",
+  lastRead: (u) => `parlor.lastRead.${u}`,
+  outbox: (u) => `parlor.outbox.${u}`,
+  draft: (u, c) => `parlor.draft.${u}.${c}`,
+  appData: (u, a) => `parlor.appdata.${u}.${a}`,
+};
+
+function readJSON(key, fallback) {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch {
+    return fallback;
+  }
+}
+
+function writeJSON(key, value) {
+  try {
+    localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage full or refused: the page still works, it just forgets more
+  }
+}
+
+export class Store extends EventTarget {
+  constructor() {
+    super();
+    this.state = {
+      status: "connecting",
+      user: null,
+      installedApps: [],
+      conversations: [],
+      transcripts: {},
+      presence: {},
+      participants: {},
+      staged: {},
+      currentId: null,
+      lastRead: {},
+      notices: {},
+    };
+  }
+
+  /**
+   * Applies a change and tells the views which parts changed.
+   * @param {string[]} parts e.g. ["conversations", "transcript:c1"]
+   * @param {(s: object) => object} fn returns the fields that change
+   */
+  update(parts, fn) {
+    const patch = fn(this.state);
+    if (patch) this.state = { ...this.state, ...patch };
+    this.dispatchEvent(new CustomEvent("change", { detail: { parts: new Set(parts) } }));
+  }
+
+  transcript(conversationId) {
+    return this.state.transcripts[conversationId] || emptyTranscript();
+  }
+
+  setTranscript(conversationId, t, extraParts = []) {
+    this.update([`transcript:${conversationId}`, ...extraParts], (s) => ({
+      transcripts: { ...s.transcripts, [conversationId]: t },
+    }));
+  }
+
+  conversation(id) {
+    return this.state.conversations.find((c) => c.id === id);
+  }
+
+  memberName(conversationId, userId) {
+    const c = this.conversation(conversationId);
+    const m = c && c.members.find((x) => x.userId === userId);
+    if (m) return m.name;
+    if (this.state.user && userId === this.state.user.id) return this.state.user.name;
+    return "Someone";
+  }
+
+  // ---- persisted --------------------------------------------------------
+
+  get token() {
+    try {
+      return localStorage.getItem(KEY.token);
+    } catch {
+      return null;
+    }
+  }
+
+  set token(value) {
+    try {
+      if (value) localStorage.setItem(KEY.token, value);
+      else localStorage.removeItem(KEY.token);
+    } catch {
+      // private mode without storage: the account lasts as long as the tab
+    }
+  }
+
+  loadForUser(userId) {
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}) };
+  }
+
+  markRead(conversationId, seq) {
+    const uid = this.state.user?.id;
+    if (!uid || (this.state.lastRead[conversationId] || 0) >= seq) return;
+    this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
+    writeJSON(KEY.lastRead(uid), this.state.lastRead);
+  }
+
+  outbox() {
+    const uid = this.state.user?.id;
+    return uid ? readJSON(KEY.outbox(uid), []) : [];
+  }
+
+  saveOutbox(items) {
+    const uid = this.state.user?.id;
+    if (uid) writeJSON(KEY.outbox(uid), items);
+  }
+
+  draft(conversationId) {
+    const uid = this.state.user?.id;
+    if (!uid) return "";
+    try {
+      return localStorage.getItem(KEY.draft(uid, conversationId)) || "";
+    } catch {
+      return "";
+    }
+  }
+
+  saveDraft(conversationId, text) {
+    const uid = this.state.user?.id;
+    if (!uid) return;
+    try {
+      if (text) localStorage.setItem(KEY.draft(uid, conversationId), text);
+      else localStorage.removeItem(KEY.draft(uid, conversationId));
+    } catch {
+      // ignore
+    }
+  }
+
+  appData(appId) {
+    const uid = this.state.user?.id;
+    return uid ? readJSON(KEY.appData(uid, appId), {}) : {};
+  }
+
+  saveAppData(appId, data) {
+    const uid = this.state.user?.id;
+    if (uid) writeJSON(KEY.appData(uid, appId), data);
+  }
+}

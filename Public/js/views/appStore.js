@@ -1,0 +1,50 @@
+// The app store: every app on this server, with Install and Remove.
+
+import { h } from "./dom.js";
+
+export class AppStoreDialog {
+  /**
+   * @param {{onInstall: (appId: string, install: boolean) => Promise<void>}} opts
+   */
+  constructor({ onInstall }) {
+    this.onInstall = onInstall;
+    this.list = h("ul", { class: "store-list" });
+    this.dialog = h("dialog", { id: "app-store", "aria-labelledby": "app-store-title" },
+      h("div", { class: "dialog-body" },
+        h("h2", { id: "app-store-title" }, "App Store"),
+        h("p", null, "Apps work inside your conversations. Everyone plays with their own copy."),
+        this.list,
+        h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
+    document.body.append(this.dialog);
+  }
+
+  show(catalog, installed) {
+    this.render(catalog, installed);
+    this.dialog.showModal();
+  }
+
+  render(catalog, installed) {
+    const have = new Set(installed);
+    this.catalog = catalog;
+    this.list.replaceChildren(...catalog.list().map((app) => {
+      const isIn = have.has(app.id);
+      const button = h("button", {
+        class: ["button", "small", !isIn && "primary"], type: "button",
+        "aria-label": `${isIn ? "Remove" : "Install"} ${app.name}`,
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            await this.onInstall(app.id, !isIn);
+          } finally {
+            button.disabled = false;
+          }
+        },
+      }, isIn ? "Remove" : "Install");
+      return h("li", { class: "store-item", dataset: { appId: app.id } },
+        h("img", { class: "app-icon large", src: app.icon, alt: "" }),
+        h("div", null, h("div", { class: "name" }, app.name), h("div", { class: "desc" }, app.description)),
+        button);
+    }));
+    if (catalog.list().length === 0) this.list.append(h("li", { class: "conv-empty" }, "No apps on this server yet."));
+  }
+}

@@ -1,0 +1,161 @@
+// One transcript row: a bubble of any kind, a session summary, or a local echo.
+// Everything a person or an app wrote is set as text.
+
+import { h } from "./dom.js";
+import { clockTime } from "../state/format.js";
+
+/**
+ * @typedef {object} BubbleContext
+ * @property {string} selfId
+ * @property {(userId: string) => string} nameOf
+ * @property {(text: string, appId: string) => string} names   puts names on $<participant id>
+ * @property {(appId: string) => {name: string, icon: string} | undefined} app
+ * @property {(appId: string) => boolean} installed
+ * @property {(message: object) => void} onOpenApp
+ * @property {(message: object) => void} onGetApp
+ * @property {(clientId: string) => void} onRetry
+ * @property {(clientId: string) => void} onDiscard
+ * @property {(message: object) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
+ */
+
+export const blobURL = (hash) => `/blobs/${hash}`;
+
+function appName(ctx, appId) {
+  return ctx.app(appId)?.name || appId;
+}
+
+/** The template layout of an app message (or of a staged one). */
+export function templateLayout(m, ctx, { interactive }) {
+  const l = m.layout || {};
+  const t = (s) => (typeof s === "string" && s !== "" ? ctx.names(s, m.appId) : null);
+  const parts = [];
+  if (l.image || l.imageTitle || l.imageSubtitle) {
+    parts.push(h("div", { class: "app-image" },
+      l.image ? h("img", { src: blobURL(l.image), alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false" }) : null,
+      t(l.imageTitle) && h("div", { class: "image-title" }, t(l.imageTitle)),
+      t(l.imageSubtitle) && h("div", { class: "image-subtitle" }, t(l.imageSubtitle)),
+    ));
+  }
+  if (l.caption || l.subcaption || l.trailingCaption || l.trailingSubcaption) {
+    parts.push(h("div", { class: "app-captions" },
+      h("div", { class: "caption" }, t(l.caption) || ""),
+      h("div", { class: "trailing-caption" }, t(l.trailingCaption) || ""),
+      h("div", { class: "subcaption" }, t(l.subcaption) || ""),
+      h("div", { class: "trailing-subcaption" }, t(l.trailingSubcaption) || ""),
+    ));
+  }
+  const app = ctx.app(m.appId);
+  parts.push(h("div", { class: "app-footer" },
+    app ? h("img", { class: "app-icon small", src: app.icon, alt: "" }) : null,
+    h("span", null, appName(ctx, m.appId)),
+  ));
+  const label = [appName(ctx, m.appId), t(l.imageTitle), t(l.caption), t(l.subcaption), t(l.trailingCaption)].filter(Boolean).join(", ");
+  if (interactive) {
+    return h("button", { class: "bubble app-bubble", type: "button", "aria-label": `Open ${label}`, onclick: () => ctx.onOpenApp(m) }, parts);
+  }
+  return h("div", { class: "bubble app-bubble", role: "group", "aria-label": label }, parts);
+}
+
+function stickerEl(s, ctx) {
+  return h("img", {
+    class: "stuck",
+    src: blobURL(s.image),
+    alt: s.description ? `Sticker from ${ctx.nameOf(s.sender)}: ${s.description}` : `Sticker from ${ctx.nameOf(s.sender)}`,
+    dataset: { seq: s.seq },
+  });
+}
+
+function body(m, ctx, { pending }) {
+  switch (m.kind) {
+    case "text":
+      return h("div", { class: "bubble text-bubble" }, m.text);
+    case "app": {
+      const installed = ctx.installed(m.appId);
+      if (!pending && m.live && installed) {
+        const live = ctx.liveView(m);
+        if (live) return live;
+      }
+      return templateLayout(m, ctx, { interactive: !pending && installed });
+    }
+    case "sticker":
+      return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
+    case "attachment":
+      return h("div", { class: "bubble attachment-bubble" }, h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" }));
+    default:
+      return h("div", { class: "bubble" }, "Unsupported message");
+  }
+}
+
+/**
+ * A confirmed message.
+ * @param {object} m
+ * @param {object[]} stickers stickers stuck onto it
+ * @param {BubbleContext} ctx
+ * @param {{showSender: boolean}} opts
+ */
+export function messageRow(m, stickers, ctx, { showSender }) {
+  const mine = m.sender === ctx.selfId;
+  const b = body(m, ctx, { pending: false });
+  for (const s of stickers) {
+    const img = stickerEl(s, ctx);
+    img.style.left = `${s.stuckTo.x * 100}%`;
+    img.style.top = `${s.stuckTo.y * 100}%`;
+    b.append(img);
+  }
+  const row = h("div", {
+    class: ["row", mine && "mine", !showSender && "cont"],
+    dataset: { seq: m.seq, kind: m.kind, ...(m.appId ? { appId: m.appId } : {}), ...(m.session ? { session: m.session.id } : {}) },
+  },
+  showSender && !mine ? h("div", { class: "sender" }, ctx.nameOf(m.sender)) : null,
+  b);
+  if (m.kind === "app" && !ctx.installed(m.appId)) {
+    const app = ctx.app(m.appId);
+    row.append(app
+      ? h("button", { class: "button small primary get-app", type: "button", onclick: () => ctx.onGetApp(m) }, `Get ${app.name}`)
+      : h("div", { class: "meta" }, "This app is not available on this server"));
+  }
+  row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt))));
+  return row;
+}
+
+/** A superseded session state: one line where the bubble used to be. */
+export function summaryRow(m, ctx) {
+  const app = ctx.app(m.appId);
+  const text = ctx.names(m.summary || m.summaryText || `${ctx.nameOf(m.sender)} played ${appName(ctx, m.appId)}`, m.appId);
+  return h("div", { class: "summary", dataset: { seq: m.seq, summary: "" } },
+    app ? h("img", { class: "app-icon small", src: app.icon, alt: "" }) : null,
+    h("span", null, text));
+}
+
+/** A local echo, until the server confirms it. */
+export function pendingRow(p, ctx) {
+  const failed = p.status === "failed";
+  const m = { ...p.message, sender: p.sender, createdAt: p.createdAt };
+  const meta = h("div", { class: "meta" });
+  if (failed) {
+    meta.append(h("span", { class: "error" }, failureText(p.error)));
+    if (p.error !== "session_conflict") meta.append(h("button", { type: "button", onclick: () => ctx.onRetry(p.clientId) }, "Retry"));
+    meta.append(h("button", { type: "button", onclick: () => ctx.onDiscard(p.clientId) }, "Discard"));
+  } else {
+    meta.append(h("span", null, "Sending…"));
+  }
+  return h("div", { class: ["row", "mine", "pending", failed && "failed"], dataset: { clientId: p.clientId, kind: m.kind } },
+    body(m, ctx, { pending: true }),
+    meta);
+}
+
+function failureText(code) {
+  switch (code) {
+    case "session_conflict":
+      return "Not sent: someone updated this first";
+    case "too_long":
+      return "Not sent: too long";
+    case "not_member":
+      return "Not sent: you are not in this conversation";
+    case "unknown_app":
+      return "Not sent: this app is not on the server";
+    default:
+      return "Not sent";
+  }
+}
+

@@ -1,0 +1,43 @@
+// The conversation column: header, transcript, composer, drawer and the app
+// pane, or a friendly empty state when no conversation is open.
+
+import { h } from "./dom.js";
+import { HeaderView } from "./header.js";
+import { TranscriptView } from "./transcript.js";
+import { ComposerView } from "./composer.js";
+import { DrawerView } from "./drawer.js";
+
+export class ChatView {
+  /**
+   * @param {HTMLElement} el the <main> column
+   * @param {object} handlers the callbacks of the header, transcript, composer and drawer
+   */
+  constructor(el, handlers) {
+    this.el = el;
+    this.empty = h("div", { class: "chat-empty" },
+      h("div", { class: "big", "aria-hidden": "true" }, "💬"),
+      h("h2", null, "Pick a conversation"),
+      h("p", null, "Or start a new one with +, and invite friends with a link."));
+    this.headerEl = h("header", { class: "chat-header" });
+    this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "polite", tabindex: "0" });
+    this.composerEl = h("div", { class: "composer-area" });
+    this.drawerEl = h("div", { class: "drawer", role: "region" });
+    this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });
+    this.header = new HeaderView(this.headerEl, handlers);
+    this.transcript = new TranscriptView(this.transcriptEl, handlers);
+    this.composer = new ComposerView(this.composerEl, handlers);
+    this.drawer = new DrawerView(this.drawerEl, handlers);
+    this.live = [this.headerEl, this.transcriptEl, this.composerEl, this.drawerEl, this.paneEl];
+    el.replaceChildren(this.empty, ...this.live);
+    this.showConversation(false);
+  }
+
+  showConversation(on) {
+    this.empty.hidden = on;
+    for (const part of this.live) {
+      if (part === this.paneEl || part === this.drawerEl) continue; // these show themselves
+      part.hidden = !on;
+    }
+    if (!on) this.drawer.open = false;
+  }
+}

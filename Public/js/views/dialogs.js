@@ -1,0 +1,97 @@
+// Small modal forms (new conversation, rename) and the invite dialog.
+
+import { h } from "./dom.js";
+
+/**
+ * A dialog with one text field.
+ * @param {object} o
+ * @param {string} o.id
+ * @param {string} o.title
+ * @param {string} o.label
+ * @param {string} o.submit
+ * @param {number} o.maxLength
+ * @param {(value: string) => Promise<void>} o.onSubmit  throw to show an error
+ */
+export function textDialog({ id, title, label, submit, maxLength, onSubmit }) {
+  const input = h("input", { id: `${id}-input`, name: "value", required: true, maxlength: maxLength, autocomplete: "off" });
+  const error = h("p", { class: "form-error", role: "alert" });
+  const button = h("button", { class: "button primary", type: "submit" }, submit);
+  const form = h("form", { class: "dialog-body", method: "dialog" },
+    h("h2", { id: `${id}-title` }, title),
+    h("label", { class: "field", for: `${id}-input` }, label, input),
+    error,
+    h("div", { class: "dialog-actions" },
+      h("button", { class: "button", type: "button", onclick: () => dialog.close() }, "Cancel"),
+      button));
+  const dialog = h("dialog", { id, "aria-labelledby": `${id}-title` }, form);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const value = input.value.trim();
+    if (!value) return;
+    button.disabled = true;
+    error.textContent = "";
+    try {
+      await onSubmit(value);
+      dialog.close();
+    } catch (err) {
+      error.textContent = err.message || "That did not work.";
+    } finally {
+      button.disabled = false;
+    }
+  });
+  document.body.append(dialog);
+  return {
+    show(value = "") {
+      input.value = value;
+      error.textContent = "";
+      dialog.showModal();
+      input.focus();
+      input.select();
+    },
+  };
+}
+
+/** Shows an invite link, with a Copy button (and the text selectable by hand). */
+export function inviteDialog() {
+  const field = h("input", { id: "invite-link", readonly: true });
+  const status = h("p", { role: "status", "aria-live": "polite" });
+  const copy = h("button", { class: "button primary", type: "button" }, "Copy link");
+  const dialog = h("dialog", { id: "invite", "aria-labelledby": "invite-title" },
+    h("div", { class: "dialog-body" },
+      h("h2", { id: "invite-title" }, "Invite people"),
+      h("p", null, "Anyone with this link can join the conversation."),
+      h("label", { class: "field", for: "invite-link" }, "Invite link", field),
+      status,
+      h("div", { class: "dialog-actions" },
+        h("button", { class: "button", type: "button", onclick: () => dialog.close() }, "Done"),
+        copy)));
+  copy.addEventListener("click", () => copyText(field.value, field).then((ok) => {
+    status.textContent = ok ? "Copied to the clipboard." : "Select the link and copy it.";
+  }));
+  document.body.append(dialog);
+  return {
+    async show(link) {
+      field.value = link;
+      status.textContent = "";
+      dialog.showModal();
+      const ok = await copyText(link, field);
+      status.textContent = ok ? "Link copied to the clipboard." : "Select the link and copy it.";
+      field.select();
+    },
+  };
+}
+
+async function copyText(text, field) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    field.focus();
+    field.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+// The conversation's header: title, members and who is here now, invite.
+
+import { h, icon, ICONS } from "./dom.js";
+import { avatar } from "./sidebar.js";
+
+export class HeaderView {
+  /**
+   * @param {HTMLElement} el
+   * @param {{onBack: () => void, onInvite: () => void, onStore: () => void}} opts
+   */
+  constructor(el, { onBack, onInvite, onStore }) {
+    this.title = h("h2", { class: "chat-title", id: "chat-title" });
+    this.sub = h("div", { class: "chat-sub", id: "chat-presence", "aria-live": "polite" });
+    this.faces = h("div", { class: "faces", "aria-hidden": "true" });
+    el.replaceChildren(
+      h("button", { class: "icon-button back-button", type: "button", "aria-label": "Back to conversations", onclick: onBack }, icon(ICONS.back)),
+      h("div", { class: "titles" }, this.title, this.sub),
+      this.faces,
+      h("button", { class: "icon-button", type: "button", "aria-label": "App Store", onclick: onStore }, icon(ICONS.store)),
+      h("button", { class: "button small", type: "button", "aria-label": "Invite people (copy link)", onclick: onInvite }, icon(ICONS.link), h("span", { class: "invite-label" }, "Invite")));
+  }
+
+  render(conversation, selfId, online) {
+    this.title.textContent = conversation.title;
+    const others = conversation.members.filter((m) => m.userId !== selfId);
+    const here = others.filter((m) => online && online.has(m.userId));
+    const parts = [];
+    if (others.length === 0) parts.push(h("span", null, "Just you so far — invite someone"));
+    else {
+      if (here.length) parts.push(h("span", { class: "presence-dot", "aria-hidden": "true" }));
+      const names = others.map((m) => m.name).join(", ");
+      parts.push(h("span", null, here.length ? `${here.map((m) => m.name).join(", ")} online · ${others.length + 1} members` : `${names}`));
+    }
+    this.sub.replaceChildren(...parts);
+    this.faces.replaceChildren(...others.slice(0, 4).map((m) => avatar(m.name, m.userId, { small: true, online: !!(online && online.has(m.userId)) })));
+  }
+}

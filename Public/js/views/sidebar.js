@@ -1,0 +1,60 @@
+// The conversation list with unread counts, and who you are.
+
+import { h, icon, ICONS } from "./dom.js";
+import { conversationHash } from "../state/route.js";
+import { unreadLabel, shortWhen } from "../state/format.js";
+import { initials, hueFor } from "../state/text.js";
+import { membersLine } from "../state/conversations.js";
+
+export function avatar(name, id, { small = false, online = false } = {}) {
+  const el = h("span", { class: ["avatar", small && "small", online && "online"], "aria-hidden": "true" }, initials(name));
+  el.style.setProperty("--hue", String(hueFor(id)));
+  return el;
+}
+
+export class SidebarView {
+  /**
+   * @param {HTMLElement} el
+   * @param {{onNew: () => void, onRename: () => void}} opts
+   */
+  constructor(el, { onNew, onRename }) {
+    this.list = h("ul", { class: "conv-list", "aria-label": "Your conversations" });
+    this.meName = h("span", { class: "name" });
+    el.replaceChildren(
+      h("div", { class: "sidebar-header" },
+        h("h1", { class: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "● "), "Parlor"),
+        h("span", { class: "spacer" }),
+        h("button", { class: "icon-button", type: "button", "aria-label": "New conversation", onclick: onNew }, icon(ICONS.plus))),
+      this.list,
+      h("div", { class: "me" }, "Signed in as ", this.meName,
+        h("button", { class: "button small", type: "button", "aria-label": "Change your name", onclick: onRename }, "Rename")));
+  }
+
+  /**
+   * @param {object} state the store's state
+   * @param {(conversationId: string) => number} unread
+   * @param {(conversation: object) => string | null} preview  a line for the last message, names put in
+   */
+  render(state, unread, preview) {
+    this.meName.textContent = state.user ? state.user.name : "";
+    const selfId = state.user?.id;
+    if (state.conversations.length === 0) {
+      this.list.replaceChildren(h("li", { class: "conv-empty" }, "No conversations yet. Start one with +, or open an invite link someone sent you."));
+      return;
+    }
+    this.list.replaceChildren(...state.conversations.map((c) => {
+      const n = unread(c.id);
+      const online = state.presence[c.id];
+      const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
+      const line = preview(c) ?? membersLine(c.members, selfId);
+      const label = `${c.title}${n ? `, ${n} unread` : ""}`;
+      return h("li", { class: "conv-item", dataset: { conversationId: c.id } },
+        h("a", { href: conversationHash(c.id), "aria-current": state.currentId === c.id ? "page" : null, "aria-label": label },
+          avatar(c.title, c.id, { online: othersOnline }),
+          h("span", { class: "conv-title" }, c.title),
+          h("span", { class: "conv-when" }, c.lastMessage ? shortWhen(c.lastMessage.createdAt) : ""),
+          h("span", { class: "conv-preview" }, line),
+          n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
+    }));
+  }
+}

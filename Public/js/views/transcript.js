@@ -1,0 +1,151 @@
+// The transcript view: draws transcriptRows() with keyed reuse, so a new
+// message appends one row and a session update rewrites two, never the whole
+// list (live frames and scroll position survive). Sticks to the bottom while
+// the reader is there.
+
+import { h } from "./dom.js";
+import { transcriptRows } from "../state/transcript.js";
+import { messageRow, summaryRow, pendingRow } from "./bubble.js";
+import { STAGED_TYPE } from "./composer.js";
+
+const GROUP_MS = 5 * 60 * 1000;
+
+function dayLabel(ms) {
+  const d = new Date(ms);
+  const today = new Date();
+  const yesterday = new Date(Date.now() - 86400000);
+  if (d.toDateString() === today.toDateString()) return "Today";
+  if (d.toDateString() === yesterday.toDateString()) return "Yesterday";
+  return d.toLocaleDateString(undefined, { weekday: "long", day: "numeric", month: "long" });
+}
+
+export class TranscriptView {
+  /**
+   * @param {HTMLElement} el  the scrolling log element
+   * @param {{onLoadOlder: () => void, onStick: (key: string, seq: number, x: number, y: number) => void}} opts
+   */
+  constructor(el, { onLoadOlder, onStick }) {
+    this.el = el;
+    this.cache = new Map();
+    this.conversationId = null;
+    this.loadOlderButton = h("button", { class: "button small load-older", type: "button", onclick: onLoadOlder }, "Show earlier messages");
+    this.emptyHint = h("div", { class: "transcript-empty" },
+      h("p", null, "No messages yet."),
+      h("p", null, "Say hello, or open an app with the apps button next to the message box."));
+    // A staged sticker dragged onto a bubble sticks there.
+    const target = (e) => {
+      if (!e.dataTransfer || !e.dataTransfer.types.includes(STAGED_TYPE)) return null;
+      const row = e.target.closest && e.target.closest(".row[data-seq]");
+      return row ? row.querySelector(".bubble") : null;
+    };
+    el.addEventListener("dragover", (e) => {
+      const bubble = target(e);
+      if (!bubble) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "move";
+    });
+    el.addEventListener("drop", (e) => {
+      const bubble = target(e);
+      if (!bubble) return;
+      e.preventDefault();
+      const r = bubble.getBoundingClientRect();
+      const clamp = (v) => Math.min(1, Math.max(0, v));
+      const seq = Number(bubble.closest(".row").dataset.seq);
+      onStick(e.dataTransfer.getData(STAGED_TYPE), seq, clamp((e.clientX - r.left) / r.width), clamp((e.clientY - r.top) / r.height));
+    });
+    el.addEventListener("scroll", () => {
+      this.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    });
+    this.atBottom = true;
+  }
+
+  /**
+   * @param {string} conversationId
+   * @param {import("../state/transcript.js").Transcript} t
+   * @param {import("./bubble.js").BubbleContext} ctx
+   * @param {number} ctxVersion changes when names, apps or participants change
+   */
+  render(conversationId, t, ctx, ctxVersion) {
+    const switched = conversationId !== this.conversationId;
+    if (switched) {
+      this.cache.clear();
+      this.el.replaceChildren();
+      this.conversationId = conversationId;
+      this.atBottom = true;
+    }
+    const fromBottom = this.el.scrollHeight - this.el.scrollTop;
+    const rows = transcriptRows(t);
+    const wanted = [];
+    if (t.hasMoreBefore) wanted.push(this.loadOlderButton);
+    let prev = null;
+    let lastDay = null;
+    for (const row of rows) {
+      const m = row.type === "pending" ? { ...row.pending, sender: row.pending.sender } : row.message;
+      const day = new Date(m.createdAt).toDateString();
+      if (day !== lastDay) {
+        wanted.push(this.cached(`d:${day}`, day, () => h("div", { class: "day", role: "separator" }, dayLabel(m.createdAt))));
+        lastDay = day;
+        prev = null;
+      }
+      if (row.type === "summary") {
+        wanted.push(this.cached(`m:${m.seq}`, [row.message, ctxVersion], () => summaryRow(row.message, ctx)));
+        prev = null;
+        continue;
+      }
+      if (row.type === "pending") {
+        wanted.push(this.cached(`p:${row.pending.clientId}`, [row.pending, ctxVersion], () => pendingRow(row.pending, ctx)));
+        prev = null;
+        continue;
+      }
+      const showSender = !prev || prev.sender !== m.sender || m.createdAt - prev.createdAt > GROUP_MS || prev.kind === "app" || m.kind === "app";
+      wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender })));
+      prev = m;
+    }
+    if (rows.length === 0 && !t.hasMoreBefore && t.loaded) wanted.push(this.emptyHint);
+    this.reconcile(wanted);
+    if (switched || this.atBottom) this.scrollToBottom();
+    else this.el.scrollTop = this.el.scrollHeight - fromBottom;
+  }
+
+  /** Forgets everything drawn (the next render starts afresh). */
+  reset() {
+    this.cache.clear();
+    this.el.replaceChildren();
+    this.conversationId = null;
+  }
+
+  /** Reuses a row's element while what it depends on is unchanged. */
+  cached(key, deps, make) {
+    const depList = Array.isArray(deps) ? deps : [deps];
+    const hit = this.cache.get(key);
+    if (hit && hit.deps.length === depList.length && hit.deps.every((d, i) => d === depList[i])) {
+      hit.used = true;
+      return hit.el;
+    }
+    const el = make();
+    this.cache.set(key, { el, deps: depList, used: true });
+    return el;
+  }
+
+  reconcile(wanted) {
+    const keep = new Set(wanted);
+    for (const child of [...this.el.children]) if (!keep.has(child)) child.remove();
+    for (const [key, entry] of this.cache) {
+      if (!entry.used) this.cache.delete(key);
+      else entry.used = false;
+    }
+    let cursor = this.el.firstElementChild;
+    for (const el of wanted) {
+      if (cursor === el) {
+        cursor = cursor.nextElementSibling;
+      } else {
+        this.el.insertBefore(el, cursor);
+      }
+    }
+  }
+
+  scrollToBottom() {
+    this.el.scrollTop = this.el.scrollHeight;
+    this.atBottom = true;
+  }
+}

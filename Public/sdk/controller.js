@@ -1,0 +1,150 @@
+// The base class of every app, like MSMessagesAppViewController. Subclass it,
+// override the hooks you need, and call `YourApp.start()` once.
+//
+// Order of the hooks (the host guarantees it; each waits for the previous one,
+// including a promise it returns):
+//   opening:     willBecomeActive → (pane shown) → didBecomeActive
+//   resizing:    willTransition(to) → (pane resized) → didTransition(to)
+//   closing:     willResignActive → (pane hidden) → didResignActive
+//   while active: didSelect, didReceive, didStartSending, didCancelSending
+
+import { AppBridge } from "./bridge.js";
+import { Conversation } from "./conversation.js";
+import { Message } from "./model.js";
+import { AppStorage } from "./storage.js";
+import { STYLES } from "./protocol.js";
+
+export class MessagesAppViewController {
+  constructor() {
+    /** @type {"compact" | "expanded" | "transcript" | null} */
+    this.presentationStyle = null;
+    /** @type {Conversation | null} */
+    this.activeConversation = null;
+    /** @type {AppStorage | null} per-user storage for this app (set by start) */
+    this.storage = null;
+    this._bridge = null;
+  }
+
+  // ---- hooks: override what you need --------------------------------------
+
+  /** The app is about to be shown; `presentationStyle` and `conversation.selectedMessage` are set. Build your UI here. */
+  willBecomeActive(conversation) {}
+  /** The app is on screen. */
+  didBecomeActive(conversation) {}
+  /** The app is about to be hidden. Save what must survive. */
+  willResignActive(conversation) {}
+  /** The app is hidden; its frame is removed shortly after. */
+  didResignActive(conversation) {}
+  /** The pane is about to change to `style` ("compact" or "expanded"). Switch views here. */
+  willTransition(style) {}
+  /** The pane now has `style`. */
+  didTransition(style) {}
+  /** A message of this app arrived in the conversation while the app is active. */
+  didReceive(message, conversation) {}
+  /** The user tapped one of this app's bubbles while the app is active. */
+  didSelect(message, conversation) {}
+  /** The user pressed Send with this app's staged message; it is no longer pending. */
+  didStartSending(message, conversation) {}
+  /** The user removed this app's staged message from the composer. */
+  didCancelSending(message, conversation) {}
+  /**
+   * Live layouts only (presentation style "transcript"): the size of the
+   * bubble for a given width. The default measures the document.
+   * @param {{width: number}} size
+   * @returns {{width: number, height: number}}
+   */
+  contentSizeThatFits(size) {
+    const body = document.body;
+    const style = getComputedStyle(body);
+    const height = body.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom);
+    return { width: size.width, height: Math.ceil(height) };
+  }
+
+  // ---- what an app can ask for ----------------------------------------------
+
+  /** Asks the host for "compact" or "expanded"; resolves after didTransition. */
+  requestPresentationStyle(style) {
+    return this._bridge.call("requestPresentationStyle", { style });
+  }
+
+  /** Closes the app (willResignActive and didResignActive follow). */
+  dismiss() {
+    return this._bridge.call("dismiss", {});
+  }
+
+  /** Connects an instance to the host and starts the lifecycle. */
+  static start(...args) {
+    return start(new this(...args));
+  }
+}
+
+/**
+ * Connects a controller to the host.
+ * @param {MessagesAppViewController} controller
+ * @param {Window} [win]
+ */
+export function start(controller, win = globalThis.window) {
+  const bridge = new AppBridge(win);
+  controller._bridge = bridge;
+  controller.storage = new AppStorage(bridge);
+  let conversation = null;
+
+  const message = (snap) => {
+    if (conversation && snap && snap.ref && conversation._staged.has(snap.ref)) return conversation._staged.get(snap.ref);
+    return Message.fromSnapshot(snap);
+  };
+
+  bridge.onEvent = async (name, data) => {
+    switch (name) {
+      case "willBecomeActive":
+        conversation = new Conversation(bridge, data.conversation);
+        controller.activeConversation = conversation;
+        controller.presentationStyle = data.style;
+        markStyle(data.style);
+        return controller.willBecomeActive(conversation);
+      case "didBecomeActive":
+        return controller.didBecomeActive(conversation);
+      case "willResignActive":
+        return controller.willResignActive(conversation);
+      case "didResignActive":
+        await controller.didResignActive(conversation);
+        return undefined;
+      case "willTransition":
+        return controller.willTransition(data.style);
+      case "didTransition":
+        controller.presentationStyle = data.style;
+        markStyle(data.style);
+        return controller.didTransition(data.style);
+      case "didSelect": {
+        conversation._update(data.conversation);
+        return controller.didSelect(conversation.selectedMessage, conversation);
+      }
+      case "didReceive":
+        conversation._update(data.conversation);
+        return controller.didReceive(message(data.message), conversation);
+      case "didStartSending": {
+        const m = message(data.message);
+        m.isPending = false;
+        return controller.didStartSending(m, conversation);
+      }
+      case "didCancelSending":
+        return controller.didCancelSending(message(data.message), conversation);
+      case "conversationDidChange":
+        conversation?._update(data.conversation);
+        return undefined;
+      case "contentSizeThatFits":
+        return controller.contentSizeThatFits({ width: data.width });
+      default:
+        return undefined;
+    }
+  };
+  bridge.call("ready", {}).catch(() => {});
+  return controller;
+}
+
+/** Lets an app's CSS follow the style: html[data-presentation-style="expanded"]. */
+function markStyle(style) {
+  if (globalThis.document) document.documentElement.dataset.presentationStyle = style;
+}
+
+export const PresentationStyle = STYLES;

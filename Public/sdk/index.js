@@ -1,0 +1,12 @@
+// The Parlor apps SDK. An app imports what it needs from here:
+//
+//   import { MessagesAppViewController, Message, Session, TemplateLayout } from "/sdk/index.js";
+//
+// See docs/APPS.md.
+
+export { MessagesAppViewController, PresentationStyle, start } from "./controller.js";
+export { Conversation, SessionConflictError } from "./conversation.js";
+export { Message, Session, TemplateLayout, LiveLayout, Sticker } from "./model.js";
+export { AppStorage } from "./storage.js";
+export { BridgeError } from "./protocol.js";
+export { queryItems, queryValue, queryObject, urlWithQueryItems } from "./query.js";

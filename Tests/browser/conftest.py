@@ -1,0 +1,235 @@
+"""Browser tests: the real server (a fresh data directory, --port 0) and
+Debian's Chromium driven by Playwright's sync API.
+
+The server binary is $PARLOR_BIN, else .build/debug/parlor. Screenshots go to
+test-artifacts/ at the repository root (ignored by git).
+"""
+
+import os
+import queue
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+expect.set_options(timeout=10_000)
+
+ROOT = Path(__file__).resolve().parents[2]
+PUBLIC = ROOT / "Public"
+ARTIFACTS = ROOT / "test-artifacts"
+BIN = Path(os.environ.get("PARLOR_BIN", ROOT / ".build" / "debug" / "parlor"))
+CHROMIUM = os.environ.get("PARLOR_CHROMIUM", "/usr/bin/chromium")
+LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
+STARTUP_TIMEOUT = 15.0
+
+
+class Server:
+    """One `parlor serve` process; stop() and start() again keep the data and the port."""
+
+    def __init__(self, data: Path, public: Path):
+        self.data = data
+        self.public = public
+        self.port = 0
+        self.proc = None
+        self.log = []
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self):
+        cmd = [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--data", str(self.data), "--public", str(self.public)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        lines: "queue.Queue[str | None]" = queue.Queue()
+
+        def pump(stream, sink):
+            for line in stream:
+                sink.put(line)
+                self.log.append(line)
+            sink.put(None)
+
+        threading.Thread(target=pump, args=(self.proc.stdout, lines), daemon=True).start()
+        deadline = time.monotonic() + STARTUP_TIMEOUT
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill()
+                raise RuntimeError("the server did not say where it listens:\n" + "".join(self.log[-20:]))
+            try:
+                line = lines.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise RuntimeError("the server exited:\n" + "".join(self.log[-20:]))
+            m = LISTENING.search(line)
+            if m:
+                self.port = int(m.group(1))
+                return self
+
+    def stop(self):
+        """A clean stop (SIGTERM), waited for."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+
+    def kill(self):
+        """kill -9: nothing acknowledged may be lost."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+def public_with_apps(tmp: Path, extra_apps: dict) -> Path:
+    """A copy of Public/ with test-only apps added (and listed in apps/index.json)."""
+    target = tmp / "public"
+    shutil.copytree(PUBLIC, target)
+    import json
+    index = json.loads((target / "apps" / "index.json").read_text())
+    for app_id, source in extra_apps.items():
+        shutil.copytree(source, target / "apps" / app_id)
+        index.append(app_id)
+    (target / "apps" / "index.json").write_text(json.dumps(index))
+    return target
+
+
+@pytest.fixture
+def make_server():
+    """Starts servers on fresh data directories; all are stopped at the end."""
+    if not BIN.exists():
+        pytest.skip(f"no server binary at {BIN} (build it first)")
+    started = []
+    dirs = []
+
+    def make(public: Path = PUBLIC) -> Server:
+        d = Path(tempfile.mkdtemp(prefix="parlor-browser-"))
+        dirs.append(d)
+        s = Server(d / "data", public).start()
+        started.append(s)
+        return s
+
+    yield make
+    for s in started:
+        s.stop()
+    for d in dirs:
+        shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture
+def server(make_server) -> Server:
+    return make_server()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM)
+        yield b
+        b.close()
+
+
+class People:
+    """Browser contexts, one per person, with their page errors collected."""
+
+    def __init__(self, browser, server):
+        self.browser = browser
+        self.server = server
+        self.contexts = []
+        self.errors = []
+
+    def open(self, path="/", *, viewport=(1200, 800), dark=False, mobile=False):
+        ctx = self.browser.new_context(
+            viewport={"width": viewport[0], "height": viewport[1]},
+            color_scheme="dark" if dark else "light",
+            is_mobile=mobile, has_touch=mobile,
+            base_url=self.server.base,
+        )
+        ctx.set_default_timeout(10_000)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(f"{e}"))
+        page.goto(path if path.startswith("http") else self.server.base + path)
+        return page
+
+    def join(self, name, path="/", **kw):
+        """A new person: opens the page, picks a name, waits until signed in."""
+        page = self.open(path, **kw)
+        page.fill("#welcome-name", name)
+        page.get_by_role("button", name="Continue").click()
+        page.locator(".me .name", has_text=name).wait_for(state="attached")
+        page.locator("#welcome").wait_for(state="hidden")
+        return page
+
+    def close(self):
+        for c in self.contexts:
+            c.close()
+
+
+@pytest.fixture
+def people(browser, server):
+    p = People(browser, server)
+    yield p
+    p.close()
+    assert not p.errors, f"errors on the page: {p.errors}"
+
+
+def shot(page, name):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+# ---- actions a person takes, shared by the tests -------------------------------------------
+
+def create_conversation(page, title):
+    """Creates a conversation; returns its invite link (from the invite dialog)."""
+    page.get_by_role("button", name="New conversation").click()
+    page.fill("#new-conversation-input", title)
+    page.locator("#new-conversation button[type=submit]").click()
+    page.locator("#invite[open]").wait_for()
+    link = page.input_value("#invite-link")
+    page.locator("#invite").get_by_role("button", name="Done").click()
+    page.locator("#chat-title", has_text=title).wait_for()
+    return link
+
+
+def send_text(page, text):
+    page.fill("#composer-input", text)
+    page.keyboard.press("Enter")
+
+
+def install_app(page, app_name):
+    page.locator(".chat-header").get_by_role("button", name="App Store").click()
+    page.locator("#app-store[open]").wait_for()
+    page.get_by_role("button", name=f"Install {app_name}").click()
+    page.get_by_role("button", name=f"Remove {app_name}").wait_for()
+    page.locator("#app-store").get_by_role("button", name="Done").click()
+
+
+def open_from_drawer(page, app_name):
+    page.get_by_role("button", name="Apps", exact=True).click()
+    page.locator("#drawer").get_by_role("button", name=f"Open {app_name}").click()
+    pane_ready(page, "compact")
+
+
+def pane_ready(page, style):
+    page.locator(f"#app-pane[data-style={style}]:not([hidden]):not(.mounting)").wait_for()
+
+
+def lifecycle(page):
+    """The hooks the example app has seen, in order (it lists them in its page)."""
+    return page.frame_locator("#app-pane iframe").locator("#lifecycle li").all_text_contents()

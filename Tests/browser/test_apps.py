@@ -1,0 +1,167 @@
+"""The example app (Quick Poll) between two people: insert → Send, Get <app>,
+tap to open expanded with the bubble selected, a session update that moves
+the bubble on both sides, and the lifecycle in the framework's order."""
+
+import json
+import re
+
+from playwright.sync_api import expect
+
+from conftest import PUBLIC, create_conversation, install_app, open_from_drawer, pane_ready, send_text, shot
+
+APP = "Quick Poll"
+
+
+def listed_apps():
+    """The apps of Public/apps/index.json that have a manifest (the store lists those)."""
+    ids = json.loads((PUBLIC / "apps" / "index.json").read_text())
+    found = []
+    for app_id in ids:
+        manifest = PUBLIC / "apps" / app_id / "manifest.json"
+        try:
+            if json.loads(manifest.read_text()).get("id") == app_id:
+                found.append(app_id)
+        except (OSError, ValueError):
+            pass
+    return found
+
+
+def frame(page):
+    return page.frame_locator("#app-pane iframe")
+
+
+def hooks(page):
+    return frame(page).locator("#lifecycle li")
+
+
+def test_insert_send_get_app_select_and_session_update(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Dinner")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    send_text(ben, "What are we eating?")
+    expect(ana.locator(".text-bubble", has_text="What are we eating?")).to_be_visible()
+
+    # Ana gets the app from the store and opens it from the drawer: compact
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    expect(hooks(ana)).to_have_text(["willBecomeActive", "didBecomeActive"])
+    shot(ana, "desktop-light-compact-pane")
+
+    # insert: the poll is staged in the composer, pending, until Ana presses Send
+    frame(ana).locator("#question").fill("Pizza tonight?")
+    frame(ana).get_by_role("button", name="Ask").click()
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_contain_text("Pizza tonight?")
+    assert ana.locator(".row[data-kind=app]").count() == 0, "insert does not send"
+    shot(ana, "desktop-light-staged")
+    ana.get_by_role("button", name="Send", exact=True).click()
+    expect(staged).to_have_count(0)
+    expect(hooks(ana)).to_have_text(["willBecomeActive", "didBecomeActive", "didStartSending"])
+    poll_a = ana.locator(".row[data-seq][data-kind=app]")
+    expect(poll_a).to_have_count(1)
+    expect(poll_a.locator(".caption")).to_have_text("Pizza tonight?")
+    expect(poll_a.locator(".subcaption")).to_have_text("Asked by Ana")  # $<participant id> → name
+
+    # Ben has no Quick Poll: he is offered to get it
+    poll_b = ben.locator(".row[data-seq][data-kind=app]")
+    expect(poll_b).to_have_count(1)
+    expect(poll_b.locator(".subcaption")).to_have_text("Asked by Ana")
+    get = poll_b.get_by_role("button", name=f"Get {APP}")
+    expect(get).to_be_visible()
+    first_seq = poll_b.get_attribute("data-seq")
+    shot(ben, "phone-light-get-app")
+    get.click()
+
+    # ... which installs it and opens the message: expanded, selected
+    pane_ready(ben, "expanded")
+    expect(frame(ben).locator("#poll-question")).to_have_text("Pizza tonight?")
+    expect(hooks(ben)).to_have_text(["willBecomeActive", "didBecomeActive"])
+    shot(ben, "phone-light-expanded-pane")
+
+    # Ben votes: a new message in the same session; the bubble moves to the bottom
+    frame(ben).get_by_role("button", name="Yes").click()
+    expect(frame(ben).locator("#yes-count")).to_have_text("1")
+    for page in (ana, ben):
+        current = page.locator(".row[data-seq][data-kind=app]")
+        expect(current).to_have_count(1)
+        expect(current.locator(".trailing-caption")).to_have_text("1 yes")
+        assert int(current.get_attribute("data-seq")) > int(first_seq)
+        summary = page.locator(f".summary[data-seq='{first_seq}']")
+        expect(summary).to_have_text("Ana asked: Pizza tonight?")
+        # the live bubble is the last row; the text that came between stays above it
+        expect(page.locator("#transcript > .row").last).to_have_attribute("data-kind", "app")
+
+    # Ana's app is still active: it heard Ben's vote
+    expect(hooks(ana)).to_have_text(["willBecomeActive", "didBecomeActive", "didStartSending", "didReceive"])
+
+    # Ana taps the moved bubble while her app is compact: didSelect, then expanded
+    ana.locator(".row[data-seq][data-kind=app] .app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(hooks(ana)).to_have_text([
+        "willBecomeActive", "didBecomeActive", "didStartSending", "didReceive",
+        "didSelect", "willTransition:expanded", "didTransition:expanded",
+    ])
+    expect(frame(ana).locator("#yes-count")).to_have_text("1")
+    shot(ana, "desktop-light-expanded-pane")
+
+    # Ana votes no; Ben's open app hears it
+    frame(ana).get_by_role("button", name="No").click()
+    expect(ben.locator(".row[data-seq][data-kind=app] .trailing-subcaption")).to_have_text("1 no")
+    expect(frame(ben).locator("#no-count")).to_have_text("1")
+    expect(ben.locator(".summary")).to_have_count(2)
+
+    # collapse with the handle, then close: the lifecycle ends in order
+    ana.locator("#app-pane").get_by_role("button", name=f"Collapse {APP}").first.click()
+    pane_ready(ana, "compact")
+    expect(hooks(ana)).to_have_text([
+        "willBecomeActive", "didBecomeActive", "didStartSending", "didReceive",
+        "didSelect", "willTransition:expanded", "didTransition:expanded",
+        "willTransition:compact", "didTransition:compact",
+    ])
+    ana.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    expect(ana.locator("#app-pane")).to_be_hidden()
+    expect(ana.locator("#app-pane iframe")).to_have_count(0)
+    shot(ana, "desktop-light-after-session")
+
+
+def test_removing_a_staged_message_cancels_it(people):
+    ana = people.join("Ana")
+    create_conversation(ana, "Solo")
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).locator("#question").fill("Beach?")
+    frame(ana).get_by_role("button", name="Ask").click()
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_be_visible()
+    staged.get_by_role("button", name=re.compile("^Remove")).click()
+    expect(staged).to_have_count(0)
+    expect(hooks(ana)).to_have_text(["willBecomeActive", "didBecomeActive", "didCancelSending"])
+    assert ana.locator(".row[data-kind=app]").count() == 0
+
+    # per-user app storage: the app remembers the question for next time
+    ana.keyboard.press("Escape")
+    expect(ana.locator("#app-pane")).to_be_hidden()
+    open_from_drawer(ana, APP)
+    expect(frame(ana).get_by_role("button", name="Beach?")).to_be_visible()
+
+
+def test_app_store_install_and_remove(people):
+    ana = people.join("Ana", dark=True)
+    create_conversation(ana, "Apps")
+    ana.locator(".chat-header").get_by_role("button", name="App Store").click()
+    store = ana.locator("#app-store[open]")
+    expect(store.locator(".store-item")).to_have_count(len(listed_apps()))
+    expect(store.get_by_role("button", name=f"Install {APP}")).to_be_visible()
+    shot(ana, "desktop-dark-app-store")
+    store.get_by_role("button", name=f"Install {APP}").click()
+    expect(store.get_by_role("button", name=f"Remove {APP}")).to_be_visible()
+    store.get_by_role("button", name="Done").click()
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    expect(ana.locator("#drawer").get_by_role("button", name=f"Open {APP}")).to_be_visible()
+    expect(ana.locator("#drawer")).not_to_contain_text("null")
+    shot(ana, "desktop-dark-drawer")
+    ana.locator(".chat-header").get_by_role("button", name="App Store").click()
+    store.get_by_role("button", name=f"Remove {APP}").click()
+    expect(store.get_by_role("button", name=f"Install {APP}")).to_be_visible()
+    store.get_by_role("button", name="Done").click()
+    expect(ana.locator("#drawer").get_by_role("button", name=f"Open {APP}")).to_have_count(0)

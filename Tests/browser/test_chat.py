@@ -1,0 +1,104 @@
+"""Two people meet through an invite link and talk, live."""
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, send_text, shot
+
+
+def test_two_people_meet_through_an_invite_link_and_talk_live(people):
+    ana = people.join("Ana")
+    ana.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = create_conversation(ana, "Friday games")
+    assert "/#/join/" in link
+    assert ana.evaluate("navigator.clipboard.readText()") == link, "the invite link is on the clipboard"
+
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), dark=True, mobile=True)
+    expect(ben.locator("#chat-title")).to_have_text("Friday games")
+    expect(ana.locator("#chat-presence")).to_contain_text("Ben online")
+
+    send_text(ana, "Hi Ben, ready for a game?")
+    expect(ben.locator(".row:not(.mine) .text-bubble")).to_have_text(["Hi Ben, ready for a game?"])
+    send_text(ben, "Always 🎲")
+    expect(ana.locator(".row:not(.mine) .text-bubble")).to_have_text(["Always 🎲"])
+
+    # markup is text, never HTML
+    hostile = '<img src=x onerror="document.title=\'pwned\'"><b>bold</b>'
+    send_text(ben, hostile)
+    bubble = ana.locator(".text-bubble", has_text="bold")
+    expect(bubble).to_have_text(hostile)
+    assert bubble.locator("img, b").count() == 0
+    assert ana.title() != "pwned"
+
+    # both sides hold the same transcript, in the same order, once each
+    texts = ["Hi Ben, ready for a game?", "Always 🎲", hostile]
+    expect(ana.locator(".row[data-seq] .text-bubble")).to_have_text(texts)
+    expect(ben.locator(".row[data-seq] .text-bubble")).to_have_text(texts)
+    shot(ana, "desktop-light-transcript")
+    shot(ben, "phone-dark-transcript")
+
+
+def test_unread_counts_and_the_conversation_list(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Book club")
+    create_conversation(ana, "Family")  # Ana now looks at another conversation
+
+    send_text(ben, "Chapter 3 tonight?")
+    send_text(ben, "Bring snacks")
+    item = ana.locator(".conv-item", has_text="Book club")
+    expect(item.locator(".badge")).to_have_text("2")
+    expect(item.locator(".conv-preview")).to_have_text("Bring snacks")
+    expect(ana.locator(".conv-item").first).to_contain_text("Book club")  # most recent first
+    shot(ana, "desktop-light-unread")
+
+    item.locator("a").click()
+    expect(ana.locator("#chat-title")).to_have_text("Book club")
+    expect(item.locator(".badge")).to_have_count(0)
+
+
+def test_coming_back_signs_in_again_and_keeps_the_draft(people):
+    ana = people.join("Ana")
+    create_conversation(ana, "Plans")
+    send_text(ana, "first")
+    expect(ana.locator(".row[data-seq] .text-bubble")).to_have_text(["first"])
+    ana.fill("#composer-input", "half-typed thought")
+    ana.reload()
+    expect(ana.locator(".me .name")).to_have_text("Ana")
+    expect(ana.locator("#welcome")).to_be_hidden()
+    expect(ana.locator("#chat-title")).to_have_text("Plans")
+    expect(ana.locator(".row[data-seq] .text-bubble")).to_have_text(["first"])
+    expect(ana.locator("#composer-input")).to_have_value("half-typed thought")
+
+
+def test_keyboard_only(people):
+    ana = people.join("Ana")
+    create_conversation(ana, "Keys")
+    ana.locator("#composer-input").focus()
+    ana.keyboard.type("typed with keys")
+    ana.keyboard.press("Enter")
+    expect(ana.locator(".row[data-seq] .text-bubble")).to_have_text(["typed with keys"])
+    ana.keyboard.press("Shift+Tab")
+    expect(ana.get_by_role("button", name="Apps", exact=True)).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#drawer")).to_be_visible()
+    # every control has an accessible name
+    unnamed = ana.evaluate("""() => [...document.querySelectorAll('button, a[href], input, textarea')]
+        .filter(el => el.offsetParent !== null)
+        .filter(el => !(el.getAttribute('aria-label') || el.textContent.trim() || (el.labels && el.labels.length)))
+        .map(el => el.outerHTML.slice(0, 80))""")
+    assert unnamed == []
+
+
+def test_a_new_name_reaches_the_others(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Names")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    send_text(ana, "who am I?")
+    expect(ben.locator(".row:not(.mine) .sender")).to_have_text(["Ana"])
+    ana.get_by_role("button", name="Change your name").click()
+    ana.fill("#rename-input", "Ana Belén")
+    ana.locator("#rename button[type=submit]").click()
+    expect(ana.locator(".me .name")).to_have_text("Ana Belén")
+    expect(ben.locator(".row:not(.mine) .sender")).to_have_text(["Ana Belén"])
+    expect(ben.locator("#chat-presence")).to_contain_text("Ana Belén")

@@ -1,0 +1,75 @@
+"""A live layout: the app draws its own bubble for viewers who have it; the
+others see the template layout and can get the app."""
+
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import People, create_conversation, install_app, open_from_drawer, pane_ready, public_with_apps, shot
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def people_with_live(browser, make_server, tmp_path):
+    server = make_server(public_with_apps(tmp_path, {"live": FIXTURES / "live"}))
+    p = People(browser, server)
+    yield p
+    p.close()
+    assert not p.errors, p.errors
+
+
+def test_live_bubble_is_drawn_by_the_app(people_with_live):
+    people = people_with_live
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Counting")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    install_app(ana, "Live Counter")
+    open_from_drawer(ana, "Live Counter")
+    ana.frame_locator("#app-pane iframe").get_by_role("button", name="Start counting").click()
+    expect(ana.locator("#app-pane")).to_be_hidden()
+
+    # Ana has the app: the bubble is the app's own view
+    bubble = ana.locator(".row[data-seq][data-app-id=live] .live-bubble")
+    expect(bubble).to_have_count(1)
+    expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    # Ben has not: the template layout, and Get
+    expect(ben.locator(".row[data-seq][data-app-id=live] .caption")).to_have_text("Count: 1")
+    ben.get_by_role("button", name="Get Live Counter").click()
+    pane_ready(ben, "expanded")
+    ben.frame_locator("#app-pane iframe").get_by_role("button", name="Count 1 + 1").click()
+    expect(ben.locator("#app-pane")).to_be_hidden()
+    for page in (ana, ben):
+        live = page.locator(".row[data-seq][data-app-id=live] .live-bubble")
+        expect(live).to_have_count(1)
+        expect(live.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 2")
+        expect(page.locator(".summary")).to_have_text(["counted to 1"])
+    shot(ana, "desktop-light-live-bubble")
+    # tapping the live bubble opens the app expanded on it
+    ana.locator(".live-bubble .live-open").click()
+    pane_ready(ana, "expanded")
+    expect(ana.frame_locator("#app-pane iframe").get_by_role("button", name="Count 2 + 1")).to_be_visible()
+
+
+def test_a_sticker_dragged_onto_a_bubble_sticks_there(people_with_live):
+    people = people_with_live
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Stickers")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    ben.fill("#composer-input", "stick something on me")
+    ben.keyboard.press("Enter")
+    target = ana.locator(".row[data-seq]", has_text="stick something on me")
+    expect(target).to_be_visible()
+    install_app(ana, "Live Counter")
+    open_from_drawer(ana, "Live Counter")
+    ana.frame_locator("#app-pane iframe").get_by_role("button", name="Sticker").click()
+    staged = ana.locator(".staged-item[data-kind=sticker]")
+    expect(staged).to_contain_text("A pink dot")
+    staged.drag_to(target.locator(".bubble"))
+    expect(staged).to_have_count(0)
+    for page in (ana, ben):
+        row = page.locator(".row[data-seq]", has_text="stick something on me")
+        expect(row.locator("img.stuck")).to_have_count(1)
+        expect(row.locator("img.stuck")).to_have_attribute("alt", "Sticker from Ana: A pink dot")
+    shot(ben, "desktop-light-sticker")

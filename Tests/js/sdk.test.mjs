@@ -1,0 +1,142 @@
+// The SDK against a fake host window: lifecycle hooks in order, insert/send
+// settling, isPending, and a session conflict that rejects with the current
+// message and is delivered through didReceive.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError, urlWithQueryItems,
+} from "../../Public/sdk/index.js";
+
+function fakeWindow() {
+  const listeners = [];
+  const toHost = [];
+  const host = { postMessage: (msg) => toHost.push(msg) };
+  const win = {
+    parent: host,
+    addEventListener: (type, fn) => listeners.push(fn),
+  };
+  const fromHost = (data) => listeners.forEach((fn) => fn({ source: host, data }));
+  const fromStranger = (data) => listeners.forEach((fn) => fn({ source: {}, data }));
+  return { win, toHost, fromHost, fromStranger };
+}
+
+const lastCall = (sent) => sent.filter((m) => m.type === "call").at(-1);
+const tick = () => new Promise((r) => setImmediate(r));
+const snapshot = (version, url = "?n=1") => ({
+  ref: `s${version}`, url, layout: { caption: "c" }, summaryText: null,
+  session: { id: "game", version }, senderParticipantIdentifier: "pBen", isPending: false, live: false,
+});
+
+class Recorder extends MessagesAppViewController {
+  constructor() {
+    super();
+    this.calls = [];
+  }
+  willBecomeActive(c) { this.calls.push(["willBecomeActive", this.presentationStyle, c.selectedMessage?.url]); }
+  didBecomeActive() { this.calls.push(["didBecomeActive"]); }
+  willTransition(style) { this.calls.push(["willTransition", style, this.presentationStyle]); }
+  didTransition(style) { this.calls.push(["didTransition", style, this.presentationStyle]); }
+  didReceive(m) { this.calls.push(["didReceive", m.url, m.session.version]); }
+  didStartSending(m) { this.calls.push(["didStartSending", m.isPending, m === this.inserted]); }
+  didCancelSending(m) { this.calls.push(["didCancelSending", m === this.inserted]); }
+}
+
+test("the SDK: lifecycle, insert, send and a session conflict", async () => {
+  const { win, toHost, fromHost, fromStranger } = fakeWindow();
+  // In a browser Recorder.start() uses the frame's window; here a fake one.
+  const app2 = new Recorder();
+  const { start } = await import("../../Public/sdk/controller.js");
+  start(app2, win);
+  assert.equal(toHost[0].method, "ready");
+
+  let eventId = 1;
+  const event = (name, data) => fromHost({ parlor: 1, type: "event", id: eventId++, name, data });
+  const conv = { localParticipantIdentifier: "pAna", remoteParticipantIdentifiers: ["pBen"], selectedMessage: snapshot(1) };
+  event("willBecomeActive", { style: "expanded", conversation: conv });
+  await tick();
+  event("didBecomeActive", {});
+  await tick();
+  fromStranger({ parlor: 1, type: "event", id: 99, name: "didBecomeActive", data: {} }); // ignored
+  event("willTransition", { style: "compact" });
+  event("didTransition", { style: "compact" });
+  await tick();
+  assert.deepEqual(app2.calls, [
+    ["willBecomeActive", "expanded", "?n=1"],
+    ["didBecomeActive"],
+    ["willTransition", "compact", "expanded"],
+    ["didTransition", "compact", "compact"],
+  ]);
+  const acks = toHost.filter((m) => m.type === "ack").map((m) => m.re);
+  assert.deepEqual(acks, [1, 2, 3, 4], "every hook is acknowledged, the stranger's is not");
+
+  const c = app2.activeConversation;
+  assert.equal(c.localParticipantIdentifier, "pAna");
+  assert.deepEqual([...c.remoteParticipantIdentifiers], ["pBen"]);
+  const selected = c.selectedMessage;
+  assert.equal(selected.session, Session.withId("game"), "one Session object per id");
+  assert.equal(selected.session.version, 1);
+
+  // send, based on version 1, but Ben already moved to version 2
+  const move = new Message(selected.session);
+  move.url = urlWithQueryItems({ n: 2 });
+  move.layout = new TemplateLayout({ caption: "my move" });
+  const sending = c.send(move);
+  await tick();
+  const call = lastCall(toHost);
+  assert.equal(call.method, "send");
+  assert.deepEqual(call.args.message, { url: "?n=2", layout: { caption: "my move" }, live: false, session: { id: "game", baseVersion: 1 } });
+  event("didReceive", { message: snapshot(2, "?n=ben"), conversation: conv });
+  fromHost({ parlor: 1, type: "reply", re: call.id, ok: false, error: { code: "session_conflict", message: "stale", current: snapshot(2, "?n=ben") } });
+  const err = await sending.then(() => null, (e) => e);
+  assert.ok(err instanceof SessionConflictError);
+  assert.equal(err.current.url, "?n=ben");
+  assert.equal(err.current.session.version, 2);
+  assert.deepEqual(app2.calls.at(-1), ["didReceive", "?n=ben", 2]);
+  assert.equal(selected.session.version, 2, "the app now knows the current version");
+
+  // insert: pending until the user presses Send, then settled by the host's reply
+  const m = new Message(selected.session);
+  m.url = "?n=3";
+  m.layout = new TemplateLayout({ caption: "again" });
+  app2.inserted = m;
+  const inserting = c.insert(m);
+  await tick();
+  const ins = lastCall(toHost);
+  assert.equal(ins.method, "insert");
+  assert.equal(ins.args.message.session.baseVersion, 2);
+  assert.equal(m.isPending, true);
+  event("didStartSending", { message: { ...snapshot(2, "?n=3"), ref: ins.args.ref, isPending: true } });
+  await tick();
+  assert.deepEqual(app2.calls.at(-1), ["didStartSending", false, true]);
+  fromHost({ parlor: 1, type: "reply", re: ins.id, ok: true, value: { ...snapshot(3, "?n=3"), senderParticipantIdentifier: "pAna" } });
+  assert.equal(await inserting, m);
+  assert.equal(m.senderParticipantIdentifier, "pAna");
+  assert.equal(selected.session.version, 3);
+
+  // removed from the composer: didCancelSending, and the promise says so
+  const m2 = new Message(new Session());
+  m2.url = "?x";
+  m2.layout = new TemplateLayout();
+  app2.inserted = m2;
+  const cancelled = c.insert(m2);
+  await tick();
+  const ins2 = lastCall(toHost);
+  event("didCancelSending", { message: { ...snapshot(0, "?x"), ref: ins2.args.ref } });
+  await tick();
+  fromHost({ parlor: 1, type: "reply", re: ins2.id, ok: false, error: { code: "cancelled", message: "removed" } });
+  await assert.rejects(cancelled, { code: "cancelled" });
+  assert.deepEqual(app2.calls.at(-1), ["didCancelSending", true]);
+  assert.equal(m2.session.version, 0);
+});
+
+test("messages need a url and a layout", async () => {
+  const { win } = fakeWindow();
+  const { start } = await import("../../Public/sdk/controller.js");
+  const app = start(new MessagesAppViewController(), win);
+  const { Conversation } = await import("../../Public/sdk/conversation.js");
+  const c = new Conversation(app._bridge, { localParticipantIdentifier: "p", remoteParticipantIdentifiers: [] });
+  await assert.rejects(c.insert(new Message()), TypeError);
+  const m = new Message();
+  m.url = "?a";
+  await assert.rejects(c.insert(m), TypeError);
+});

@@ -1,0 +1,82 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { stage, unstage, sendPlan, appendText } from "../../Public/js/state/composer.js";
+import { parseRoute, inviteLink, conversationHash } from "../../Public/js/state/route.js";
+import { substituteParticipants, mentionedParticipants, initials } from "../../Public/js/state/text.js";
+import { backoffDelay } from "../../Public/js/net/backoff.js";
+import { upsertConversation, touchConversation, applyMember, applyPresence, membersLine } from "../../Public/js/state/conversations.js";
+import { unreadLabel, previewOf } from "../../Public/js/state/format.js";
+
+const P1 = "9d0c0c4e-1111-4222-8333-444455556666";
+const P2 = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
+
+test("an app has one staged message; a new insert replaces it", () => {
+  const a1 = { key: "1", message: { kind: "app", appId: "x", url: "?1" } };
+  const a2 = { key: "2", message: { kind: "app", appId: "x", url: "?2" } };
+  const s1 = { key: "3", message: { kind: "sticker", image: "h" } };
+  let r = stage([], a1);
+  r = stage(r.staged, s1);
+  r = stage(r.staged, a2);
+  assert.equal(r.replaced, a1);
+  assert.deepEqual(r.staged.map((s) => s.key), ["2", "3"]);
+  assert.deepEqual(unstage(r.staged, "2").map((s) => s.key), ["3"]);
+  assert.deepEqual(sendPlan(r.staged, "  hi "), [a2.message, s1.message, { kind: "text", text: "  hi " }]);
+  assert.deepEqual(sendPlan([], "   "), []);
+  assert.equal(appendText("hello", "world"), "hello world");
+  assert.equal(appendText("", "world"), "world");
+});
+
+test("routes", () => {
+  assert.deepEqual(parseRoute(""), { name: "home" });
+  assert.deepEqual(parseRoute("#/c/c123"), { name: "conversation", id: "c123" });
+  assert.deepEqual(parseRoute("#/join/AbC-_9"), { name: "join", code: "AbC-_9" });
+  assert.deepEqual(parseRoute("#/c/abc", "?invite=XYZ"), { name: "join", code: "XYZ" });
+  assert.deepEqual(parseRoute("#/c/%E0%A4"), { name: "conversation", id: "%E0%A4" });
+  assert.equal(inviteLink("http://h:1", "a/b"), "http://h:1/#/join/a%2Fb");
+  assert.equal(conversationHash("c1"), "#/c/c1");
+});
+
+test("$<participant id> gets a name; unknown ones say someone", () => {
+  const names = { [P1]: "Ana" };
+  const nameOf = (id) => names[id];
+  assert.equal(substituteParticipants(`$${P1} drew, $${P2.toUpperCase()} guessed`, nameOf), "Ana drew, someone guessed");
+  assert.equal(substituteParticipants("costs $5", nameOf), "costs $5");
+  assert.deepEqual(mentionedParticipants(`$${P1} and $${P2}`), [P1, P2]);
+  assert.equal(initials("ana belén"), "AB");
+  assert.equal(initials("  "), "?");
+});
+
+test("backoff grows, is jittered and capped", () => {
+  assert.equal(backoffDelay(0, { random: () => 0 }), 250);
+  assert.equal(backoffDelay(0, { random: () => 1 }), 500);
+  assert.equal(backoffDelay(3, { random: () => 1 }), 4000);
+  assert.equal(backoffDelay(50, { random: () => 1 }), 15000);
+  assert.ok(backoffDelay(50, { random: () => 0 }) >= 7500);
+});
+
+test("conversation list: upsert, activity to the top, members, presence", () => {
+  const a = { id: "a", title: "A", lastSeq: 1, members: [{ userId: "u1", name: "Ana" }] };
+  const b = { id: "b", title: "B", lastSeq: 5, members: [] };
+  let list = upsertConversation(upsertConversation([], b), a);
+  assert.deepEqual(list.map((c) => c.id), ["a", "b"]);
+  list = touchConversation(list, "b", { seq: 6, kind: "text", text: "hi" });
+  assert.deepEqual(list.map((c) => c.id), ["b", "a"]);
+  assert.equal(list[0].lastSeq, 6);
+  list = touchConversation(list, "a", { seq: 1, kind: "text", text: "old" });
+  assert.deepEqual(list.map((c) => c.id), ["a", "b"]);
+  list = applyMember(list, "a", { userId: "u2", name: "Ben" });
+  list = applyMember(list, "a", { userId: "u1", name: "Ana B." });
+  assert.deepEqual(list[0].members.map((m) => m.name), ["Ana B.", "Ben"]);
+  assert.equal(membersLine(list[0].members, "u1"), "Ben");
+  let online = applyPresence(new Set(), { online: ["u1"] });
+  online = applyPresence(online, { userId: "u2", online: true });
+  online = applyPresence(online, { userId: "u1", online: false });
+  assert.deepEqual([...online], ["u2"]);
+});
+
+test("labels", () => {
+  assert.equal(unreadLabel(0), "");
+  assert.equal(unreadLabel(120), "99+");
+  assert.equal(previewOf({ kind: "app", appId: "x", summaryText: "Ana drew" }), "Ana drew");
+  assert.equal(previewOf({ kind: "text", text: "a\n\nb" }), "a b");
+});

@@ -1,0 +1,121 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  emptyTranscript, applyMessage, applyHistory, resync, addPending, failPending, removePending,
+  transcriptRows, unreadCount, historyCursor, currentOfSession, messageBySeq,
+} from "../../Public/js/state/transcript.js";
+
+const ME = "uMe";
+const BEN = "uBen";
+let n = 0;
+function text(seq, sender = BEN, extra = {}) {
+  return { seq, clientId: `c${seq}-${n++}`, sender, createdAt: 1000 + seq, kind: "text", text: `m${seq}`, ...extra };
+}
+function app(seq, session, version, sender = BEN) {
+  return { seq, clientId: `a${seq}`, sender, createdAt: 1000 + seq, kind: "app", appId: "example", url: `?v=${version}`, session: { id: session, version } };
+}
+
+test("orders by seq whatever the arrival order, and drops duplicates", () => {
+  let t = emptyTranscript();
+  for (const seq of [3, 1, 2, 3, 1]) t = applyMessage(t, text(seq), undefined, ME);
+  assert.deepEqual(t.messages.map((m) => m.seq), [1, 2, 3]);
+  assert.equal(t.lastSeq, 3);
+});
+
+test("a session update moves the bubble to the bottom and leaves a summary where it stood", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, app(1, "s1", 1), undefined, ME);
+  t = applyMessage(t, text(2), undefined, ME);
+  t = applyMessage(t, app(3, "s1", 2, ME), { seq: 1, summary: "Ben played example" }, ME);
+  const rows = transcriptRows(t);
+  assert.deepEqual(rows.map((r) => [r.type, r.message.seq]), [["summary", 1], ["message", 2], ["message", 3]]);
+  assert.equal(rows[0].message.summary, "Ben played example");
+  assert.equal(rows[0].message.supersededBy, 3);
+  assert.equal(currentOfSession(t, "s1").seq, 3);
+});
+
+test("a replayed copy without supersededBy does not undo a summary", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, app(1, "s1", 1), undefined, ME);
+  t = applyMessage(t, app(2, "s1", 2), { seq: 1, summary: "x" }, ME);
+  t = applyMessage(t, app(1, "s1", 1), undefined, ME);
+  assert.equal(messageBySeq(t, 1).supersededBy, 2);
+});
+
+test("a supersede of a message that is not loaded changes nothing else", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, app(9, "s1", 4), { seq: 5, summary: "x" }, ME);
+  assert.deepEqual(transcriptRows(t).map((r) => r.type), ["message"]);
+});
+
+test("local echo: pending shows last, and the confirmed message replaces it by clientId", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, text(1), undefined, ME);
+  t = addPending(t, { clientId: "k1", sender: ME, createdAt: 5, message: { kind: "text", text: "hi" } });
+  t = applyMessage(t, text(2), undefined, ME);
+  assert.deepEqual(transcriptRows(t).map((r) => r.type), ["message", "message", "pending"]);
+  t = applyMessage(t, { ...text(3, ME), clientId: "k1" }, undefined, ME);
+  assert.equal(t.pending.length, 0);
+  // the same clientId from someone else is not our echo
+  t = addPending(t, { clientId: "k2", sender: ME, createdAt: 6, message: { kind: "text", text: "yo" } });
+  t = applyMessage(t, { ...text(4, BEN), clientId: "k2" }, undefined, ME);
+  assert.equal(t.pending.length, 1);
+});
+
+test("a pending that is already confirmed is not added again; failures are kept", () => {
+  let t = applyMessage(emptyTranscript(), { ...text(1, ME), clientId: "k1" }, undefined, ME);
+  t = addPending(t, { clientId: "k1", sender: ME, createdAt: 1, message: { kind: "text", text: "x" } });
+  assert.equal(t.pending.length, 0);
+  t = addPending(t, { clientId: "k2", sender: ME, createdAt: 1, message: { kind: "text", text: "x" } });
+  t = failPending(t, "k2", "too_long");
+  assert.equal(t.pending[0].status, "failed");
+  assert.equal(t.pending[0].error, "too_long");
+  t = removePending(t, "k2");
+  assert.equal(t.pending.length, 0);
+});
+
+test("history pages merge below what is held, and the cursor moves back", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, text(10), undefined, ME);
+  assert.equal(historyCursor(t), 10);
+  t = applyHistory(t, [text(7), text(8), text(9), text(10)], true);
+  assert.deepEqual(t.messages.map((m) => m.seq), [7, 8, 9, 10]);
+  assert.equal(t.hasMoreBefore, true);
+  assert.equal(historyCursor(t), 7);
+  t = applyHistory(t, [text(5), text(6)], false);
+  assert.equal(t.hasMoreBefore, false);
+  assert.equal(t.loaded, true);
+});
+
+test("resync drops confirmed messages but keeps what is being sent", () => {
+  let t = applyMessage(emptyTranscript(), text(1), undefined, ME);
+  t = addPending(t, { clientId: "k", sender: ME, createdAt: 1, message: { kind: "text", text: "x" } });
+  t = resync(t, 900);
+  assert.equal(t.messages.length, 0);
+  assert.equal(t.pending.length, 1);
+  assert.equal(t.lastSeq, 900);
+  assert.equal(historyCursor(t), 901);
+});
+
+test("stickers stuck onto a loaded bubble travel with it", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, text(1), undefined, ME);
+  const sticker = { seq: 2, clientId: "s", sender: ME, createdAt: 2, kind: "sticker", image: "a".repeat(64), stuckTo: { seq: 1, x: 0.5, y: 0.5 } };
+  const loose = { ...sticker, seq: 3, clientId: "s2", stuckTo: { seq: 99, x: 0, y: 0 } };
+  t = applyMessage(applyMessage(t, sticker, undefined, ME), loose, undefined, ME);
+  const rows = transcriptRows(t);
+  assert.deepEqual(rows.map((r) => r.message.seq), [1, 3]);
+  assert.equal(rows[0].stickers[0].seq, 2);
+});
+
+test("unread counts others' current messages after the last read one", () => {
+  let t = emptyTranscript();
+  t = applyMessage(t, text(1), undefined, ME);
+  t = applyMessage(t, text(2, ME), undefined, ME);
+  t = applyMessage(t, app(3, "s", 1), undefined, ME);
+  t = applyMessage(t, app(4, "s", 2), { seq: 3, summary: "x" }, ME);
+  t = applyMessage(t, text(5), undefined, ME);
+  assert.equal(unreadCount(t, 0, ME), 3); // 1, 4, 5
+  assert.equal(unreadCount(t, 4, ME), 1);
+  assert.equal(unreadCount(t, 5, ME), 0);
+});
