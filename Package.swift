@@ -24,6 +24,7 @@ let package = Package(
             name: "ParlorCore",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 "CLibWebSockets",
             ]

@@ -5,7 +5,7 @@ struct Parlor: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "parlor",
         abstract: "A self-hosted messaging server with interactive in-conversation apps.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, BenchEngine.self],
         defaultSubcommand: Serve.self
     )
 }

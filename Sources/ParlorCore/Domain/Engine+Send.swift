@@ -5,12 +5,15 @@ extension Engine {
               conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try requireMember(cid, userId, tx)
         let body = content.bodyJSON
-        let hash = Self.contentHash(cid, body, content.session?.baseVersion ?? 0)
 
         // A retry of a message we already stored: answer with the original.
         if let used = try tx.clientIdUse(sender: userId, clientId: clientId) {
-            guard used.contentHash == hash,
-                  let existing = try tx.message(conversationId: used.conversationId, seq: used.seq) else {
+            // The same clientId is a retry only for the same content, sent to the same
+            // conversation from the same session version.
+            guard used.conversationId == cid,
+                  let existing = try tx.message(conversationId: cid, seq: used.seq),
+                  existing.body == body,
+                  (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0) else {
                 throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
             }
             let bytes = MessageJSON.bytes(existing)
@@ -28,7 +31,7 @@ extension Engine {
 
         var message = StoredMessage(
             conversationId: cid, seq: seq, clientId: clientId, sender: userId, createdAt: now(),
-            body: body, contentHash: hash)
+            body: body)
 
         var supersedes: (seq: Int, summary: String)?
         if let appId = content.appId {
@@ -50,8 +53,9 @@ extension Engine {
 
         try tx.insert(message)
         cache.lastSeq[cid] = seq
-        out.result(conn, id) { w in w.key("message"); MessageJSON.write(message, into: &w) }
-        out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(message, supersedes: supersedes)))
+        let json = MessageJSON.bytes(message)
+        out.result(conn, id) { w in w.key("message"); w.raw(json) }
+        out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(conversationId: cid, message: json, supersedes: supersedes)))
     }
 
     /// Every image a message refers to must have been uploaded.
@@ -100,14 +104,5 @@ extension Engine {
         }
         let name = try tx.user(id: old.sender)?.name ?? "Someone"
         return "\(name) played \(apps.name(of: appId) ?? appId)"
-    }
-
-    static func contentHash(_ cid: String, _ body: [UInt8], _ baseVersion: Int) -> [UInt8] {
-        var input = Array(cid.utf8)
-        input.append(0)
-        input += body
-        input.append(0)
-        input += Array(String(baseVersion).utf8)
-        return Secrets.sha256(input)
     }
 }

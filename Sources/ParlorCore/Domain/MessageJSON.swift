@@ -31,11 +31,17 @@ enum MessageJSON {
 
     /// The `message` event, built once and sent to every subscriber.
     static func event(_ m: StoredMessage, supersedes: (seq: Int, summary: String)?) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object(capacity: m.body.count + 220) { w in
+        event(conversationId: m.conversationId, message: bytes(m), supersedes: supersedes)
+    }
+
+    /// The event around a message already serialized (the send path serializes it once
+    /// for both the sender's result and everyone's event).
+    static func event(conversationId: String, message: [UInt8], supersedes: (seq: Int, summary: String)?) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object(capacity: message.count + 120) { w in
             w.field("type", "message")
-            w.field("conversationId", m.conversationId)
+            w.field("conversationId", conversationId)
             w.key("message")
-            write(m, into: &w)
+            w.raw(message)
             if let s = supersedes {
                 w.key("supersedes")
                 w.beginObject()

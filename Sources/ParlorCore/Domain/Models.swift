@@ -32,7 +32,6 @@ public struct StoredMessage: Equatable, Sendable {
     public var createdAt: Int
     /// The kind-specific fields, one JSON object (`MessageContent.bodyJSON`).
     public var body: [UInt8]
-    public var contentHash: [UInt8]
     public var senderParticipantId: String?
     public var sessionId: String?
     public var sessionVersion: Int?

@@ -61,10 +61,10 @@ public enum RequestParser {
 
 /// Typed access to a JSON object's fields, naming the field in every error.
 struct Fields {
-    let o: [String: JSONValue]
+    let o: JSONObject
     var prefix = ""
 
-    init(_ o: [String: JSONValue], prefix: String = "") {
+    init(_ o: JSONObject, prefix: String = "") {
         self.o = o
         self.prefix = prefix
     }

@@ -32,8 +32,8 @@ public protocol StoreTransaction {
     func lastSeq(conversationId: String) throws -> Int?
     func insert(_ message: StoredMessage) throws
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
-    /// Where a sender's clientId was used, and for what content: the idempotency check.
-    func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int, contentHash: [UInt8])?
+    /// Where a sender's clientId was used: the idempotency check.
+    func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int)?
     func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage]
     func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
     func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?

@@ -32,6 +32,7 @@ enum SQLiteSchema {
                     created_by TEXT NOT NULL,
                     created_at INTEGER NOT NULL
                 ) WITHOUT ROWID;
+                -- A rowid table: rows carry whole bodies, which WITHOUT ROWID handles badly.
                 CREATE TABLE messages (
                     conversation_id TEXT NOT NULL,
                     seq INTEGER NOT NULL,
@@ -39,14 +40,13 @@ enum SQLiteSchema {
                     sender_id TEXT NOT NULL,
                     created_at INTEGER NOT NULL,
                     body BLOB NOT NULL,
-                    content_hash BLOB NOT NULL,
                     sender_participant_id TEXT,
                     session_id TEXT,
                     session_version INTEGER,
                     superseded_by INTEGER,
                     summary TEXT,
-                    PRIMARY KEY (conversation_id, seq)
-                ) WITHOUT ROWID;
+                    UNIQUE (conversation_id, seq)
+                );
                 CREATE UNIQUE INDEX messages_by_client_id ON messages(sender_id, client_id);
                 CREATE INDEX messages_by_session ON messages(conversation_id, session_id, session_version)
                     WHERE session_id IS NOT NULL;

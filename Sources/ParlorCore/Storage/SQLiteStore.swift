@@ -31,14 +31,14 @@ struct SQLiteTransaction: StoreTransaction {
     /// A savepoint from cached statements: GRDB's `inSavepoint` parses its SQL on every
     /// call, and this runs once per request.
     func isolated<T>(_ body: () throws -> T) throws -> T {
-        try db.cachedStatement(sql: "SAVEPOINT request").execute()
+        try RawStatement(db, "SAVEPOINT request").run()
         do {
             let result = try body()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT request").execute()
+            try RawStatement(db, "RELEASE SAVEPOINT request").run()
             return result
         } catch {
-            try db.cachedStatement(sql: "ROLLBACK TO SAVEPOINT request").execute()
-            try db.cachedStatement(sql: "RELEASE SAVEPOINT request").execute()
+            try RawStatement(db, "ROLLBACK TO SAVEPOINT request").run()
+            try RawStatement(db, "RELEASE SAVEPOINT request").run()
             throw error
         }
     }
@@ -111,8 +111,11 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func isMember(conversationId: String, userId: String) throws -> Bool {
-        try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?"),
-                          arguments: [conversationId, userId]) != nil
+        let q = try RawStatement(db, "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?")
+        q.bind(1, conversationId)
+        q.bind(2, userId)
+        defer { q.done() }
+        return try q.firstRow()
     }
 
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool {
@@ -133,30 +136,37 @@ struct SQLiteTransaction: StoreTransaction {
     // MARK: Messages
 
     func lastSeq(conversationId: String) throws -> Int? {
-        try Int.fetchOne(db.cachedStatement(sql: "SELECT last_seq FROM conversations WHERE id = ?"), arguments: [conversationId])
+        let q = try RawStatement(db, "SELECT last_seq FROM conversations WHERE id = ?")
+        q.bind(1, conversationId)
+        defer { q.done() }
+        return try q.firstRow() ? q.int(0) : nil
     }
 
     func insert(_ m: StoredMessage) throws {
-        try exec("""
-            INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body, content_hash,
+        let q = try RawStatement(db, """
+            INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body,
                                   sender_participant_id, session_id, session_version, superseded_by, summary)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [m.conversationId, m.seq, m.clientId, m.sender, m.createdAt, Data(m.body), Data(m.contentHash),
-                  m.senderParticipantId, m.sessionId, m.sessionVersion, m.supersededBy, m.summary])
-        try exec("UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?",
-                 [m.seq, m.createdAt, m.conversationId])
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        q.bind(1, m.conversationId); q.bind(2, m.seq); q.bind(3, m.clientId); q.bind(4, m.sender)
+        q.bind(5, m.createdAt); q.bind(6, m.body); q.bind(7, m.senderParticipantId)
+        q.bind(8, m.sessionId); q.bind(9, m.sessionVersion); q.bind(10, m.supersededBy); q.bind(11, m.summary)
+        try q.run()
+        let u = try RawStatement(db, "UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?")
+        u.bind(1, m.seq); u.bind(2, m.createdAt); u.bind(3, m.conversationId)
+        try u.run()
     }
 
     private static let columns = """
-        conversation_id, seq, client_id, sender_id, created_at, body, content_hash,
+        conversation_id, seq, client_id, sender_id, created_at, body,
         sender_participant_id, session_id, session_version, superseded_by, summary
         """
 
     private static func message(_ r: Row) -> StoredMessage {
         StoredMessage(
             conversationId: r[0], seq: r[1], clientId: r[2], sender: r[3], createdAt: r[4],
-            body: [UInt8](r[5] as Data), contentHash: [UInt8](r[6] as Data),
-            senderParticipantId: r[7], sessionId: r[8], sessionVersion: r[9], supersededBy: r[10], summary: r[11])
+            body: [UInt8](r[5] as Data),
+            senderParticipantId: r[6], sessionId: r[7], sessionVersion: r[8], supersededBy: r[9], summary: r[10])
     }
 
     func message(conversationId: String, seq: Int) throws -> StoredMessage? {
@@ -164,11 +174,13 @@ struct SQLiteTransaction: StoreTransaction {
                 [conversationId, seq]).map(Self.message)
     }
 
-    func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int, contentHash: [UInt8])? {
-        let stmt = try db.cachedStatement(sql: "SELECT conversation_id, seq, content_hash FROM messages WHERE sender_id = ? AND client_id = ?")
-        stmt.setUncheckedArguments([sender, clientId])
-        guard let r = try Row.fetchOne(stmt) else { return nil }
-        return (r[0], r[1], [UInt8](r[2] as Data))
+    func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int)? {
+        let q = try RawStatement(db, "SELECT conversation_id, seq FROM messages WHERE sender_id = ? AND client_id = ?")
+        q.bind(1, sender)
+        q.bind(2, clientId)
+        defer { q.done() }
+        guard try q.firstRow() else { return nil }
+        return (q.text(0), q.int(1))
     }
 
     func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage] {

@@ -7,11 +7,32 @@ public enum JSONValue: Equatable, Sendable {
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     public subscript(key: String) -> JSONValue? {
         if case .object(let o) = self { return o[key] }
         return nil
+    }
+}
+
+/// A JSON object's members in order. Frames have a handful of keys, so a linear scan
+/// beats hashing every key into a dictionary; the last duplicate wins, as in most parsers.
+public struct JSONObject: Equatable, Sendable {
+    var keys: [String] = []
+    var values: [JSONValue] = []
+
+    public subscript(key: String) -> JSONValue? {
+        var i = keys.count - 1
+        while i >= 0 {
+            if keys[i] == key { return values[i] }
+            i -= 1
+        }
+        return nil
+    }
+
+    public static func == (a: JSONObject, b: JSONObject) -> Bool {
+        let ka = Set(a.keys)
+        return ka == Set(b.keys) && ka.allSatisfy { a[$0] == b[$0] }
     }
 }
 
@@ -69,7 +90,7 @@ public struct JSONParser {
     private mutating func object() throws(JSONParseError) -> JSONValue {
         try enter(); defer { depth -= 1 }
         i += 1
-        var out: [String: JSONValue] = [:]
+        var out = JSONObject()
         skipSpace()
         if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(out) }
         while true {
@@ -80,7 +101,8 @@ public struct JSONParser {
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw JSONParseError() }
             i += 1
             skipSpace()
-            out[k] = try value()
+            out.keys.append(k)
+            out.values.append(try value())
             skipSpace()
             guard i < b.count else { throw JSONParseError() }
             if b[i] == UInt8(ascii: ",") { i += 1; continue }

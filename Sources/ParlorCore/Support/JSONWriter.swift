@@ -45,14 +45,18 @@ public struct JSONWriter: Sendable {
 
     static func appendString(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        let utf8 = s.utf8
+        var s = s
         // Most strings need no escaping: copy them whole.
-        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            out.append(contentsOf: utf8)
+        let plain = s.withUTF8 { buf -> Bool in
+            for b in buf where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { return false }
+            out.append(contentsOf: buf)
+            return true
+        }
+        if plain {
             out.append(UInt8(ascii: "\""))
             return
         }
-        for b in utf8 {
+        for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
             case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
