@@ -262,6 +262,7 @@ sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
 outgoing.addEventListener("failed", (e) => failed(e.detail));
+outgoing.addEventListener("conflictresolved", () => chat.composer.showNotice(null));
 outgoing.addEventListener("inserttext", (e) => {
   if (e.detail.conversationId === store.state.currentId) chat.composer.insertText(e.detail.text);
 });

@@ -145,11 +145,11 @@ export class Sync extends EventTarget {
   async trySend(item) {
     if (this.client.status !== "online") return;
     try {
-      const { message } = await this.client.request("send", {
+      const { message, supersedes } = await this.client.request("send", {
         conversationId: item.conversationId, clientId: item.clientId, message: item.message,
       });
       this.dropFromOutbox(item.clientId);
-      this.onMessage({ conversationId: item.conversationId, message });
+      this.onMessage({ conversationId: item.conversationId, message, supersedes });
     } catch (error) {
       if (TRANSIENT.has(error.code)) return; // stays in the outbox
       this.dropFromOutbox(item.clientId);

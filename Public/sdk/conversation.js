@@ -68,7 +68,7 @@ export class Conversation {
     if (template.image) layout.image = await this._upload(template.image);
     const draft = { url: message.url, layout, live };
     if (typeof message.summaryText === "string" && message.summaryText !== "") draft.summaryText = message.summaryText;
-    if (message.session) draft.session = { id: message.session.identifier, baseVersion: message.session.version };
+    if (message.session) draft.session = { id: message.session.identifier, baseVersion: message.baseVersion ?? message.session.version };
     return draft;
   }
 

@@ -81,6 +81,15 @@ export class Message {
     this.senderParticipantIdentifier = null;
     this.isPending = false;
     this.ref = null;
+    /** @type {number | null} the session version this message holds (read it; it does not move) */
+    this.sessionVersion = null;
+    /**
+     * @type {number | null} the version an update is based on; null bases it on the
+     * newest version this app has seen (`session.version`). Set it from the message
+     * you edited (`selectedMessage.sessionVersion`) to get a conflict, not an
+     * overwrite, when someone else moved the session meanwhile.
+     */
+    this.baseVersion = null;
   }
 
   /** A message the host handed us (a selected, received or sent one). */
@@ -96,6 +105,7 @@ export class Message {
     m.senderParticipantIdentifier = snap.senderParticipantIdentifier ?? null;
     m.isPending = !!snap.isPending;
     m.ref = snap.ref ?? null;
+    m.sessionVersion = snap.session ? snap.session.version : null;
     return m;
   }
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  emptyTranscript, applyMessage, applyHistory, resync, addPending, failPending, removePending,
+  emptyTranscript, applyMessage, applyHistory, resync, addPending, failPending, removePending, dropConflicted,
   transcriptRows, unreadCount, historyCursor, currentOfSession, messageBySeq,
 } from "../../Public/js/state/transcript.js";
 
@@ -118,4 +118,15 @@ test("unread counts others' current messages after the last read one", () => {
   assert.equal(unreadCount(t, 0, ME), 3); // 1, 4, 5
   assert.equal(unreadCount(t, 4, ME), 1);
   assert.equal(unreadCount(t, 5, ME), 0);
+});
+
+test("a refused app move is dropped once the app stages a merged one", () => {
+  let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x" } });
+  t = addPending(t, { clientId: "b", sender: "u1", createdAt: 2, message: { kind: "text", text: "hi" } });
+  t = failPending(t, "a", "session_conflict");
+  t = failPending(t, "b", "internal");
+  const after = dropConflicted(t, "partylist");
+  assert.deepEqual(after.pending.map((p) => p.clientId), ["b"]);
+  assert.equal(dropConflicted(after, "partylist"), after);
+  assert.equal(dropConflicted(t, "wenderpic"), t);
 });

@@ -181,6 +181,9 @@ export function resultProblem(requestType, r) {
       if (typeof r.resync !== "boolean") return "resync";
       return conversationProblem(r.conversation);
     case "send":
+      if (r.supersedes !== undefined && (!isObject(r.supersedes) || !isSeq(r.supersedes.seq) || !isString(r.supersedes.summary))) {
+        return "supersedes";
+      }
       return messageProblem(r.message);
     case "history":
       if (!Array.isArray(r.messages)) return "messages";

@@ -160,6 +160,15 @@ export function retryPending(t, clientId) {
   };
 }
 
+/**
+ * Drops an app's echoes that were refused as stale: the app has merged and staged
+ * its move again, so the refused copy is no longer the user's only copy.
+ */
+export function dropConflicted(t, appId) {
+  const keep = t.pending.filter((p) => !(p.status === "failed" && p.error === "session_conflict" && p.message?.appId === appId));
+  return keep.length === t.pending.length ? t : { ...t, pending: keep };
+}
+
 export function removePending(t, clientId) {
   return { ...t, pending: t.pending.filter((p) => p.clientId !== clientId) };
 }

@@ -54,7 +54,13 @@ extension Engine {
         try tx.insert(message)
         cache.lastSeq[cid] = seq
         let json = MessageJSON.bytes(message)
-        out.result(conn, id) { w in w.key("message"); w.raw(json) }
+        out.result(conn, id) { w in
+            w.key("message"); w.raw(json)
+            if let s = supersedes {
+                w.key("supersedes")
+                w.beginObject(); w.field("seq", s.seq); w.field("summary", s.summary); w.endObject()
+            }
+        }
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(conversationId: cid, message: json, supersedes: supersedes)))
     }
 

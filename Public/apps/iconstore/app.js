@@ -1,0 +1,217 @@
+// Icon Store (seed 000): a list of icons; tapping one returns to compact and
+// inserts a message (caption = name, subcaption = price, image = the icon,
+// URL = its query items). Tapping that bubble opens the app expanded on the
+// icon's details (image, name, description, price, Buy); going back to
+// compact dismisses the details.
+
+import { MessagesAppViewController, Message, TemplateLayout } from "../../sdk/index.js";
+import { Icon, IconData } from "./icons.js";
+import { renderIconCard } from "./render.js";
+
+const $ = (id) => document.getElementById(id);
+
+/** Builds an element; strings become text nodes (never HTML). */
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key in node && !key.startsWith("aria")) node[key] = value;
+    else node.setAttribute(key, value === true ? "" : String(value));
+  }
+  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
+class MessagesViewController extends MessagesAppViewController {
+  constructor() {
+    super();
+    this.iconSet = IconData.iconSet;
+    /** @type {Icon | null} the icon the details show */
+    this.selectedIcon = null;
+    this.owned = new Set();
+    this.toastTimer = 0;
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !$("details").hidden) this.dismissDetails();
+    });
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------
+
+  async willBecomeActive(conversation) {
+    this.note("willBecomeActive");
+    this.owned = new Set((await this.storage.get("owned").catch(() => null)) || []);
+    this.renderTable();
+    // Opened by a tap on a bubble: expanded, with the message selected.
+    if (this.presentationStyle !== "expanded") {
+      this.dismissDetails();
+      return;
+    }
+    if (conversation.selectedMessage) this.presentIconDetails(conversation.selectedMessage);
+  }
+
+  didBecomeActive() { this.note("didBecomeActive"); }
+  willResignActive() { this.note("willResignActive"); }
+  didResignActive() { this.note("didResignActive"); }
+
+  willTransition(style) {
+    this.note(`willTransition:${style}`);
+    // Back to compact: the details were a modal over the list; dismiss them.
+    if (style === "compact") this.dismissDetails();
+  }
+
+  didTransition(style) { this.note(`didTransition:${style}`); }
+
+  didSelect(message, conversation) {
+    this.note("didSelect");
+    const selected = conversation.selectedMessage;
+    if (!selected) return;
+    this.presentIconDetails(selected);
+  }
+
+  didReceive() { this.note("didReceive"); }
+  didStartSending() { this.note("didStartSending"); }
+  didCancelSending() { this.note("didCancelSending"); }
+
+  note(name) {
+    $("lifecycle").append(el("li", {}, name));
+  }
+
+  // ---- the table of icons ---------------------------------------------------------
+
+  renderTable() {
+    const rows = this.iconSet.map((icon) => {
+      const owned = this.owned.has(icon.imageName);
+      return el("li", {},
+        el("button", {
+          type: "button", class: "icon-row", dataset: { icon: icon.imageName },
+          "aria-label": `${icon.name}, ${icon.formattedPrice}${owned ? ", owned" : ""}. Send it`,
+          onclick: (e) => this.didSelectRow(icon, e.currentTarget),
+        },
+        el("img", { class: "thumb", src: icon.imagePath, alt: "", width: 72, height: 72 }),
+        el("span", { class: "text" },
+          el("span", { class: "name" }, icon.name, icon.isFeatured ? el("span", { class: "badge" }, "Featured") : null),
+          el("span", { class: "desc" }, icon.description)),
+        el("span", { class: ["price", owned && "owned"].filter(Boolean).join(" ") }, owned ? "Owned" : icon.formattedPrice)));
+    });
+    $("icons").replaceChildren(...rows);
+  }
+
+  /** The seed's tableView(_:didSelectRowAt:): back to compact, then a message in the composer. */
+  async didSelectRow(icon, row) {
+    if (row.getAttribute("aria-busy") === "true") return;
+    this.requestPresentationStyle("compact").catch(() => {});
+    const conversation = this.activeConversation;
+    if (!conversation) return;
+    row.setAttribute("aria-busy", "true");
+    try {
+      const layout = new TemplateLayout({
+        caption: icon.name,
+        subcaption: icon.formattedPrice,
+        image: await renderIconCard(icon),
+      });
+      const message = new Message();
+      message.layout = layout;
+      message.url = icon.url;
+      message.summaryText = `${icon.name} · ${icon.formattedPrice}`;
+      const inserted = conversation.insert(message);
+      this.toast(`${icon.name} is in your message. Press Send.`);
+      inserted.catch((error) => {
+        if (error.code !== "cancelled") this.toast(`${icon.name} was not sent: ${error.message}`);
+      });
+    } catch (error) {
+      this.toast(`Could not add ${icon.name}: ${error.message}`);
+    } finally {
+      row.removeAttribute("aria-busy");
+    }
+  }
+
+  // ---- the details (the seed's IconDetailViewController) -------------------------------
+
+  presentIconDetails(message) {
+    this.selectedIcon = Icon.fromMessage(message);
+    const details = $("details");
+    const icon = this.selectedIcon;
+    if (!icon) {
+      details.replaceChildren(
+        this.detailsBar(),
+        el("p", { class: "empty" }, "This message has no icon in it."));
+      details.hidden = false;
+      return;
+    }
+    // The image: ours if this version knows the icon, else the one in the bubble.
+    const bubbleImage = typeof message.templateLayout?.image === "string" ? message.templateLayout.image : null;
+    const src = icon.imagePath || bubbleImage;
+    const key = icon.imageName || icon.name;
+    const owned = this.owned.has(key);
+    const buy = el("button", {
+      type: "button", id: "buy", class: "buy", disabled: owned,
+      onclick: () => this.buy(icon, key),
+    }, owned ? "Purchased ✓" : "Buy");
+    const hero = el("div", { class: "hero" }, src ? el("img", { id: "detail-image", src, alt: icon.name }) : null);
+    hero.style.setProperty("--tint", icon.tint);
+    details.replaceChildren(
+      this.detailsBar(),
+      el("div", { class: "details-body" },
+        hero,
+        el("div", { class: "info" },
+          el("h2", { id: "detail-name" }, icon.name),
+          el("p", { id: "detail-description" }, icon.description),
+          el("p", { id: "detail-price", class: "big-price" }, icon.formattedPrice),
+          buy,
+          el("p", { id: "owned-note", class: "owned-note", hidden: !owned }, "It's in your collection."))));
+    details.hidden = false;
+    details.scrollTop = 0;
+    $("toast").hidden = true;
+    document.documentElement.classList.add("showing-details");
+  }
+
+  detailsBar() {
+    return el("div", { class: "details-bar" },
+      el("button", { type: "button", class: "back", onclick: () => this.dismissDetails() },
+        el("span", { "aria-hidden": "true" }, "‹ "), "All icons"));
+  }
+
+  dismissDetails() {
+    const details = $("details");
+    if (details.hidden) return;
+    details.hidden = true;
+    details.replaceChildren();
+    this.selectedIcon = null;
+    document.documentElement.classList.remove("showing-details");
+  }
+
+  async buy(icon, key) {
+    this.owned.add(key);
+    try {
+      await this.storage.set("owned", [...this.owned]);
+    } catch (error) {
+      this.owned.delete(key);
+      this.toast(`The purchase did not go through: ${error.message}`);
+      return;
+    }
+    const buy = $("buy");
+    if (buy) {
+      buy.disabled = true;
+      buy.textContent = "Purchased ✓";
+    }
+    const note = $("owned-note");
+    if (note) note.hidden = false;
+    this.renderTable();
+    this.toast(`${icon.name} is yours.`);
+  }
+
+  toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      t.hidden = true;
+    }, 3500);
+  }
+}
+
+MessagesViewController.start();

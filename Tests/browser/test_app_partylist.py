@@ -1,0 +1,355 @@
+"""Party list (seed 002) between Kate and John: Kate starts a list (Mussels and
+Fries), edits it and sends it; John has no Party list, gets it from the
+bubble, adds "Andalouse sauce" and sends it back: one bubble, updated, on both
+sides. Then both edit and send at the same moment, and a send that is
+refused because the list moved on (a session conflict) is merged and nothing
+is lost."""
+
+import re
+import time
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+
+APP = "Party list"
+RECONNECT = 30_000
+
+
+def frame(page):
+    return page.frame_locator("#app-pane iframe")
+
+
+def hooks(page):
+    return frame(page).locator("#lifecycle li")
+
+
+def elements(page):
+    return frame(page).locator("#elements .element-name")
+
+
+def toggle(page, verb):
+    page.locator("#app-pane .pane-bar").get_by_role("button", name=f"{verb} {APP}").click()
+
+
+def add(page, *names):
+    for name in names:
+        frame(page).locator("#new-element").fill(name)
+        frame(page).get_by_role("button", name="Add", exact=True).click()
+        expect(elements(page).last).to_have_text(name)
+
+
+def remove(page, name):
+    before = elements(page).count()
+    frame(page).get_by_role("button", name=f"Remove {name}", exact=True).click()
+    expect(elements(page)).to_have_count(before - 1)
+
+
+def current_bubble(page):
+    return page.locator(".row[data-seq][data-kind=app]")
+
+
+def staged(page):
+    return page.locator(".staged-item[data-kind=app]")
+
+
+def press_send(page):
+    page.get_by_role("button", name="Send", exact=True).click()
+
+
+def images_loaded(locator):
+    expect(locator).not_to_have_count(0)
+    locator.first.page.wait_for_function(
+        "els => els.every(e => e.complete && e.naturalWidth > 0)", arg=locator.element_handles())
+
+
+def start_party(people, dark=False):
+    """Kate and John in one conversation; Kate has Party list, John does not."""
+    kate = people.join("Kate", dark=dark)
+    link = create_conversation(kate, "Mussels night")
+    john = people.join("John", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=dark)
+    install_app(kate, APP)
+    return kate, john
+
+
+def send_new_list(kate, title=None, extra=()):
+    open_from_drawer(kate, APP)
+    frame(kate).get_by_role("button", name="New party").click()
+    pane_ready(kate, "expanded")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries"])
+    if title:
+        frame(kate).locator("#list-title").fill(title)
+    add(kate, *extra)
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    expect(staged(kate)).to_be_visible()
+    press_send(kate)
+    expect(staged(kate)).to_have_count(0)
+    expect(current_bubble(kate)).to_have_count(1)
+
+
+def test_kate_starts_the_list_john_adds_andalouse_sauce_and_sends_it_back(people):
+    kate, john = start_party(people)
+
+    # compact: New party
+    open_from_drawer(kate, APP)
+    home = frame(kate).locator("#home")
+    expect(home.get_by_role("button", name="New party")).to_be_visible()
+    expect(hooks(kate)).to_have_text(["willBecomeActive", "didBecomeActive"])
+    shot(kate, "partylist-desktop-light-compact")
+
+    # New party: expanded, a new list with Mussels and Fries
+    home.get_by_role("button", name="New party").click()
+    pane_ready(kate, "expanded")
+    expect(frame(kate).locator("#list-title")).to_have_value("Mussels Party")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries"])
+    expect(frame(kate).locator("#list-kind")).to_have_text("New list")
+
+    # edit: the title, add two, remove one
+    frame(kate).locator("#list-title").fill("Mussels at Kate's")
+    add(kate, "Beer", "Ketchup")
+    remove(kate, "Ketchup")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries", "Beer"])
+    expect(frame(kate).locator("#count")).to_have_text("3 items")
+    shot(kate, "partylist-desktop-light-expanded")
+
+    # Send: back to compact, the list waits in the composer
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    expect(staged(kate)).to_contain_text("Mussels at Kate's")
+    images_loaded(staged(kate).locator("img.thumb"))
+    expect(frame(kate).locator("#home-status")).to_contain_text("press Send")
+    assert kate.locator(".row[data-kind=app]").count() == 0
+    press_send(kate)
+    expect(staged(kate)).to_have_count(0)
+    expect(frame(kate).locator("#home-status")).to_contain_text("Sent")
+
+    bubble_k = current_bubble(kate)
+    expect(bubble_k).to_have_count(1)
+    expect(bubble_k.locator(".caption")).to_have_text("Mussels at Kate's")
+    expect(bubble_k.locator(".subcaption")).to_have_text("Mussels, Fries and Beer")
+    expect(bubble_k.locator(".trailing-caption")).to_have_text("3 items")
+    images_loaded(bubble_k.locator(".app-image img"))
+    first_seq = int(bubble_k.get_attribute("data-seq"))
+    session = bubble_k.get_attribute("data-session")
+    assert session
+
+    # John has no Party list: Get it from the bubble; it opens on Kate's list
+    bubble_j = current_bubble(john)
+    expect(bubble_j.locator(".caption")).to_have_text("Mussels at Kate's")
+    john_get = bubble_j.get_by_role("button", name=f"Get {APP}")
+    expect(john_get).to_be_visible()
+    shot(john, "partylist-phone-light-get-app")
+    john_get.click()
+    pane_ready(john, "expanded")
+    expect(frame(john).locator("#list-title")).to_have_value("Mussels at Kate's")
+    expect(elements(john)).to_have_text(["Mussels", "Fries", "Beer"])
+    expect(frame(john).locator("#list-kind")).to_contain_text("Shared list")
+
+    # John adds the Andalouse sauce Kate forgot, and sends it back
+    add(john, "Andalouse sauce")
+    shot(john, "partylist-phone-light-expanded")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    expect(staged(john)).to_contain_text("Mussels at Kate's")
+    shot(john, "partylist-phone-light-compact-staged")
+    press_send(john)
+    expect(staged(john)).to_have_count(0)
+
+    # one bubble, updated, moved to the bottom, on both sides; the old one is a summary line
+    for page in (kate, john):
+        bubble = current_bubble(page)
+        expect(bubble).to_have_count(1)
+        expect(bubble.locator(".subcaption")).to_have_text("Mussels, Fries, Beer and Andalouse sauce")
+        expect(bubble.locator(".trailing-caption")).to_have_text("4 items")
+        expect(bubble).to_have_attribute("data-session", session)
+        assert int(bubble.get_attribute("data-seq")) > first_seq
+        expect(page.locator(f".summary[data-seq='{first_seq}']")).to_have_text("Kate started “Mussels at Kate's”")
+        images_loaded(bubble.locator(".app-image img"))
+
+    # Kate's app was open: it heard John's version; tapping the bubble shows it
+    expect(hooks(kate)).to_contain_text(["didReceive"])
+    kate.locator(".row[data-seq][data-kind=app] .app-bubble").click()
+    pane_ready(kate, "expanded")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries", "Beer", "Andalouse sauce"])
+    expect(frame(kate).locator("#list-title")).to_have_value("Mussels at Kate's")
+
+    # closing and opening from the bubble again: the same list
+    kate.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    expect(kate.locator("#app-pane")).to_be_hidden()
+    current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries", "Beer", "Andalouse sauce"])
+    expect(hooks(kate)).to_have_text(["willBecomeActive", "didBecomeActive"])
+
+    # New party starts another list, in its own session: a second bubble
+    toggle(kate, "Collapse")
+    pane_ready(kate, "compact")
+    expect(frame(kate).get_by_role("button", name="Edit “Mussels at Kate's”")).to_be_visible()
+    frame(kate).get_by_role("button", name="New party").click()
+    pane_ready(kate, "expanded")
+    expect(frame(kate).locator("#list-title")).to_have_value("Mussels Party")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries"])
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    press_send(kate)
+    for page in (kate, john):
+        bubbles = current_bubble(page)
+        expect(bubbles).to_have_count(2)
+        expect(bubbles.locator(".caption")).to_have_text(["Mussels at Kate's", "Mussels Party"])
+        assert bubbles.nth(1).get_attribute("data-session") != session
+
+
+def test_both_edit_and_send_at_the_same_moment(people):
+    kate, john = start_party(people)
+    send_new_list(kate, extra=["Beer"])
+    current_bubble(john).get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(john, "expanded")
+    expect(elements(john)).to_have_text(["Mussels", "Fries", "Beer"])
+    current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+
+    # both edit the same version: Kate swaps Beer for Mayonnaise, John adds sauce and water
+    remove(kate, "Beer")
+    add(kate, "Mayonnaise")
+    add(john, "Andalouse sauce", "Sparkling water")
+    for page in (kate, john):
+        frame(page).get_by_role("button", name="Send", exact=True).click()
+        pane_ready(page, "compact")
+        expect(staged(page)).to_be_visible()
+
+    # and press Send at the same moment
+    kate.get_by_role("button", name="Send", exact=True).click()
+    john.get_by_role("button", name="Send", exact=True).click()
+
+    # whoever lost the race gets the merged list back in the composer (the refused
+    # copy leaves the transcript once the app has re-staged it) and sends again
+    for page in (kate, john):
+        expect(page.locator(".row.pending:not(.failed)")).to_have_count(0)
+
+    def merged_everywhere():
+        return all(current_bubble(p).locator(".trailing-caption").inner_text() == "5 items" for p in (kate, john))
+
+    deadline = time.monotonic() + 20
+    while not merged_everywhere():
+        assert time.monotonic() < deadline, "the lists never converged"
+        for page in (kate, john):
+            if staged(page).count():
+                expect(frame(page).locator("#home-status")).to_contain_text("Both changes are in")
+                expect(page.locator(".row.pending.failed")).to_have_count(0)
+                press_send(page)
+                expect(page.locator(".row.pending:not(.failed)")).to_have_count(0)
+        kate.wait_for_timeout(100)
+
+    want = {"Mussels", "Fries", "Mayonnaise", "Andalouse sauce", "Sparkling water"}
+    for page in (kate, john):
+        bubble = current_bubble(page)
+        expect(bubble).to_have_count(1)
+        expect(bubble.locator(".trailing-caption")).to_have_text("5 items")
+        line = bubble.locator(".subcaption").inner_text()
+        got = set(re.split(r", | and ", line))
+        assert got == want, f"{line!r}: nothing lost, Beer removed"
+        expect(staged(page)).to_have_count(0)
+
+    # each side's open app shows the merged list too
+    for page in (kate, john):
+        current_bubble(page).locator(".app-bubble").click()
+        pane_ready(page, "expanded")
+        expect(elements(page)).to_have_count(5)
+        assert set(elements(page).all_inner_texts()) == want
+
+
+def test_a_send_refused_by_a_session_conflict_is_merged_and_sent_again(people):
+    kate, john = start_party(people)
+    send_new_list(kate)
+    current_bubble(john).get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(john, "expanded")
+
+    # John adds Beer and puts the list in his composer ...
+    add(john, "Beer")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    expect(staged(john)).to_be_visible()
+    images_loaded(staged(john).locator("img.thumb"))
+
+    # ... and presses Send while his connection is down: it waits in the outbox
+    john.context.set_offline(True)
+    expect(john.locator("#offline-banner")).to_be_visible()
+    press_send(john)
+    expect(john.locator(".row.pending")).to_contain_text("Sending…")
+
+    # meanwhile Kate adds the Andalouse sauce and sends: the list moves on
+    current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    add(kate, "Andalouse sauce")
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    press_send(kate)
+    expect(current_bubble(kate)).to_have_count(1)
+    expect(current_bubble(kate).locator(".subcaption")).to_have_text("Mussels, Fries and Andalouse sauce")
+
+    # John is back: his send was based on the old version, the server refuses it
+    # (session_conflict); his app merges Kate's version with his edit and puts
+    # the merged list back in the composer
+    john.context.set_offline(False)
+    expect(john.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    # the refused copy leaves the transcript as soon as the app stages the merge
+    expect(staged(john)).to_have_count(1, timeout=RECONNECT)
+    expect(john.locator(".row.pending.failed")).to_have_count(0)
+    status = frame(john).locator("#home-status")
+    expect(status).to_contain_text("Someone changed the list at the same time (+ Andalouse sauce)")
+    expect(status).to_contain_text("press Send again")
+    shot(john, "partylist-phone-light-conflict-merged")
+    press_send(john)
+
+    for page in (kate, john):
+        bubble = current_bubble(page)
+        expect(bubble).to_have_count(1)
+        expect(bubble.locator(".subcaption")).to_have_text("Mussels, Fries, Andalouse sauce and Beer")
+    expect(john.locator(".row.pending")).to_have_count(0)
+
+    # John's editor shows the merged list
+    toggle(john, "Expand")
+    pane_ready(john, "expanded")
+    expect(elements(john)).to_have_text(["Mussels", "Fries", "Andalouse sauce", "Beer"])
+
+
+def test_an_update_arriving_while_editing_is_merged_live(people):
+    kate, john = start_party(people, dark=True)
+    send_new_list(kate)
+    current_bubble(john).get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(john, "expanded")
+    add(john, "Beer")  # John is editing, not sent yet
+
+    # Kate sends a version with the sauce while John edits
+    current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    frame(kate).locator("#list-title").fill("Moules-frites")
+    add(kate, "Andalouse sauce")
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    press_send(kate)
+    expect(frame(kate).locator("#home-status")).to_contain_text("Sent")
+    shot(kate, "partylist-desktop-dark-compact-sent")
+
+    # John's open editor takes it in at once, keeping his Beer and his typing
+    frame(john).locator("#new-element").fill("Napkins")
+    expect(elements(john)).to_have_text(["Mussels", "Fries", "Andalouse sauce", "Beer"])
+    expect(frame(john).locator("#list-title")).to_have_value("Moules-frites")
+    expect(frame(john).locator("#merge-note")).to_have_text(
+        "Updated with the latest changes: renamed “Moules-frites”, + Andalouse sauce")
+    expect(frame(john).locator("#new-element")).to_have_value("Napkins")
+    shot(john, "partylist-phone-dark-merged-live")
+    frame(john).get_by_role("button", name="Add", exact=True).click()
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    expect(frame(john).locator("#home-status")).to_contain_text("press Send")
+    shot(john, "partylist-phone-dark-compact-staged")
+    press_send(john)
+    for page in (kate, john):
+        bubble = current_bubble(page)
+        expect(bubble).to_have_count(1)
+        expect(bubble.locator(".caption")).to_have_text("Moules-frites")
+        expect(bubble.locator(".subcaption")).to_have_text("Mussels, Fries, Andalouse sauce, Beer and Napkins")
+    expect(kate.locator(".row.pending")).to_have_count(0)
+    expect(john.locator(".row.pending")).to_have_count(0)
