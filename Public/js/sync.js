@@ -25,6 +25,8 @@ export class Sync extends EventTarget {
     this.waiters = new Map();
     this.flushing = false;
     this.participantRequests = new Map();
+    /** @type {Map<string, Promise<object>>} per-user app storage, by app id, as the server has it */
+    this.appDataCache = new Map();
     client.addEventListener("ready", (e) => this.onReady(e.detail));
     client.addEventListener("status", (e) => {
       const online = e.detail.status === "online";
@@ -104,6 +106,39 @@ export class Sync extends EventTarget {
     this.store.update(["presence", "conversations"], (s) => ({
       presence: { ...s.presence, [frame.conversationId]: applyPresence(s.presence[frame.conversationId] || new Set(), frame) },
     }));
+  }
+
+  /**
+   * One app's per-user storage. It lives on the server so it follows the user to
+   * every device; this browser keeps a copy to read while offline.
+   */
+  appData(appId) {
+    let p = this.appDataCache.get(appId);
+    if (!p) {
+      p = this.client.request("appdata.get", { appId }).then(
+        (r) => {
+          this.store.saveAppData(appId, r.data);
+          return r.data;
+        },
+        (error) => {
+          this.appDataCache.delete(appId);
+          if (error.code === "offline") return this.store.appData(appId);
+          throw error;
+        },
+      );
+      this.appDataCache.set(appId, p);
+    }
+    return p;
+  }
+
+  /** Stores (or, with null, removes) one key of an app's storage on the server. */
+  async setAppData(appId, key, value) {
+    await this.client.request("appdata.set", { appId, key, value: value === undefined ? null : value });
+    const data = { ...(await this.appData(appId)) };
+    if (value === null || value === undefined) delete data[key];
+    else data[key] = value;
+    this.appDataCache.set(appId, Promise.resolve(data));
+    this.store.saveAppData(appId, data);
   }
 
   /** Loads a page of older messages for a conversation. */

@@ -54,3 +54,20 @@ async def test_uninstall_unknown_app(server):
     async with Env(server) as env:
         ana = await env.register("Ana")
         await ana.expect_error("apps.uninstall", "unknown_app", appId="nosuchapp")
+
+
+async def test_app_storage_follows_the_user_across_connections(server):
+    """appdata.set on one connection is there on another connection of the same user,
+    and on no other user's or app's store."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        await ana.call("appdata.set", appId="testapp", key="stickers", value=[{"hash": "ab" * 32, "n": 1}])
+        phone = await env.login(ana.token, "ana_phone")
+        got = await phone.call("appdata.get", appId="testapp")
+        assert got["data"] == {"stickers": [{"hash": "ab" * 32, "n": 1}]}
+        assert (await phone.call("appdata.get", appId="testapp2"))["data"] == {}
+        ben = await env.register("Ben")
+        assert (await ben.call("appdata.get", appId="testapp"))["data"] == {}
+        await phone.call("appdata.set", appId="testapp", key="stickers", value=None)
+        assert (await ana.call("appdata.get", appId="testapp"))["data"] == {}
+        await ana.expect_error("appdata.set", "too_long", appId="testapp", key="k", value="x" * 17000)

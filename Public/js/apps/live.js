@@ -77,11 +77,11 @@ export class LiveBubbles {
         this.resize(frame, args.height);
         return null;
       case "storage.get": {
-        const data = this.store.appData(appId);
+        const data = await this.sync.appData(appId);
         return Object.prototype.hasOwnProperty.call(data, args.key) ? data[args.key] : null;
       }
       case "storage.keys":
-        return Object.keys(this.store.appData(appId));
+        return Object.keys(await this.sync.appData(appId));
       default:
         throw refused("not_in_transcript", `${method} is not available to a live bubble; open the app first`);
     }

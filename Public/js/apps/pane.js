@@ -7,7 +7,6 @@ import { h, icon, ICONS, replaceChildren } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
-import { LIMITS } from "/sdk/protocol.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
@@ -258,23 +257,21 @@ export class AppPane extends EventTarget {
         this.close();
         return null;
       case "storage.get": {
-        const data = this.store.appData(appId);
+        const data = await this.sync.appData(appId);
         return Object.prototype.hasOwnProperty.call(data, args.key) ? data[args.key] : null;
       }
-      case "storage.set": {
-        const data = { ...this.store.appData(appId), [args.key]: args.value };
-        if (JSON.stringify(data).length > LIMITS.storageTotal) throw refused("storage_full", "this app's storage is full (256 KiB)");
-        this.store.saveAppData(appId, data);
+      case "storage.set":
+        await this.sync.setAppData(appId, args.key, args.value ?? null).catch((e) => {
+          throw refused(e.code || "storage_failed", e.message || "could not store this");
+        });
         return null;
-      }
-      case "storage.remove": {
-        const data = { ...this.store.appData(appId) };
-        delete data[args.key];
-        this.store.saveAppData(appId, data);
+      case "storage.remove":
+        await this.sync.setAppData(appId, args.key, null).catch((e) => {
+          throw refused(e.code || "storage_failed", e.message || "could not store this");
+        });
         return null;
-      }
       case "storage.keys":
-        return Object.keys(this.store.appData(appId));
+        return Object.keys(await this.sync.appData(appId));
       case "contentSize":
         return null;
       default:

@@ -200,6 +200,8 @@ export function resultProblem(requestType, r) {
       if (!Array.isArray(r.participants)) return "participants";
       for (const p of r.participants) if (!isObject(p) || !isId(p.userId) || !isString(p.participantId)) return "participants";
       return null;
+    case "appdata.get":
+      return isObject(r.data) ? null : "data";
     default:
       return null;
   }

@@ -102,6 +102,19 @@ extension Engine {
             let list = try tx.installedApps(of: userId)
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
 
+        case .getAppData(let appId):
+            let entries = try tx.appData(userId: userId, appId: appId)
+            out.result(conn, id) { w in
+                w.key("data")
+                w.beginObject()
+                for e in entries { w.key(e.key); w.raw(e.value) }
+                w.endObject()
+            }
+
+        case .setAppData(let appId, let key, let value):
+            try setAppData(appId, key, value, userId, tx)
+            out.result(conn, id) { _ in }
+
         case .participants(let cid, let appId):
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
@@ -118,6 +131,24 @@ extension Engine {
                 w.endArray()
             }
         }
+    }
+
+    /// One app's storage for one user: each value at most 16 KiB, all of them 256 KiB.
+    private func setAppData(_ appId: String, _ key: String, _ value: JSONValue?, _ userId: String,
+                            _ tx: any StoreTransaction) throws {
+        guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
+        guard let value else { return try tx.setAppData(userId: userId, appId: appId, key: key, value: nil) }
+        var w = JSONWriter()
+        w.value(value)
+        guard w.bytes.count <= Limits.appDataValueBytes else {
+            throw ParlorError(.tooLong, "a stored value is limited to 16 KiB", field: "value")
+        }
+        let others = try tx.appData(userId: userId, appId: appId).filter { $0.key != key }
+            .reduce(0) { $0 + $1.key.utf8.count + $1.value.count }
+        guard others + key.utf8.count + w.bytes.count <= Limits.appDataTotalBytes else {
+            throw ParlorError(.storageFull, "this app's storage is full (256 KiB)")
+        }
+        try tx.setAppData(userId: userId, appId: appId, key: key, value: w.bytes)
     }
 
     func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {

@@ -16,4 +16,7 @@ public enum Limits {
     public static let presenceRoomSize = 200
     public static let outboundFrames = 4096
     public static let outboundBytes = 4 * 1024 * 1024
+    public static let appDataKeyChars = 128
+    public static let appDataValueBytes = 16 * 1024
+    public static let appDataTotalBytes = 256 * 1024
 }

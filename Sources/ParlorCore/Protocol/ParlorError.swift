@@ -16,6 +16,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case sessionConflict = "session_conflict"
         case sessionAppMismatch = "session_app_mismatch"
         case notFound = "not_found"
+        case storageFull = "storage_full"
         case internalError = "internal"
     }
 

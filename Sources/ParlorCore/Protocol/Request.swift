@@ -19,6 +19,9 @@ public enum Request: Equatable, Sendable {
     case installApp(appId: String)
     case uninstallApp(appId: String)
     case participants(conversationId: String, appId: String)
+    case getAppData(appId: String)
+    /// `value` nil removes the key.
+    case setAppData(appId: String, key: String, value: JSONValue?)
 
     /// Requests allowed before the connection has authenticated.
     public var isAuthentication: Bool {

@@ -53,6 +53,11 @@ public enum RequestParser {
         case "apps.uninstall": return .uninstallApp(appId: try f.appId("appId"))
         case "participants":
             return .participants(conversationId: try f.id("conversationId"), appId: try f.appId("appId"))
+        case "appdata.get": return .getAppData(appId: try f.appId("appId"))
+        case "appdata.set":
+            guard let value = f.o["value"] else { throw .invalid("value", "is missing (null removes the key)") }
+            return .setAppData(appId: try f.appId("appId"), key: try f.string("key", max: Limits.appDataKeyChars),
+                               value: value == .null ? nil : value)
         default:
             throw ParlorError(.unknownType, "unknown frame type")
         }

@@ -47,4 +47,9 @@ public protocol StoreTransaction {
     func uninstall(appId: String, for userId: String) throws
     func participantId(userId: String, appId: String) throws -> String?
     func setParticipantId(_ id: String, userId: String, appId: String) throws
+
+    // Per-user app storage: JSON values by key, for one (user, app) pair
+    func appData(userId: String, appId: String) throws -> [(key: String, value: [UInt8])]
+    /// `value` nil removes the key.
+    func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws
 }

@@ -71,6 +71,17 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v2-app-data") { db in
+            try db.execute(sql: """
+                CREATE TABLE app_data (
+                    user_id TEXT NOT NULL,
+                    app_id TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    value BLOB NOT NULL,
+                    PRIMARY KEY (user_id, app_id, key)
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 }

@@ -238,6 +238,22 @@ struct SQLiteTransaction: StoreTransaction {
             .map { $0[0] }
     }
 
+    func appData(userId: String, appId: String) throws -> [(key: String, value: [UInt8])] {
+        try rows("SELECT key, value FROM app_data WHERE user_id = ? AND app_id = ? ORDER BY key", [userId, appId])
+            .map { (key: $0[0], value: [UInt8]($0[1] as Data)) }
+    }
+
+    func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws {
+        if let value {
+            try exec("""
+                INSERT INTO app_data (user_id, app_id, key, value) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, app_id, key) DO UPDATE SET value = excluded.value
+                """, [userId, appId, key, Data(value)])
+        } else {
+            try exec("DELETE FROM app_data WHERE user_id = ? AND app_id = ? AND key = ?", [userId, appId, key])
+        }
+    }
+
     func setParticipantId(_ id: String, userId: String, appId: String) throws {
         try exec("INSERT INTO participants (user_id, app_id, participant_id) VALUES (?, ?, ?)", [userId, appId, id])
     }

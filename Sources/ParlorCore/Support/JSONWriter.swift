@@ -33,6 +33,24 @@ public struct JSONWriter: Sendable {
         separator(); bytes.append(contentsOf: json); needsComma = true
     }
 
+    public mutating func value(_ v: JSONValue) {
+        switch v {
+        case .null: null()
+        case .bool(let b): bool(b)
+        case .number(let d):
+            if d == d.rounded(), abs(d) < 9e15 { int(Int(d)) } else { double(d) }
+        case .string(let s): string(s)
+        case .array(let a):
+            beginArray()
+            for e in a { value(e) }
+            endArray()
+        case .object(let o):
+            beginObject()
+            for (k, e) in zip(o.keys, o.values) { key(k); value(e) }
+            endObject()
+        }
+    }
+
     public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
     public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
     public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
