@@ -35,6 +35,7 @@ export class Sync extends EventTarget {
     });
     client.addEventListener("message", (e) => this.onMessage(e.detail));
     client.addEventListener("member", (e) => this.onMember(e.detail));
+    client.addEventListener("conversation", (e) => this.onConversation(e.detail));
     client.addEventListener("presence", (e) => this.onPresence(e.detail));
   }
 
@@ -89,6 +90,13 @@ export class Sync extends EventTarget {
     this.store.update(["conversations"], (s) => ({ conversations: touchConversation(s.conversations, conversationId, message) }));
     if (message.sender === selfId) this.settle(message.clientId, message);
     this.dispatchEvent(new CustomEvent("message", { detail: { conversationId, message, supersedes } }));
+  }
+
+  /** A conversation this user created or joined elsewhere (another tab or device). */
+  onConversation({ conversation }) {
+    const known = this.store.state.conversations.some((c) => c.id === conversation.id);
+    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, conversation) }));
+    if (!known) this.subscribe(conversation.id).catch(() => {});
   }
 
   onMember({ conversationId, member }) {

@@ -9,6 +9,8 @@ extension LWSServer {
         case .broadcast(let conversation, let frame):
             guard let subs = hub.subscribers[conversation] else { return }
             for c in subs.values { enqueue(frame, to: c) }
+        case .toUser(let userId, let frame):
+            for c in (userConnections[userId] ?? [:]).values { enqueue(frame, to: c) }
         case .subscribe(let id, let conversation, let userId):
             guard let c = connections[id] else { return }
             let cameOnline = hub.subscribe(c, to: conversation, userId: userId)
@@ -19,6 +21,7 @@ extension LWSServer {
         case .authenticated(let id, let userId):
             guard let c = connections[id] else { return }
             c.userId = userId
+            userConnections[userId, default: [:]][id] = c
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
         case .close(let id, let code, let reason):
             if let c = connections[id] { scheduleClose(c, code, reason, flush: true) }

@@ -79,6 +79,10 @@ extension LWSServer {
     func closed(_ user: UnsafeMutableRawPointer?) {
         guard let id = sessionId(user), let c = connections.removeValue(forKey: id) else { return }
         for conversation in c.subscriptions { leave(c, conversation) }
+        if let u = c.userId {
+            userConnections[u]?[id] = nil
+            if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
+        }
         engine?.submit(.closed(id))
         let seconds = (ContinuousClock.now - c.openedAt).components.seconds
         log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])

@@ -20,6 +20,8 @@ public final class LWSServer: @unchecked Sendable {
     var connections: [ConnectionID: WebSocketConnection] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
     var hub = Hub()
+    /// Each signed-in user's open connections, for events meant for all of them.
+    var userConnections: [String: [ConnectionID: WebSocketConnection]] = [:]
     var nextId: UInt64 = 1
     var scratch: [UInt8]
     var serviceThread: pthread_t?

@@ -234,3 +234,20 @@ async def test_history_paging_backwards(server):
 
         await ana.expect_error("history", "invalid_field", conversationId=cid, limit=0)
         await ana.expect_error("history", "invalid_field", conversationId=cid, limit=201)
+
+
+async def test_other_connections_of_a_user_learn_of_new_conversations(server):
+    """Creating or joining on one device shows the conversation on the user's others."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        tablet = await env.login(ana.token, "ana_tablet")
+        ben = await env.register("Ben")
+        cid, invite = await env.conversation(ben)
+        r = await ana.call("conversations.join", invite=invite)
+        ev = await tablet.wait_event("conversation")
+        assert ev["conversation"]["id"] == cid == r["conversation"]["id"]
+        assert {m["name"] for m in ev["conversation"]["members"]} == {"Ana", "Ben"}
+        mine = await tablet.call("conversations.create", title="Tablet's own")
+        new_id = mine["conversation"]["id"]
+        await ana.wait_for(lambda e: e.get("type") == "conversation" and e["conversation"]["id"] == new_id, 5.0,
+                           desc="the tablet's new conversation")

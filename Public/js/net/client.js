@@ -8,7 +8,7 @@
 //   "status"   detail {status: "connecting" | "online" | "offline", attempt, retryInMs}
 //   "ready"    detail {user, installedApps, token, registered}  after each (re)authentication
 //   "authfailed" detail {code}   the token is unknown: sign in again
-//   "message" | "member" | "presence"   detail: the event frame
+//   "message" | "member" | "presence" | "conversation"   detail: the event frame
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 
 import { SUBPROTOCOL, parseFrame, resultProblem } from "./frames.js";

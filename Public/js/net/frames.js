@@ -102,6 +102,8 @@ function eventProblem(f) {
       if (!isId(f.conversationId)) return "conversationId";
       if (!isObject(f.member) || !isId(f.member.userId) || !isString(f.member.name)) return "member";
       return null;
+    case "conversation":
+      return conversationProblem(f.conversation);
     case "presence":
       if (!isId(f.conversationId)) return "conversationId";
       if (Array.isArray(f.online)) return f.online.every(isId) ? null : "online";

@@ -34,6 +34,7 @@ extension Engine {
                 w.key("conversation"); MessageJSON.write(c, into: &w)
                 w.field("invite", invite)
             }
+            out.actions.append(.toUser(userId: userId, conversationEvent(c)))
 
         case .createInvite(let cid):
             try requireMember(cid, userId, tx)
@@ -49,6 +50,7 @@ extension Engine {
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
             if added, let me = c.members.first(where: { $0.userId == userId }) {
                 out.actions.append(.broadcast(conversationId: cid, memberEvent(cid, me)))
+                out.actions.append(.toUser(userId: userId, conversationEvent(c)))
             }
 
         case .subscribe(let cid, let afterSeq):
@@ -170,6 +172,14 @@ extension Engine {
         let code = Secrets.base64url(Secrets.randomBytes(16))
         try tx.createInvite(code: code, conversationId: cid, by: userId, at: now())
         return code
+    }
+
+    /// Tells a user's other tabs and devices about a conversation they now belong to.
+    private func conversationEvent(_ c: Conversation) -> OutboundFrame {
+        OutboundFrame(text: JSONWriter.object { w in
+            w.field("type", "conversation")
+            w.key("conversation"); MessageJSON.write(c, into: &w)
+        })
     }
 
     private func memberEvent(_ cid: String, _ m: Member) -> OutboundFrame {

@@ -17,6 +17,8 @@ public enum EngineInput: Sendable {
 public enum EngineAction: Sendable {
     case send(ConnectionID, OutboundFrame)
     case broadcast(conversationId: String, OutboundFrame)
+    /// To every connection of one user (their other tabs and devices).
+    case toUser(userId: String, OutboundFrame)
     /// Start live delivery of the conversation to the connection (and announce presence).
     case subscribe(ConnectionID, conversationId: String, userId: String)
     case unsubscribe(ConnectionID, conversationId: String)
