@@ -1,3 +1,4 @@
+import CLibWebSockets
 import ParlorCore
 
 /// Performs what the engine decided, on the service thread, in the engine's order.
@@ -23,6 +24,13 @@ extension LWSServer {
             c.userId = userId
             userConnections[userId, default: [:]][id] = c
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
+        case .processed(let id, let count):
+            guard let c = connections[id] else { return }
+            c.inFlight -= count
+            if c.readingPaused && c.inFlight <= WebSocketConnection.maxInFlight / 2 {
+                c.readingPaused = false
+                lws_rx_flow_control(c.wsi, 1)
+            }
         case .close(let id, let code, let reason):
             if let c = connections[id] { scheduleClose(c, code, reason, flush: true) }
         case .uploadDone(let id, let status, let body):

@@ -57,6 +57,11 @@ extension LWSServer {
             let frame = c.incoming
             c.incoming = []
             engine?.submit(.frame(id, frame))
+            c.inFlight += 1
+            if c.inFlight >= WebSocketConnection.maxInFlight && !c.readingPaused {
+                c.readingPaused = true
+                lws_rx_flow_control(wsi, 0)
+            }
         }
         return 0
     }

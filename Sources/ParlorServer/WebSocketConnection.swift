@@ -22,6 +22,12 @@ final class WebSocketConnection {
     /// The text message being received, across fragments.
     var incoming: [UInt8] = []
 
+    /// Frames handed to the engine and not yet answered; past a limit the connection
+    /// stops being read, so one client cannot flood the engine or grow its inbox.
+    var inFlight = 0
+    var readingPaused = false
+    static let maxInFlight = 64
+
     init(id: ConnectionID, wsi: OpaquePointer, peer: String) {
         self.id = id
         self.wsi = wsi

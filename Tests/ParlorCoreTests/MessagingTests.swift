@@ -79,7 +79,9 @@ import Testing
         let frames = EngineHarness.frames(actions)
         #expect(frames.first?["result"]?["resync"] == .bool(false))
         #expect(frames.dropFirst().compactMap { $0["message"]?["seq"]?.int } == [3, 4])
-        guard case .subscribe(1, c, _)? = actions.last else { Issue.record("subscribe must come last"); return }
+        let lastOfReply = actions.last { if case .processed = $0 { false } else { true } }
+        guard case .subscribe(1, c, _)? = lastOfReply else { Issue.record("subscribe must come after the replay"); return }
+        guard case .processed(1, count: 1)? = actions.last else { Issue.record("the frame must be reported done"); return }
         let ahead = h.request(1, #"{"type":"subscribe","id":"s","conversationId":"\#(c)","afterSeq":9}"#)
         #expect(ahead["result"]?["resync"] == .bool(true))
     }

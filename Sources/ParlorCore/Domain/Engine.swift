@@ -37,6 +37,14 @@ public final class Engine {
     /// Runs a batch in one transaction (group commit). If the commit fails nothing is
     /// acknowledged: every request in the batch gets `internal` instead.
     public func process(_ batch: [EngineInput]) -> [EngineAction] {
+        var actions = run(batch)
+        var done: [ConnectionID: Int] = [:]
+        for case .frame(let conn, _) in batch { done[conn, default: 0] += 1 }
+        for (conn, n) in done { actions.append(.processed(conn, count: n)) }
+        return actions
+    }
+
+    private func run(_ batch: [EngineInput]) -> [EngineAction] {
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {

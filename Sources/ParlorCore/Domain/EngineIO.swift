@@ -25,4 +25,6 @@ public enum EngineAction: Sendable {
     case authenticated(ConnectionID, userId: String)
     case close(ConnectionID, code: UInt16, reason: String)
     case uploadDone(UploadID, status: Int, body: [UInt8])
+    /// This many of the connection's frames are done; it may send more (flow control).
+    case processed(ConnectionID, count: Int)
 }

@@ -1,0 +1,414 @@
+"""WenderPic (seed 004) between two real participants. Ana starts a game: she
+gets a word and a limited supply of ink (a gauge that drains as she draws with
+the mouse); Done stages "Guess my WenderPic!" in the composer. Ben has no
+WenderPic: he gets it from the bubble, which opens the guess view (never the
+word). His wrong guess comes back as "👎 <guess>"; Ana, opening the bubble, is
+recognised as the artist and gets more ink to add to the drawing. Ben's right
+guess ("👍 <word>") ends the game for both. Then Ben draws with his finger
+(touch). A second test has the artist's Done and a guess sent at the same
+moment: the slower one sees the move that won and continues from it."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+
+APP = "WenderPic"
+
+
+@pytest.fixture(autouse=True)
+def console_errors(people):
+    """Errors an app logs (a hook that threw, a refused call) fail the test too."""
+    errors = []
+    opened = people.open
+
+    def open_and_watch(*args, **kwargs):
+        page = opened(*args, **kwargs)
+        page.on("console", lambda m: errors.append(f"{m.location.get('url', '')}: {m.text}") if m.type == "error" else None)
+        return page
+
+    people.open = open_and_watch
+    yield errors
+    assert not errors, f"console errors: {errors}"
+
+
+def frame(page):
+    return page.frame_locator("#app-pane iframe")
+
+
+def app_rows(page):
+    return page.locator("#transcript .row[data-seq][data-kind=app]")
+
+
+def send(page):
+    page.get_by_role("button", name="Send", exact=True).click()
+
+
+def ink(page):
+    return int(frame(page).locator("#ink").get_attribute("aria-valuenow"))
+
+
+def board(page):
+    box = frame(page).locator(".board-canvas").bounding_box()
+    assert box and box["width"] > 150, box
+    return box
+
+
+def draw_mouse(page, points):
+    """One stroke with the mouse, through points given as fractions of the paper."""
+    box = board(page)
+    at = lambda p: (box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"])
+    page.mouse.move(*at(points[0]))
+    page.mouse.down()
+    for p in points[1:]:
+        page.mouse.move(*at(p), steps=6)
+    page.mouse.up()
+
+
+def draw_touch(page, points):
+    """One stroke with a finger: real touch events through the DevTools protocol."""
+    box = board(page)
+    at = lambda p: {"x": box["x"] + p[0] * box["width"], "y": box["y"] + p[1] * box["height"]}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [at(points[0])]})
+    for a, b in zip(points, points[1:]):
+        for i in range(1, 7):
+            t = i / 6
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def drawn(page):
+    """The paper has been painted at its display size."""
+    expect(frame(page).locator(".board-canvas")).to_be_visible()
+    app = page.locator("#app-pane iframe").element_handle().content_frame()
+    app.wait_for_function("() => [...document.querySelectorAll('.board-canvas')].every(c => c.width > 0 && c.width === Math.round(c.clientWidth * Math.min(3, devicePixelRatio)))")
+
+
+def expect_bubble(page, caption, subcaption, trailing=""):
+    row = app_rows(page)
+    expect(row).to_have_count(1)
+    expect(row.locator(".caption")).to_have_text(caption)
+    expect(row.locator(".subcaption")).to_have_text(subcaption)
+    expect(row.locator(".trailing-caption")).to_have_text(trailing)
+    img = row.locator(".app-image img")
+    expect(img).to_be_visible()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    return row
+
+
+HOUSE = [(0.2, 0.8), (0.2, 0.45), (0.5, 0.2), (0.8, 0.45), (0.8, 0.8), (0.2, 0.8)]
+ZIGZAG = [(0.05 + 0.9 * (i % 2), 0.05 + i * 0.09) for i in range(11)]
+
+
+def test_draw_guess_more_ink_and_win(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Pictionary night")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=True)
+    expect(ana.locator("#chat-presence")).to_contain_text("Ben online")
+
+    # compact: the title and New Game
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    expect(frame(ana).get_by_role("heading", name="WenderPic")).to_be_visible()
+    expect(frame(ana).get_by_role("button", name="New Game")).to_be_visible()
+    shot(ana, "wenderpic-desktop-light-compact")
+
+    # New Game: expanded, a word, a full ink gauge, nothing to send yet
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    word = frame(ana).locator("#word").inner_text().strip().lower()
+    assert word
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    # another word, while nothing is drawn
+    frame(ana).get_by_role("button", name="Another word").click()
+    other = frame(ana).locator("#word")
+    expect(other).not_to_have_text(re.compile(f"^{re.escape(word)}$", re.I))
+    word = other.inner_text().strip().lower()
+    drawn(ana)
+
+    # drawing with the mouse drains the ink
+    draw_mouse(ana, HOUSE)
+    after_house = ink(ana)
+    assert 0 < after_house < 100, after_house
+    expect(frame(ana).get_by_role("button", name="Another word")).to_be_hidden()
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    # undo gives the ink back
+    frame(ana).get_by_role("button", name="↶ Undo").click()
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    draw_mouse(ana, HOUSE)
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(after_house))
+    # ... until it runs out: the pen stops, whatever else is drawn
+    draw_mouse(ana, ZIGZAG)
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "0")
+    expect(frame(ana).locator(".ink-label")).to_have_text("Out of ink")
+    expect(frame(ana).locator("#hint")).to_contain_text("Out of ink")
+    shot(ana, "wenderpic-desktop-light-expanded-drawing")
+
+    # Done stages the drawing in the composer; Send sends it
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_contain_text("Guess my WenderPic!")
+    assert app_rows(ana).count() == 0, "insert does not send"
+    expect(frame(ana).locator("#status")).to_contain_text("Press Send")
+    shot(ana, "wenderpic-desktop-light-staged")
+    send(ana)
+    expect_bubble(ana, "Guess my WenderPic!", "by Ana")
+    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    # her pen is dry: opening her own bubble, she waits for a guess
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).get_by_role("heading", name="Waiting for a guess…")).to_be_visible()
+    expect(frame(ana).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.I))
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+
+    # Ben has no WenderPic: Get WenderPic installs it and opens the guess view, never the word
+    row = expect_bubble(ben, "Guess my WenderPic!", "by Ana")
+    expect(row.get_by_role("button", name=f"Get {APP}")).to_be_visible()
+    first_seq = int(row.get_attribute("data-seq"))
+    row.get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(ben, "expanded")
+    expect(frame(ben).get_by_role("heading", name="What's this WenderPic?")).to_be_visible()
+    expect(frame(ben).locator("#word")).to_have_count(0)
+    assert word not in frame(ben).locator("body").inner_text().lower()
+    drawn(ben)
+    shot(ben, "wenderpic-phone-dark-expanded-guess")
+
+    # a wrong guess: staged, sent, and shown as 👎 with the guess
+    frame(ben).get_by_label("Your guess").fill("definitely not")
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("👎 definitely not")
+    send(ben)
+    for page in (ana, ben):
+        r = expect_bubble(page, "👎 definitely not", "Ben guessed", "1 guess")
+        assert int(r.get_attribute("data-seq")) > first_seq
+        expect(page.locator(f".summary[data-seq='{first_seq}']")).to_have_text("Ana drew a WenderPic")
+
+    # Ana's open app hears it: more ink for her
+    expect(frame(ana).locator("#status")).to_contain_text("you got more ink")
+    shot(ana, "wenderpic-desktop-light-compact-more-ink")
+    # she opens the bubble: recognised as the artist, she gets the drawing view with new ink
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.I))
+    expect(frame(ana).locator("#bonus")).to_contain_text("definitely not — you got more ink!")
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    expect(frame(ana).locator(".guess")).to_have_text(["👎definitely not"])
+    drawn(ana)
+    draw_mouse(ana, [(0.45, 0.8), (0.45, 0.6), (0.55, 0.6), (0.55, 0.8)])
+    assert 0 < ink(ana) < 100
+    shot(ana, "wenderpic-desktop-light-expanded-more-ink")
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    send(ana)
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "Ana added more ink", "1 guess")
+        expect(page.locator(".summary")).to_have_text(["Ana drew a WenderPic", "Ben guessed “definitely not” 👎"])
+
+    # Ben's open app tells him; he opens it and sees the new lines and his old guess
+    expect(frame(ben).locator("#status")).to_contain_text("waiting for your guess")
+    frame(ben).get_by_role("button", name="Guess", exact=True).click()
+    pane_ready(ben, "expanded")
+    expect(frame(ben).locator(".lead")).to_contain_text("added ink 1 time")
+    expect(frame(ben).locator(".guess")).to_have_text(["👎definitely notyou"])
+    frame(ben).get_by_label("Your guess").fill(f"  The {word.upper()} ")
+    frame(ben).get_by_label("Your guess").press("Enter")
+    pane_ready(ben, "compact")
+    send(ben)
+    for page in (ana, ben):
+        expect_bubble(page, f"👍 The {word.upper()}", "Ben guessed Ana's WenderPic!", "2 guesses")
+    expect(frame(ben).locator("#status")).to_contain_text("You got it")
+
+    # the game is over for both
+    expect(frame(ana).locator("#status")).to_contain_text("they guessed it")
+    frame(ana).get_by_role("button", name="See it").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#result-title")).to_have_text("They guessed it! 🎉")
+    expect(frame(ana).locator("#answer")).to_have_text(word)
+    drawn(ana)
+    shot(ana, "wenderpic-desktop-light-expanded-over")
+    app_rows(ben).locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    expect(frame(ben).locator("#result-title")).to_have_text("You got it! 🎉")
+    expect(frame(ben).locator(".guess.right")).to_have_count(1)
+    drawn(ben)
+    shot(ben, "wenderpic-phone-dark-expanded-over")
+
+    # Ben starts the next game and draws with his finger
+    frame(ben).get_by_role("button", name="New Game").click()
+    expect(frame(ben).locator("#word")).to_be_visible()
+    expect(frame(ben).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    drawn(ben)
+    new_word = frame(ben).locator("#word").text_content()
+    draw_touch(ben, [(0.3, 0.3), (0.7, 0.3), (0.7, 0.7), (0.3, 0.7), (0.3, 0.3)])
+    left = ink(ben)
+    assert 0 < left < 100
+    shot(ben, "wenderpic-phone-dark-expanded-drawing")
+    # a drawing in progress survives closing the app (per-user app storage)
+    ben.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    expect(ben.locator("#app-pane")).to_be_hidden()
+    open_from_drawer(ben, APP)
+    frame(ben).get_by_role("button", name="New Game").click()
+    pane_ready(ben, "expanded")
+    expect(frame(ben).locator("#word")).to_have_text(new_word)
+    expect(frame(ben).locator("#ink")).to_have_attribute("aria-valuenow", str(left))
+    expect(frame(ben).get_by_role("button", name="Done")).to_be_enabled()
+    frame(ben).get_by_role("button", name="Done").click()
+    pane_ready(ben, "compact")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
+    shot(ben, "wenderpic-phone-dark-compact-staged")
+    send(ben)
+    expect(app_rows(ana)).to_have_count(2)
+    expect(app_rows(ana).last.locator(".subcaption")).to_have_text("by Ben")
+    # in the new game Ana guesses: the app knows she is not its artist
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    app_rows(ana).last.locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).get_by_role("heading", name="What's this WenderPic?")).to_be_visible()
+
+
+@pytest.mark.parametrize("first", ["ana", "ben"])
+def test_a_guess_and_more_ink_at_the_same_moment(people, first):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Race")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    install_app(ben, APP)
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, HOUSE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    send(ana)
+    expect_bubble(ben, "Guess my WenderPic!", "by Ana")
+    app_rows(ben).locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    frame(ben).get_by_label("Your guess").fill("boat")
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    send(ben)
+    expect_bubble(ana, "👎 boat", "Ben guessed", "1 guess")
+
+    # Ana adds ink while Ben prepares another guess on the same state
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, [(0.1, 0.1), (0.3, 0.1)])
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    app_rows(ben).locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    frame(ben).get_by_label("Your guess").fill("car")
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("👎 car")
+
+    # both press Send at the same moment (who presses a hair earlier varies)
+    press = "document.querySelector('.send-button').click()"
+    for page in ((ana, ben) if first == "ana" else (ben, ana)):
+        page.evaluate(press)
+
+    # one move wins, the same one on both screens
+    expect(ana.locator(".summary")).to_have_count(2)
+    expect(ben.locator(".summary")).to_have_count(2)
+    caption = app_rows(ana).locator(".caption").inner_text()
+    expect(app_rows(ben).locator(".caption")).to_have_text(caption)
+    if caption == "👎 car":
+        # Ben was first: Ana's app shows his guess, keeps her new lines, with the extra ink
+        expect(frame(ana).locator("#notice")).to_contain_text("👎 “car” — you got more ink! Your lines are still here")
+        pane_ready(ana, "expanded")
+        expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+        expect(frame(ana).locator(".guess")).to_have_text(["👎boat", "👎car"])
+        expect(ana.locator(".row.pending.failed")).to_contain_text("someone updated this first")
+        shot(ana, "wenderpic-conflict-slower-artist")
+        frame(ana).get_by_role("button", name="Done").click()
+        pane_ready(ana, "compact")
+        send(ana)
+        for page in (ana, ben):
+            expect_bubble(page, "Guess my WenderPic!", "Ana added more ink", "2 guesses")
+    else:
+        assert caption == "Guess my WenderPic!", caption
+        # Ana was first: Ben's app shows her new lines and keeps his guess to send again
+        expect(frame(ben).locator("#notice")).to_contain_text("The artist added more ink")
+        expect(frame(ben).locator("#notice")).to_contain_text("Your guess was not sent; try again.")
+        pane_ready(ben, "expanded")
+        expect(frame(ben).get_by_label("Your guess")).to_have_value("car")
+        expect(ben.locator(".row.pending.failed")).to_contain_text("someone updated this first")
+        shot(ben, "wenderpic-conflict-slower-guesser")
+        frame(ben).get_by_role("button", name="Guess").click()
+        pane_ready(ben, "compact")
+        send(ben)
+        for page in (ana, ben):
+            expect_bubble(page, "👎 car", "Ben guessed", "2 guesses")
+    for page in (ana, ben):
+        expect(page.locator(".summary")).to_have_count(3)
+
+
+def test_two_guesses_at_the_same_moment(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Guessing race")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path, viewport=(390, 844), mobile=True)
+    cy = people.join("Cy", path, dark=True)
+    for page in (ana, ben, cy):
+        install_app(page, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, HOUSE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    send(ana)
+
+    # Ben and Cy open the drawing and each stage a guess on the same state
+    guesses = {"Ben": "tent", "Cy": "barn"}
+    for page, name in ((ben, "Ben"), (cy, "Cy")):
+        expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        app_rows(page).locator(".app-bubble").click()
+        pane_ready(page, "expanded")
+        frame(page).get_by_label("Your guess").fill(guesses[name])
+        frame(page).get_by_role("button", name="Guess").click()
+        pane_ready(page, "compact")
+        expect(page.locator(".staged-item[data-kind=app]")).to_contain_text(f"👎 {guesses[name]}")
+
+    press = "document.querySelector('.send-button').click()"
+    ben.evaluate(press)
+    cy.evaluate(press)
+
+    # one guess won, the same on every screen
+    for page in (ana, ben, cy):
+        expect(page.locator(".summary")).to_have_count(1)
+    caption = app_rows(ana).locator(".caption").inner_text()
+    winner = "Ben" if caption == "👎 tent" else "Cy"
+    loser, loser_name = (cy, "Cy") if winner == "Ben" else (ben, "Ben")
+    for page in (ana, ben, cy):
+        expect_bubble(page, f"👎 {guesses[winner]}", f"{winner} guessed", "1 guess")
+
+    # the slower guesser sees the guess that won and guesses again from there, his guess still typed
+    pane_ready(loser, "expanded")
+    expect(frame(loser).locator("#notice")).to_contain_text(f"A friend guessed “{guesses[winner]}” 👎 Your guess was not sent; try again.")
+    expect(frame(loser).locator(".guess")).to_have_text([f"👎{guesses[winner]}"])
+    expect(frame(loser).get_by_label("Your guess")).to_have_value(guesses[loser_name])
+    shot(loser, "wenderpic-conflict-two-guesses")
+    frame(loser).get_by_role("button", name="Guess").click()
+    pane_ready(loser, "compact")
+    send(loser)
+    for page in (ana, ben, cy):
+        expect_bubble(page, f"👎 {guesses[loser_name]}", f"{loser_name} guessed", "2 guesses")
+        expect(page.locator(".summary")).to_have_count(2)
+    # the artist, opening it, has ink for both wrong guesses
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#bonus")).to_contain_text(f"👎 {guesses[winner]}, 👎 {guesses[loser_name]} — you got more ink!")
