@@ -99,6 +99,8 @@ export class Conversation {
     if (snapshot && snapshot.senderParticipantIdentifier) message.senderParticipantIdentifier = snapshot.senderParticipantIdentifier;
     if (snapshot && snapshot.session && message.session && message.session.identifier === snapshot.session.id) {
       message.session.version = Math.max(message.session.version, snapshot.session.version);
+      message.sessionVersion = snapshot.session.version;
+      message.baseVersion = null;
     }
   }
 

@@ -1,0 +1,320 @@
+// Ice Cream Builder (seed 003): friends build one sundae, a step each (base,
+// scoops, topping). Each step is a message in the sundae's session, staged in
+// the message box with insert(); the sender presses Send. The state travels
+// as query items (?base=…&scoops=…&topping=…); the bubble shows a picture of
+// the sundae so far. Finished sundaes become stickers, kept in this user's app
+// storage and shown in the compact view.
+
+import {
+  MessagesAppViewController, Message, Session, TemplateLayout, Sticker, SessionConflictError,
+  queryItems, urlWithQueryItems,
+} from "/sdk/index.js";
+import {
+  STEPS, emptySundae, nextStep, isComplete, withPart, toQueryItems, fromQueryItems, describe, summaryOf,
+  layoutText, addToHistory, historySundaes, part, HISTORY_KEY,
+} from "./sundae.js";
+import { sundaeCanvas, bubbleCanvas } from "./draw.js";
+import { historyView } from "./views/history.js";
+import { builderView } from "./views/builder.js";
+import { finishedView } from "./views/finished.js";
+
+const root = document.getElementById("root");
+
+/** The sundae a message carries, or null. */
+function sundaeOf(message) {
+  return message && typeof message.url === "string" ? fromQueryItems(queryItems(message.url)) : null;
+}
+
+/** The last step a sundae has had. */
+function lastStep(sundae) {
+  return [...STEPS].reverse().find((s) => sundae[s]) ?? null;
+}
+
+/** "added the scoops", for notices about a friend's step. */
+function stepDone(sundae, step) {
+  const name = part(step, sundae[step])?.name.toLowerCase() ?? step;
+  if (step === "base") return `started it with a ${name}`;
+  if (step === "scoops") return `added ${name} scoops`;
+  return `finished it with ${name}`;
+}
+
+class IceCreamBuilder extends MessagesAppViewController {
+  constructor() {
+    super();
+    /** stored sticker history, newest first */
+    this.history = [];
+    /** what the compact view says we are waiting for */
+    this.status = null;
+    /** what the expanded view says changed under the user */
+    this.notice = null;
+    /**
+     * The sundae the expanded view works on: {sundae, session, version}, or
+     * null for a new one. `version` is the session version it was read at.
+     */
+    this.target = null;
+    /** session id → the newest message of it we have seen, and its version */
+    this.latest = new Map();
+    this.sendToken = 0;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------
+
+  async willBecomeActive(conversation) {
+    this.history = (await this.storage.get(HISTORY_KEY).catch(() => null)) || [];
+    this.target = this.targetOf(conversation.selectedMessage);
+    this.render();
+  }
+
+  willTransition(style) {
+    this.render(style);
+  }
+
+  didSelect(message) {
+    this.notice = null;
+    this.target = this.targetOf(message);
+    // From compact the host now expands the pane (willTransition renders).
+    if (this.presentationStyle === "expanded") this.render();
+  }
+
+  didReceive(message) {
+    const sundae = sundaeOf(message);
+    if (!sundae || !message.session) return;
+    const id = message.session.identifier;
+    const target = this.targetOf(message);
+    if (isComplete(sundae)) this.keep(sundae, id);
+    const news = `A friend ${stepDone(sundae, lastStep(sundae))}`;
+    const next = nextStep(sundae);
+    if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
+      this.status = { kind: "stale", sessionId: id, text: `${news} before you sent yours.`, action: "See it" };
+    } else if (this.presentationStyle !== "expanded") {
+      // the compact view tells what a friend did, and offers the next step
+      this.status = { kind: "turn", sessionId: id, text: next ? `${news}. Your turn?` : `${news}. It's in your stickers!`, action: next ? `Add the ${next}` : "See it" };
+    }
+    const showing = this.target && this.target.session && this.target.session.identifier === id;
+    if (showing) {
+      this.target = target;
+      this.notice = `${news}.`;
+    }
+    if (showing || this.presentationStyle !== "expanded") this.render();
+  }
+
+  didStartSending(message) {
+    if (this.status && this.status.kind === "staged") {
+      this.status = { ...this.status, text: "Sending…" };
+      if (this.presentationStyle !== "expanded") this.render();
+    }
+  }
+
+  didCancelSending() {
+    // insert() rejects with "cancelled" too; that is where the status is cleared.
+  }
+
+  // ---- what the views ask for -------------------------------------------------------
+
+  /** A session-aware reading of a message: {sundae, session, version}, or null. */
+  targetOf(message) {
+    const sundae = sundaeOf(message);
+    if (!sundae) return null;
+    const session = message.session || null;
+    // The version this message holds. (Session objects are shared and their
+    // version is the newest the app has seen; an SDK without
+    // message.sessionVersion gives only that, which for a message just handed
+    // to us is its own.)
+    const version = session ? (Number.isInteger(message.sessionVersion) ? message.sessionVersion : session.version) : 0;
+    if (session) {
+      const known = this.latest.get(session.identifier);
+      if (!known || known.version <= version) this.latest.set(session.identifier, { message, version });
+    }
+    return { sundae, session, version };
+  }
+
+  /** The newest state of the target's session we know of. */
+  current() {
+    const t = this.target;
+    if (!t || !t.session) return t;
+    const known = this.latest.get(t.session.identifier);
+    if (known && known.version > t.version) return this.targetOf(known.message) ?? t;
+    return t;
+  }
+
+  /** The status line's button: open the sundae it is about. */
+  openStatus() {
+    const known = this.status?.sessionId ? this.latest.get(this.status.sessionId) : null;
+    if (known) this.target = this.targetOf(known.message);
+    this.notice = null;
+    this.requestPresentationStyle("expanded");
+  }
+
+  startNew() {
+    this.target = null;
+    this.notice = null;
+    if (this.presentationStyle === "expanded") this.render();
+    else this.requestPresentationStyle("expanded");
+  }
+
+  /** Takes a step: composes the message and stages it in the message box. */
+  async choose(step, partId) {
+    const conversation = this.activeConversation;
+    const me = conversation.localParticipantIdentifier;
+    const t = this.current() ?? { sundae: emptySundae(), session: null, version: 0 };
+    if (t.session && t.session.version > t.version) {
+      // A friend's step arrived while the user was choosing: show it instead.
+      this.target = this.current();
+      this.notice = "A friend got there first; here is the sundae now.";
+      this.render();
+      return;
+    }
+    let sundae;
+    try {
+      sundae = withPart(t.sundae, step, partId, me);
+    } catch (error) {
+      this.notice = `That step is already taken (${error.message}).`;
+      this.render();
+      return;
+    }
+    const session = t.session || new Session();
+    const message = this.compose(sundae, step, session);
+    // Based on the state shown, so that a step someone took meanwhile is a conflict, not an overwrite.
+    if (t.session) message.baseVersion = t.version;
+    const token = ++this.sendToken;
+    this.notice = null;
+    this.status = {
+      kind: "staged", sessionId: session.identifier,
+      text: isComplete(sundae) ? "Your finished sundae is in the message box. Press Send!" : `Your ${step} is in the message box. Press Send to pass the sundae on.`,
+    };
+    if (isComplete(sundae)) this.keep(sundae, session.identifier);
+    const sending = conversation.insert(message);
+    sending.catch(() => {});
+    await this.requestPresentationStyle("compact");
+    try {
+      const sent = await sending;
+      if (token !== this.sendToken) return;
+      this.target = this.targetOf(sent);
+      this.status = {
+        kind: "sent", sessionId: session.identifier,
+        text: isComplete(sundae) ? "Sent! Your sundae is in your stickers." : `Sent! Anyone can add the ${nextStep(sundae)} now.`,
+      };
+    } catch (error) {
+      if (token !== this.sendToken) return;
+      if (error instanceof SessionConflictError) return this.conflict(error.current, step, sundae, session.identifier);
+      if (isComplete(sundae)) this.forget(session.identifier);
+      this.status = error.code === "cancelled" ? null : { kind: "error", text: `Not sent: ${error.message}` };
+    }
+    if (this.presentationStyle !== "expanded") this.render();
+    return undefined;
+  }
+
+  /** Someone else's step went first: show theirs, and carry on from it. */
+  async conflict(current, step, mine, sessionId) {
+    if (isComplete(mine)) await this.forget(sessionId);
+    const target = this.targetOf(current);
+    this.target = target;
+    const theirs = target ? target.sundae : null;
+    if (theirs && isComplete(theirs)) {
+      this.keep(theirs, sessionId);
+      this.notice = "A friend finished this sundae before yours was sent. Here it is!";
+    } else if (theirs) {
+      this.notice = `A friend ${stepDone(theirs, lastStep(theirs))} before yours was sent. Carry on from theirs!`;
+    } else {
+      this.notice = "A friend changed this sundae before yours was sent.";
+    }
+    this.status = { kind: "stale", sessionId, text: "A friend's step went first.", action: "See it" };
+    if (this.presentationStyle === "expanded") this.render();
+    else await this.requestPresentationStyle("expanded");
+  }
+
+  compose(sundae, step, session) {
+    const message = new Message(session);
+    message.url = urlWithQueryItems(toQueryItems(sundae));
+    message.summaryText = summaryOf(sundae, step);
+    message.layout = new TemplateLayout({
+      image: bubbleCanvas(sundae, 1.4),
+      ...layoutText(sundae, step),
+    });
+    return message;
+  }
+
+  /** Puts a finished sundae in the message box as a sticker. */
+  async sendSticker(item) {
+    const sticker = new Sticker(sundaeCanvas(item.sundae, { scale: 1.2, crop: true }), describe(item.sundae));
+    if (typeof item.entry?.hash === "string") sticker.hash = item.entry.hash;
+    try {
+      await this.activeConversation.insertSticker(sticker);
+      this.status = { kind: "sticker", text: "Sticker in the message box: press Send, or drag it onto a message to stick it there." };
+      if (item.entry && sticker.hash && item.entry.hash !== sticker.hash) {
+        this.history = this.history.map((h) => (h.id === item.entry.id ? { ...h, hash: sticker.hash } : h));
+        await this.save();
+      }
+    } catch (error) {
+      this.status = { kind: "error", text: `The sticker could not be added: ${error.message}` };
+    }
+    if (this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
+    else this.render();
+  }
+
+  // ---- the sticker history ---------------------------------------------------------
+
+  keep(sundae, id) {
+    const next = addToHistory(this.history, sundae, id, Date.now());
+    if (next === this.history) return;
+    this.history = next;
+    this.save();
+  }
+
+  forget(id) {
+    const next = this.history.filter((h) => h.id !== id);
+    if (next.length === this.history.length) return Promise.resolve();
+    this.history = next;
+    return this.save();
+  }
+
+  async save() {
+    let list = this.history;
+    for (;;) {
+      try {
+        await this.storage.set(HISTORY_KEY, list);
+        return;
+      } catch (error) {
+        if (list.length <= 1) return;
+        list = list.slice(0, Math.ceil(list.length / 2)); // storage full: keep the newest half
+        this.history = list;
+      }
+    }
+  }
+
+  // ---- views -------------------------------------------------------------------------
+
+  render(style = this.presentationStyle) {
+    const conversation = this.activeConversation;
+    if (!conversation) return;
+    const me = conversation.localParticipantIdentifier;
+    document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
+    if (style !== "expanded") {
+      root.replaceChildren(historyView({
+        stickers: historySundaes(this.history),
+        status: this.status,
+        onNew: () => this.startNew(),
+        onSticker: (item) => this.sendSticker(item),
+        onStatusAction: () => this.openStatus(),
+      }));
+      return;
+    }
+    const t = this.current();
+    const sundae = t ? t.sundae : emptySundae();
+    if (isComplete(sundae)) {
+      this.keep(sundae, t.session ? t.session.identifier : null);
+      root.replaceChildren(finishedView({
+        sundae, me, notice: this.notice,
+        onSticker: () => this.sendSticker({ entry: this.history.find((h) => h.id === (t.session?.identifier)), sundae }),
+        onNew: () => this.startNew(),
+      }));
+      return;
+    }
+    root.replaceChildren(builderView({
+      sundae, step: nextStep(sundae), me, notice: this.notice,
+      onChoose: (step, partId) => this.choose(step, partId),
+    }));
+  }
+}
+
+IceCreamBuilder.start();

@@ -1,0 +1,227 @@
+// The sundae: its parts, the order they are added in, and how a sundae
+// travels in a message URL as query items (?base=waffle&scoops=mint&…), the
+// way the seed's IceCream.queryItems does it. Pure data and functions: no DOM,
+// no SDK, so it runs under node --test too.
+
+/** The steps, in the order any participant may take them. */
+export const STEPS = Object.freeze(["base", "scoops", "topping"]);
+
+/** Colours of each flavour: fill, shade (the lower edge), and what is mixed in. */
+export const FLAVORS = Object.freeze({
+  vanilla: { name: "vanilla", fill: "#fbefcf", shade: "#e8cf98", bits: "#c79b5d", texture: "specks" },
+  chocolate: { name: "chocolate", fill: "#7c4a2d", shade: "#5a331f", bits: "#a56b45", texture: "specks" },
+  strawberry: { name: "strawberry", fill: "#f7a8bc", shade: "#e27f9b", bits: "#fff0f4", texture: "seeds" },
+  mint: { name: "mint chip", fill: "#a9e4c9", shade: "#7ccaa6", bits: "#3b2a22", texture: "chips" },
+  pistachio: { name: "pistachio", fill: "#c3dc90", shade: "#9fbf68", bits: "#7b9b43", texture: "chips" },
+  mango: { name: "mango", fill: "#ffc35e", shade: "#f2a23a", bits: "#ffe2a6", texture: "specks" },
+  lemon: { name: "lemon", fill: "#fff27f", shade: "#e7d24f", bits: "#fffbd0", texture: "specks" },
+  raspberry: { name: "raspberry", fill: "#ea5c8e", shade: "#c83c6d", bits: "#ffc1d5", texture: "seeds" },
+  blueberry: { name: "blueberry", fill: "#a2adff", shade: "#7886ea", bits: "#5561c9", texture: "seeds" },
+  cookies: { name: "cookies & cream", fill: "#f1e9de", shade: "#d6c8b3", bits: "#2f2724", texture: "chips" },
+});
+
+/** Every part a sundae can have, by step. Ids are what the URL carries. */
+export const PARTS = Object.freeze({
+  base: Object.freeze([
+    { id: "waffle", name: "Waffle cone" },
+    { id: "cake", name: "Cake cone" },
+    { id: "dipped", name: "Chocolate-dipped cone" },
+    { id: "cup", name: "Paper cup" },
+  ]),
+  scoops: Object.freeze([
+    { id: "vanilla", name: "Vanilla bean", flavors: ["vanilla", "vanilla"] },
+    { id: "chocolate", name: "Double chocolate", flavors: ["chocolate", "chocolate"] },
+    { id: "mint", name: "Mint chip", flavors: ["mint", "mint"] },
+    { id: "strawberry", name: "Strawberry", flavors: ["strawberry", "strawberry"] },
+    { id: "neapolitan", name: "Neapolitan", flavors: ["chocolate", "vanilla", "strawberry"] },
+    { id: "sorbet", name: "Sorbet trio", flavors: ["mango", "raspberry", "lemon"] },
+    { id: "cookies", name: "Cookies & cream", flavors: ["cookies", "cookies", "cookies"] },
+    { id: "berry", name: "Berry blue", flavors: ["blueberry", "raspberry"] },
+    { id: "pistachio", name: "One pistachio", flavors: ["pistachio"] },
+  ]),
+  topping: Object.freeze([
+    { id: "cherry", name: "Cherry on top" },
+    { id: "sprinkles", name: "Rainbow sprinkles" },
+    { id: "fudge", name: "Hot fudge" },
+    { id: "caramel", name: "Caramel drizzle" },
+    { id: "whipped", name: "Whipped cream" },
+    { id: "wafer", name: "Wafer sticks" },
+  ]),
+});
+
+/** What the picker says for each step. */
+export const STEP_TITLES = Object.freeze({
+  base: "Pick a base",
+  scoops: "Add the scoops",
+  topping: "Top it off",
+});
+
+/** The caption of the message that completes each step (the seed's captions). */
+export const STEP_CAPTIONS = Object.freeze({
+  base: "Let's build an ice cream",
+  scoops: "I added some scoops",
+  topping: "Our finished ice cream",
+});
+
+/** A part by step and id, or undefined. */
+export function part(step, id) {
+  return PARTS[step]?.find((p) => p.id === id);
+}
+
+/** A sundae with nothing in it yet. */
+export function emptySundae() {
+  return { base: null, scoops: null, topping: null, by: { base: null, scoops: null, topping: null } };
+}
+
+/** The step to take next, or null when the sundae is complete. */
+export function nextStep(sundae) {
+  return STEPS.find((step) => !sundae[step]) ?? null;
+}
+
+export function isComplete(sundae) {
+  return nextStep(sundae) === null;
+}
+
+export function isEmpty(sundae) {
+  return !sundae.base && !sundae.scoops && !sundae.topping;
+}
+
+/** How many steps are done (0–3). */
+export function progress(sundae) {
+  return STEPS.filter((step) => sundae[step]).length;
+}
+
+/**
+ * The sundae with the next step taken. Throws if `step` is not the next
+ * one (a step that was already taken by someone else) or the part is unknown.
+ * @param {ReturnType<typeof emptySundae>} sundae
+ * @param {"base"|"scoops"|"topping"} step
+ * @param {string} partId
+ * @param {string | null} by the participant identifier who took the step
+ */
+export function withPart(sundae, step, partId, by = null) {
+  const expected = nextStep(sundae);
+  if (step !== expected) throw new StepError(expected === null ? "the sundae is already finished" : `the next step is ${expected}, not ${step}`);
+  if (!part(step, partId)) throw new StepError(`there is no ${step} called ${partId}`);
+  return { ...sundae, [step]: partId, by: { ...sundae.by, [step]: by } };
+}
+
+export class StepError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "StepError";
+  }
+}
+
+const BY = { base: "baseBy", scoops: "scoopsBy", topping: "toppingBy" };
+const PARTICIPANT = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * The query items of a sundae: one item per part (named after its step), then
+ * who added each part.
+ * @returns {{name: string, value: string}[]}
+ */
+export function toQueryItems(sundae) {
+  const items = [];
+  for (const step of STEPS) if (sundae[step]) items.push({ name: step, value: sundae[step] });
+  for (const step of STEPS) if (sundae[step] && sundae.by?.[step]) items.push({ name: BY[step], value: sundae.by[step] });
+  return items;
+}
+
+/**
+ * A sundae from query items, or null if they do not describe one: unknown
+ * parts, or a later step without an earlier one.
+ * @param {{name: string, value: string | null}[]} items
+ */
+export function fromQueryItems(items) {
+  if (!Array.isArray(items)) return null;
+  const sundae = emptySundae();
+  const value = (name) => items.find((i) => i && i.name === name && typeof i.value === "string")?.value ?? null;
+  for (const step of STEPS) {
+    const id = value(step);
+    if (id === null) continue;
+    if (!part(step, id)) return null;
+    sundae[step] = id;
+    const by = value(BY[step]);
+    sundae.by[step] = by && PARTICIPANT.test(by) ? by : null;
+  }
+  // parts are added in order: no scoops without a base, no topping without scoops
+  let gap = false;
+  for (const step of STEPS) {
+    if (!sundae[step]) gap = true;
+    else if (gap) return null;
+  }
+  return isEmpty(sundae) ? null : sundae;
+}
+
+/** "Waffle cone, mint chip, rainbow sprinkles": for stickers and screen readers. */
+export function describe(sundae) {
+  const names = STEPS.filter((s) => sundae[s]).map((s, i) => {
+    const name = part(s, sundae[s]).name;
+    return i === 0 ? name : name.toLowerCase();
+  });
+  return names.length ? names.join(", ") : "An empty bowl";
+}
+
+/**
+ * The one line that stays in the transcript when a later step replaces this
+ * message. `$<id>` is a participant the host names.
+ */
+export function summaryOf(sundae, step) {
+  const who = sundae.by?.[step] ? `$${sundae.by[step]}` : "Someone";
+  const name = part(step, sundae[step])?.name.toLowerCase() ?? step;
+  if (step === "base") return `${who} started a sundae with a ${name}`;
+  if (step === "scoops") return `${who} added ${name} scoops`;
+  return `${who} finished the sundae with ${name}`;
+}
+
+/** The bubble's captions for a sundae that just had `step` taken. */
+export function layoutText(sundae, step) {
+  const done = progress(sundae);
+  const makers = [...new Set(STEPS.map((s) => sundae.by?.[s]).filter(Boolean))].map((p) => `$${p}`);
+  const credit = makers.length === 0 ? "" : makers.length === 1 ? `by ${makers[0]}` : `by ${makers.slice(0, -1).join(", ")} & ${makers.at(-1)}`;
+  const next = nextStep(sundae);
+  return {
+    caption: STEP_CAPTIONS[step],
+    subcaption: credit,
+    trailingCaption: next ? `${done} of 3` : "Done!",
+    trailingSubcaption: next ? `Next: ${next}` : "",
+  };
+}
+
+// ---- the sticker history (per-user app storage) --------------------------------------
+
+export const HISTORY_KEY = "history";
+export const HISTORY_MAX = 60;
+
+/**
+ * Adds a finished sundae to the front of the history; the same session
+ * (or, without one, the same parts) is kept once. Returns the same array
+ * when the sundae is already there, so a caller knows not to save.
+ * @param {object[]} history newest first
+ * @param {ReturnType<typeof emptySundae>} sundae
+ * @param {string | null} id the session id, or null
+ * @param {number} at time in ms
+ */
+export function addToHistory(history, sundae, id, at) {
+  if (!isComplete(sundae)) return history;
+  const key = id || `${sundae.base}/${sundae.scoops}/${sundae.topping}`;
+  const held = Array.isArray(history) ? history : [];
+  const known = held.find((h) => h && h.id === key);
+  if (known && STEPS.every((step) => known[step] === sundae[step])) return held; // already kept
+  const list = held.filter((h) => h && h.id !== key);
+  const entry = { id: key, base: sundae.base, scoops: sundae.scoops, topping: sundae.topping, at };
+  return [entry, ...list].slice(0, HISTORY_MAX);
+}
+
+/** The sundaes a stored history holds (entries that no longer parse are dropped). */
+export function historySundaes(history) {
+  if (!Array.isArray(history)) return [];
+  const out = [];
+  for (const h of history) {
+    if (!h || typeof h !== "object") continue;
+    const s = fromQueryItems(STEPS.map((step) => ({ name: step, value: h[step] ?? null })));
+    if (s && isComplete(s)) out.push({ entry: h, sundae: s });
+  }
+  return out;
+}

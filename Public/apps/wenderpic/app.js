@@ -1,0 +1,461 @@
+// WenderPic (seed 004): one player draws a secret word with a limited supply
+// of ink, the others guess. Compact: the title and New Game. Expanded: the
+// artist draws (the word, an ink gauge, the paper); Done stages the drawing in
+// the message box in the game's session ("Guess my WenderPic!"). A guesser
+// opens the bubble and guesses; the reply says 👍 or 👎 with the guess. After
+// a wrong guess the artist, opening the bubble, has more ink to add to the
+// drawing. The game ends when the word is guessed.
+//
+// The artist is recognised by comparing conversation.localParticipantIdentifier
+// with the game's `artist` (the identifier of whoever started it). The
+// drawing travels as strokes in the URL (strokes.js); the bubble's image is
+// rendered from them.
+
+import {
+  MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError,
+  queryItems, urlWithQueryItems,
+} from "/sdk/index.js";
+import {
+  newGame, pickWord, addRound, addGuess, toQueryItems, fromQueryItems, fits, drawingRoom, bubbleText,
+  turnOf, inkLeft, isArtist, isOver, isRight, winningGuess, guessesSinceLastRound, roundsSinceGuessOf,
+  normalize, MoveError,
+} from "./game.js";
+import { strokesInk, encodeRounds, decodeRounds } from "./strokes.js";
+import { pictureCanvas } from "./render.js";
+import { summaryView } from "./views/summary.js";
+import { DrawingView } from "./views/draw.js";
+import { guessView } from "./views/guess.js";
+import { overView, waitView } from "./views/result.js";
+
+const root = document.getElementById("root");
+const DRAFTS_KEY = "drafts";
+
+/** The game a message carries, or null. */
+function gameOf(message) {
+  return message && typeof message.url === "string" ? fromQueryItems(queryItems(message.url)) : null;
+}
+
+const copyStrokes = (strokes) => strokes.map((s) => s.map((p) => [p[0], p[1]]));
+
+/** What happened between two states of a game, said to `me`. */
+function moveNews(before, after, me) {
+  if (!after) return null;
+  const win = winningGuess(after);
+  if (win && !(before && winningGuess(before))) return isArtist(after, me) ? `👍 “${win.text}” — they guessed it!` : `👍 “${win.text}” — guessed!`;
+  if (before && after.rounds.length > before.rounds.length) return "The artist added more ink.";
+  if (before && after.guesses.length > before.guesses.length) {
+    const last = after.guesses[after.guesses.length - 1];
+    if (isOver(after)) return `👎 “${last.text}” — out of guesses!`;
+    return isArtist(after, me) ? `👎 “${last.text}” — you got more ink!` : `A friend guessed “${last.text}” 👎`;
+  }
+  return null;
+}
+
+class WenderPic extends MessagesAppViewController {
+  constructor() {
+    super();
+    /** "new": drawing a new game; "game": looking at `target` */
+    this.mode = "new";
+    /** {game, session, version, message} of the game looked at */
+    this.target = null;
+    /** session id → {message, version}: the newest state of each game seen */
+    this.latest = new Map();
+    /** the new game being drawn: {word, draft} */
+    this.fresh = null;
+    /** session id → strokes of the round the artist is drawing */
+    this.drafts = new Map();
+    /** session id → the guess being typed */
+    this.guessDrafts = new Map();
+    this.status = null;
+    this.notice = null;
+    /** the DrawingView on screen, updated in place when a guess arrives */
+    this.view = null;
+    this.sendToken = 0;
+  }
+
+  get me() {
+    return this.activeConversation.localParticipantIdentifier;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------
+
+  async willBecomeActive(conversation) {
+    await this.loadDrafts();
+    this.target = this.targetOf(conversation.selectedMessage);
+    this.mode = this.target ? "game" : "new";
+    this.render();
+  }
+
+  willResignActive() {
+    return this.saveDrafts();
+  }
+
+  willTransition(style) {
+    this.render(style);
+  }
+
+  didSelect(message) {
+    this.notice = null;
+    this.target = this.targetOf(message);
+    this.mode = this.target ? "game" : "new";
+    if (this.presentationStyle === "expanded") this.render();
+  }
+
+  didReceive(message) {
+    const game = gameOf(message);
+    if (!game || !message.session) return;
+    const id = message.session.identifier;
+    const before = this.latest.get(id);
+    const beforeGame = before ? gameOf(before.message) : null;
+    const t = this.targetOf(message);
+    const me = this.me;
+    const showing = this.mode === "game" && this.target && this.target.session && this.target.session.identifier === id;
+    if (showing) {
+      this.notice = moveNews(this.target.game, game, me);
+      this.target = t;
+    }
+    if (this.presentationStyle === "expanded") {
+      // another game's move does not disturb what is on screen (a drawing in progress stays)
+      if (!showing) return;
+      if (this.view && turnOf(game, me) === "draw") {
+        this.view.update({ game, available: inkLeft(game), notice: this.notice, bonus: this.bonusText(game) });
+        return;
+      }
+      this.render();
+      return;
+    }
+    if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
+      this.status = { kind: "stale", sessionId: id, text: "Someone moved first, so your move will not go through.", action: "See it" };
+    } else {
+      this.status = this.turnStatus(game, beforeGame, id) ?? this.status;
+    }
+    this.render();
+  }
+
+  didStartSending() {
+    if (this.status && this.status.kind === "staged") {
+      this.status = { ...this.status, text: "Sending…" };
+      if (this.presentationStyle !== "expanded") this.render();
+    }
+  }
+
+  // ---- state -------------------------------------------------------------------------
+
+  /** {game, session, version, message} of a message, remembering it as the newest of its session. */
+  targetOf(message) {
+    const game = gameOf(message);
+    if (!game) return null;
+    const session = message.session || null;
+    // The version this message holds. (Session objects are shared and their
+    // version is the newest the app has seen; an SDK without
+    // message.sessionVersion gives only that, which for a message just handed
+    // to us is its own.)
+    const version = session ? (Number.isInteger(message.sessionVersion) ? message.sessionVersion : session.version) : 0;
+    if (session) {
+      const known = this.latest.get(session.identifier);
+      if (!known || known.version <= version) this.latest.set(session.identifier, { message, version });
+    }
+    return { game, session, version, message };
+  }
+
+  /** The newest state of the game looked at. */
+  current() {
+    const t = this.target;
+    if (!t || !t.session) return t;
+    const known = this.latest.get(t.session.identifier);
+    if (known && known.version > t.version) return this.targetOf(known.message) ?? t;
+    return t;
+  }
+
+  /** A compact-view line when a friend's move gives this user a turn. */
+  turnStatus(game, before, id) {
+    const me = this.me;
+    const turn = turnOf(game, me);
+    const open = { sessionId: id };
+    if (turn === "over") return { ...open, kind: "turn", text: moveNews(before, game, me) || "A game of WenderPic ended.", action: "See it" };
+    if (turn === "guess" && (!before || game.rounds.length > before.rounds.length)) return { ...open, kind: "turn", text: "A WenderPic is waiting for your guess!", action: "Guess" };
+    if (turn === "draw" && before && game.guesses.length > before.guesses.length) return { ...open, kind: "turn", text: moveNews(before, game, me), action: "Draw more" };
+    return null;
+  }
+
+  /** Why the artist has new ink: the wrong guesses since their last round. */
+  bonusText(game) {
+    const since = guessesSinceLastRound(game).filter((g) => !isRight(game.word, g.text));
+    if (since.length === 0 || game.rounds.length === 0) return null;
+    return `${since.map((g) => `👎 ${g.text}`).join(", ")} — you got more ink!`;
+  }
+
+  // ---- moves ---------------------------------------------------------------------------
+
+  newGame({ fresh = false } = {}) {
+    this.mode = "new";
+    this.notice = null;
+    if (fresh || !this.fresh) this.fresh = { word: pickWord(), draft: [] };
+    if (this.presentationStyle === "expanded") this.render();
+    else this.requestPresentationStyle("expanded");
+  }
+
+  changeWord() {
+    if (!this.fresh || this.fresh.draft.length) return;
+    this.fresh = { word: pickWord(Math.random, this.fresh.word), draft: [] };
+    this.saveDrafts();
+    this.render();
+  }
+
+  /** Done: the round drawn goes into the message box. */
+  async finishDrawing() {
+    const me = this.me;
+    const t = this.mode === "game" ? this.current() : null;
+    if (t && t.session && t.session.version > t.version) return this.overtaken();
+    const game = t ? t.game : newGame(me, this.fresh.word);
+    const draft = t ? this.drafts.get(t.session?.identifier) || [] : this.fresh.draft;
+    let next;
+    try {
+      next = addRound(game, copyStrokes(draft), me);
+    } catch (error) {
+      return this.refuse(error);
+    }
+    if (!fits(next)) return this.refuse(new MoveError("this drawing is too big to send; undo a few lines"));
+    const session = t?.session || new Session();
+    const message = this.compose(next, session, "draw", pictureCanvas(next.rounds));
+    // Based on the state shown, so that a move someone made meanwhile is a conflict, not an overwrite.
+    if (t?.session) message.baseVersion = t.version;
+    return this.stage(message, session, {
+      move: "draw",
+      base: t ? game : null,
+      staged: "Your drawing is in the message box. Press Send to challenge your friends!",
+      sent: "Sent! Now wait for a guess.",
+      done: () => {
+        if (t) this.drafts.delete(session.identifier);
+        else this.fresh = null;
+      },
+    });
+  }
+
+  /** A guess goes into the message box. */
+  async submitGuess(text) {
+    const me = this.me;
+    const t = this.current();
+    if (!t) return undefined;
+    if (t.session && t.session.version > t.version) return this.overtaken();
+    let next;
+    try {
+      next = addGuess(t.game, text, me);
+    } catch (error) {
+      return this.refuse(error);
+    }
+    if (!fits(next)) return this.refuse(new MoveError("this game is full; start a new one"));
+    const last = next.guesses[next.guesses.length - 1];
+    const right = isRight(next.word, last.text);
+    const over = isOver(next);
+    // The drawing is unchanged: reuse its picture, unless the game ends (then a ribbon shows the word).
+    const previous = t.message?.templateLayout?.image;
+    const image = over || typeof previous !== "string"
+      ? pictureCanvas(next.rounds, over ? { ribbon: { text: right ? `✓ ${next.word}` : `It was “${next.word}”`, right } } : {})
+      : previous;
+    const session = t.session || new Session();
+    const message = this.compose(next, session, "guess", image);
+    if (t.session) message.baseVersion = t.version;
+    return this.stage(message, session, {
+      move: "guess",
+      base: t.game,
+      guess: last.text,
+      staged: `Your guess “${last.text}” is in the message box. Press Send!`,
+      sent: right ? "👍 You got it!" : "Sent! Let's see if the artist adds more ink.",
+      done: () => this.guessDrafts.delete(session.identifier),
+    });
+  }
+
+  compose(game, session, move, image) {
+    const text = bubbleText(game, move);
+    const message = new Message(session);
+    message.url = urlWithQueryItems(toQueryItems(game));
+    message.summaryText = text.summaryText;
+    message.layout = new TemplateLayout({ image, caption: text.caption, subcaption: text.subcaption, trailingCaption: text.trailingCaption });
+    return message;
+  }
+
+  /** insert(): staged in the message box; the pane goes compact so the user sees it. */
+  async stage(message, session, how) {
+    const conversation = this.activeConversation;
+    const token = ++this.sendToken;
+    this.notice = null;
+    this.status = { kind: "staged", sessionId: session.identifier, text: how.staged };
+    const sending = conversation.insert(message);
+    sending.catch(() => {});
+    await this.requestPresentationStyle("compact");
+    try {
+      const sent = await sending;
+      if (token !== this.sendToken) return;
+      how.done();
+      this.saveDrafts();
+      this.target = this.targetOf(sent);
+      this.mode = "game";
+      this.status = { kind: "sent", sessionId: session.identifier, text: how.sent };
+    } catch (error) {
+      if (token !== this.sendToken) return;
+      if (error instanceof SessionConflictError) return this.conflict(error.current, how);
+      this.status = error.code === "cancelled" ? null : { kind: "error", text: `Not sent: ${error.message}` };
+    }
+    if (this.presentationStyle !== "expanded") this.render();
+  }
+
+  /**
+   * Someone else's move went first. Show theirs and carry on from it: the
+   * artist keeps the lines not yet sent (with the ink the new state allows),
+   * a guesser keeps the guess typed.
+   */
+  async conflict(current, how) {
+    const before = how.base;
+    const t = this.targetOf(current);
+    if (!t) return;
+    const me = this.me;
+    const id = t.session.identifier;
+    this.target = t;
+    this.mode = "game";
+    const game = t.game;
+    let news = moveNews(before, game, me) || "Someone moved first.";
+    if (how.move === "draw") {
+      const draft = this.drafts.get(id) || [];
+      while (draft.length && strokesInk(draft) > inkLeft(game)) draft.pop();
+      news = isOver(game) ? `${news} Your new lines were not sent.` : `${news} Your lines are still here: press Done to send them.`;
+    } else if (how.guess) {
+      const taken = game.guesses.some((g) => normalize(g.text) === normalize(how.guess));
+      if (!taken && !isOver(game)) this.guessDrafts.set(id, how.guess);
+      news = isOver(game) ? `${news}` : taken ? `${news} (Your guess was the same.)` : `${news} Your guess was not sent; try again.`;
+    }
+    this.notice = news;
+    this.status = { kind: "stale", sessionId: id, text: "Someone else's move went first.", action: "See it" };
+    if (this.presentationStyle === "expanded") this.render();
+    else await this.requestPresentationStyle("expanded");
+  }
+
+  /** A newer state arrived while the user was acting on an older one. */
+  overtaken() {
+    this.target = this.current();
+    this.notice = "The game moved on while you were playing; here it is now.";
+    this.render();
+  }
+
+  refuse(error) {
+    this.notice = error instanceof MoveError ? `Hmm: ${error.message}.` : error.message;
+    this.render();
+  }
+
+  openStatus() {
+    const known = this.status?.sessionId ? this.latest.get(this.status.sessionId) : null;
+    if (known) {
+      this.target = this.targetOf(known.message);
+      this.mode = "game";
+    }
+    this.requestPresentationStyle("expanded");
+  }
+
+  // ---- drawings in progress survive closing the app (per-user app storage) -------------------
+
+  async loadDrafts() {
+    let saved = null;
+    try {
+      saved = await this.storage.get(DRAFTS_KEY);
+    } catch {
+      return;
+    }
+    if (!saved || typeof saved !== "object") return;
+    const round = (text) => {
+      try {
+        return typeof text === "string" && text ? decodeRounds(text)[0] || [] : [];
+      } catch {
+        return [];
+      }
+    };
+    if (saved.fresh && typeof saved.fresh.word === "string" && saved.fresh.word && !this.fresh) {
+      this.fresh = { word: saved.fresh.word.slice(0, 40), draft: round(saved.fresh.ink) };
+    }
+    if (saved.games && typeof saved.games === "object") {
+      for (const [id, text] of Object.entries(saved.games)) {
+        if (!this.drafts.has(id)) this.drafts.set(id, round(text));
+      }
+    }
+  }
+
+  async saveDrafts() {
+    const games = {};
+    for (const [id, draft] of [...this.drafts].filter(([, d]) => d.length).slice(-6)) games[id] = encodeRounds([draft]);
+    const fresh = this.fresh ? { word: this.fresh.word, ink: this.fresh.draft.length ? encodeRounds([this.fresh.draft]) : "" } : null;
+    try {
+      await this.storage.set(DRAFTS_KEY, { fresh, games });
+    } catch {
+      // storage full or refused: the drawing only lives until the app closes
+    }
+  }
+
+  // ---- views ----------------------------------------------------------------------------
+
+  render(style = this.presentationStyle) {
+    if (!this.activeConversation) return;
+    this.view = null;
+    document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
+    if (style !== "expanded") {
+      root.replaceChildren(summaryView({ status: this.status, onNewGame: () => this.newGame(), onStatusAction: () => this.openStatus() }));
+      return;
+    }
+    const me = this.me;
+    const t = this.mode === "game" ? this.current() : null;
+    if (!t) {
+      if (!this.fresh) this.fresh = { word: pickWord(), draft: [] };
+      const game = newGame(me, this.fresh.word);
+      this.show(this.drawing(game, this.fresh.draft, true));
+      return;
+    }
+    const game = t.game;
+    const id = t.session ? t.session.identifier : "";
+    const notice = this.notice;
+    switch (turnOf(game, me)) {
+      case "draw": {
+        if (!this.drafts.has(id)) this.drafts.set(id, []);
+        const draft = this.drafts.get(id);
+        while (draft.length && strokesInk(draft) > inkLeft(game)) draft.pop();
+        this.show(this.drawing(game, draft, false));
+        return;
+      }
+      case "guess": {
+        const since = roundsSinceGuessOf(game, me);
+        root.replaceChildren(guessView({
+          game, me,
+          notice: notice || (since > 0 ? "The artist added more ink since your last guess." : null),
+          draft: this.guessDrafts.get(id) || "",
+          onDraft: (text) => this.guessDrafts.set(id, text),
+          onGuess: (text) => this.submitGuess(text),
+        }));
+        return;
+      }
+      case "over":
+        root.replaceChildren(overView({ game, me, notice, onNewGame: () => this.newGame({ fresh: true }) }));
+        return;
+      default:
+        root.replaceChildren(waitView({ game, me, notice }));
+    }
+  }
+
+  drawing(game, draft, isNew) {
+    const view = new DrawingView({
+      game, me: this.me, draft,
+      available: inkLeft(game),
+      fits: (strokes) => drawingRoom(game, strokes) >= 0,
+      notice: this.notice,
+      bonus: isNew ? null : this.bonusText(game),
+      canChangeWord: isNew,
+      onChangeWord: () => this.changeWord(),
+      onChange: () => this.saveDrafts(),
+      onDone: () => this.finishDrawing(),
+    });
+    this.view = view;
+    return view.el;
+  }
+
+  show(el) {
+    root.replaceChildren(el);
+  }
+}
+
+WenderPic.start();
