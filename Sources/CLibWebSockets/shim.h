@@ -23,11 +23,13 @@ static inline int parlor_write_http(struct lws *wsi, unsigned char *buf, size_t 
     return lws_write(wsi, buf, len, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
 }
 
-/* Server options are 64-bit macro constants built from shifts. */
-static inline uint64_t parlor_server_options(int tls, int validate_utf8) {
+/* Server options are 64-bit macro constants built from shifts. `libev` runs the loop on
+ * lws's libev plugin (epoll), whose cost does not grow with idle connections as poll()'s does. */
+static inline uint64_t parlor_server_options(int tls, int validate_utf8, int libev) {
     uint64_t o = 0;
     if (tls) o |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     if (validate_utf8) o |= LWS_SERVER_OPTION_VALIDATE_UTF8;
+    if (libev) o |= LWS_SERVER_OPTION_LIBEV;
     return o;
 }
 

@@ -7,6 +7,13 @@ public struct ServerConfig: Sendable {
     public var tlsKey: String?
     /// Origins allowed to open the WebSocket besides the server's own host.
     public var allowedOrigins: [String]
+    public var eventLoop: EventLoop = .libev
+
+    /// The loop libwebsockets runs on: libev (epoll) scales with connections; poll()
+    /// scans every socket on every turn.
+    public enum EventLoop: String, Sendable, CaseIterable {
+        case libev, poll
+    }
 
     public init(host: String, port: Int, publicDirectory: String, tlsCertificate: String? = nil,
                 tlsKey: String? = nil, allowedOrigins: [String] = []) {

@@ -15,6 +15,7 @@ struct Serve: ParsableCommand {
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "An extra Origin allowed to open the WebSocket (repeatable).") var allowedOrigin: [String] = []
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Option(help: "libev (epoll, the default) or poll.") var eventLoop = "libev"
 
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else {
@@ -22,6 +23,7 @@ struct Serve: ParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
+        guard ServerConfig.EventLoop(rawValue: eventLoop) != nil else { throw ValidationError("--event-loop is libev or poll") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("--public \(publicDir) is not a directory")
@@ -38,10 +40,10 @@ struct Serve: ParsableCommand {
         let blobs = try BlobStore(directory: data + "/blobs")
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
 
-        let server = LWSServer(
-            config: ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
-                                 tlsKey: tlsKey, allowedOrigins: allowedOrigin),
-            blobs: blobs, logger: log)
+        var config = ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
+                                  tlsKey: tlsKey, allowedOrigins: allowedOrigin)
+        config.eventLoop = ServerConfig.EventLoop(rawValue: eventLoop) ?? .libev
+        let server = LWSServer(config: config, blobs: blobs, logger: log)
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
         engineThread.start()
         let bound = try server.start(engine: engineThread)
