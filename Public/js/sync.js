@@ -85,11 +85,37 @@ export class Sync extends EventTarget {
 
   onMessage({ conversationId, message, supersedes }) {
     const selfId = this.store.state.user?.id;
+    this.learnName(conversationId, message.sender);
     const t = applyMessage(this.store.transcript(conversationId), message, supersedes, selfId);
     this.store.setTranscript(conversationId, t, ["conversations"]);
     this.store.update(["conversations"], (s) => ({ conversations: touchConversation(s.conversations, conversationId, message) }));
     if (message.sender === selfId) this.settle(message.clientId, message);
     this.dispatchEvent(new CustomEvent("message", { detail: { conversationId, message, supersedes } }));
+  }
+
+  /**
+   * Big rooms list only their first members; a sender beyond them is looked up once,
+   * in a batch with any others met in the same moment.
+   */
+  learnName(conversationId, userId) {
+    const c = this.store.conversation(conversationId);
+    if (!c || !userId || userId === this.store.state.user?.id || c.members.some((m) => m.userId === userId)) return;
+    this.namesAsked ??= new Set();
+    this.nameBatches ??= new Map();
+    const key = `${conversationId}|${userId}`;
+    if (this.namesAsked.has(key)) return;
+    this.namesAsked.add(key);
+    const batch = this.nameBatches.get(conversationId);
+    if (batch) return void batch.add(userId);
+    this.nameBatches.set(conversationId, new Set([userId]));
+    queueMicrotask(() => {
+      const userIds = [...this.nameBatches.get(conversationId)].slice(0, 200);
+      this.nameBatches.delete(conversationId);
+      this.client.request("members", { conversationId, userIds }).then(
+        (r) => { for (const member of r.members) this.onMember({ conversationId, member }); },
+        () => { for (const u of userIds) this.namesAsked.delete(`${conversationId}|${u}`); },
+      );
+    });
   }
 
   /** A conversation this user created or joined elsewhere (another tab or device). */

@@ -45,10 +45,16 @@ extension LWSServer {
             return close(wsi, c, 1003, "binary frames are not accepted")
         }
         let remaining = Int(lws_remaining_packet_payload(wsi))
-        // The cap applies before buffering: refuse as soon as the frame announces its size.
-        if c.incoming.count + len + remaining > Limits.frameBytes {
+        // The cap applies before buffering: once a frame announces more than the cap,
+        // nothing more of it is kept. The rest is read and dropped (up to a bound) so the
+        // client, done sending, reads the 1009 instead of a reset connection.
+        if c.discarded > 0 || c.incoming.count + len + remaining > Limits.frameBytes {
             c.incoming = []
-            return close(wsi, c, 1009, "frames are limited to 64 KiB")
+            c.discarded += len
+            if lws_is_final_fragment(wsi) != 0 || c.discarded > 4 * Limits.frameBytes {
+                return close(wsi, c, 1009, "frames are limited to 64 KiB")
+            }
+            return 0
         }
         if let input, len > 0 {
             c.incoming.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))

@@ -9,7 +9,7 @@ import Synchronization
 /// actions and wakes the loop with `lws_cancel_service` (the one lws call that is
 /// safe from any thread).
 public final class LWSServer: @unchecked Sendable {
-    let config: ServerConfig
+    var config: ServerConfig
     let blobs: BlobStore
     let files: StaticFiles
     let log: Logger
@@ -96,7 +96,14 @@ public final class LWSServer: @unchecked Sendable {
     private func serviceLoop() {
         serviceThread = pthread_self()
         lws_set_log_level(LLL_ERR | LLL_WARN, nil)
-        guard let ctx = createContext() else {
+        var made = createContext()
+        if made == nil && config.eventLoop == .libev {
+            // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still works.
+            log.warning("libev event loop unavailable, falling back to poll()")
+            config.eventLoop = .poll
+            made = createContext()
+        }
+        guard let ctx = made else {
             startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port)")) }
             started.signal()
             finished.signal()

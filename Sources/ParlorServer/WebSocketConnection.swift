@@ -21,6 +21,8 @@ final class WebSocketConnection {
 
     /// The text message being received, across fragments.
     var incoming: [UInt8] = []
+    /// Bytes of an oversized frame read and dropped so far.
+    var discarded = 0
 
     /// Frames handed to the engine and not yet answered; past a limit the connection
     /// stops being read, so one client cannot flood the engine or grow its inbox.

@@ -251,3 +251,26 @@ async def test_other_connections_of_a_user_learn_of_new_conversations(server):
         new_id = mine["conversation"]["id"]
         await ana.wait_for(lambda e: e.get("type") == "conversation" and e["conversation"]["id"] == new_id, 5.0,
                            desc="the tablet's new conversation")
+
+
+async def test_big_rooms_list_200_members_and_look_up_the_rest(server):
+    """A conversation object names its first 200 members; `members` names any other."""
+    async with Env(server) as env:
+        owner = await env.register("Owner")
+        cid, invite = await env.conversation(owner)
+        guests = []
+        for i in range(205):
+            g = await env.register(f"Guest {i}", label=f"g{i}")
+            last_join = await g.call("conversations.join", invite=invite)
+            guests.append(g)
+        conv = last_join["conversation"]
+        assert conv["memberCount"] == 206 and len(conv["members"]) == 200
+        assert conv["members"][0]["name"] == "Owner"
+        assert "Guest 204" not in {m["name"] for m in conv["members"]}
+        sub = await owner.subscribe(cid)
+        assert sub["conversation"]["memberCount"] == 206
+        ids = [g.user["id"] for g in guests[-2:]] + ["u-not-a-member"]
+        found = await owner.call("members", conversationId=cid, userIds=ids)
+        assert sorted(m["name"] for m in found["members"]) == ["Guest 203", "Guest 204"]
+        outsider = await env.register("Outsider")
+        await outsider.expect_error("members", "not_member", conversationId=cid, userIds=ids)

@@ -83,6 +83,7 @@ export function conversationProblem(c) {
   if (!isString(c.title)) return "conversation.title";
   if (!Number.isSafeInteger(c.lastSeq) || c.lastSeq < 0) return "conversation.lastSeq";
   if (!Array.isArray(c.members)) return "conversation.members";
+  if (c.memberCount !== undefined && (!Number.isSafeInteger(c.memberCount) || c.memberCount < c.members.length)) return "conversation.memberCount";
   for (const m of c.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "conversation.members";
   return null;
 }
@@ -201,6 +202,10 @@ export function resultProblem(requestType, r) {
       if (!isString(r.local)) return "local";
       if (!Array.isArray(r.participants)) return "participants";
       for (const p of r.participants) if (!isObject(p) || !isId(p.userId) || !isString(p.participantId)) return "participants";
+      return null;
+    case "members":
+      if (!Array.isArray(r.members)) return "members";
+      for (const m of r.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "members";
       return null;
     case "appdata.get":
       return isObject(r.data) ? null : "data";

@@ -48,7 +48,8 @@ extension Engine {
             let added = try tx.addMember(conversationId: cid, userId: userId, at: now())
             guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
-            if added, let me = c.members.first(where: { $0.userId == userId }) {
+            if added, let user = try tx.user(id: userId) {
+                let me = Member(userId: user.id, name: user.name)
                 out.actions.append(.broadcast(conversationId: cid, memberEvent(cid, me)))
                 out.actions.append(.toUser(userId: userId, conversationEvent(c)))
             }
@@ -103,6 +104,16 @@ extension Engine {
             try tx.uninstall(appId: appId, for: userId)
             let list = try tx.installedApps(of: userId)
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
+
+        case .members(let cid, let userIds):
+            try requireMember(cid, userId, tx)
+            let found = try tx.members(conversationId: cid, userIds: userIds)
+            out.result(conn, id) { w in
+                w.key("members")
+                w.beginArray()
+                for m in found { MessageJSON.write(m, into: &w) }
+                w.endArray()
+            }
 
         case .getAppData(let appId):
             let entries = try tx.appData(userId: userId, appId: appId)

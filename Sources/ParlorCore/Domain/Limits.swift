@@ -14,6 +14,9 @@ public enum Limits {
     public static let authSeconds = 5
     public static let authFailures = 3
     public static let presenceRoomSize = 200
+    /// Members listed in a conversation object: a 10,000-member room must not send
+    /// 10,000 names with every join and subscribe. `members` looks up the others.
+    public static let listedMembers = 200
     public static let outboundFrames = 4096
     public static let outboundBytes = 4 * 1024 * 1024
     public static let appDataKeyChars = 128

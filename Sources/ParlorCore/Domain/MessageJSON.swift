@@ -58,6 +58,7 @@ enum MessageJSON {
         w.field("title", c.title)
         w.field("createdAt", c.createdAt)
         w.field("lastSeq", c.lastSeq)
+        w.field("memberCount", c.memberCount)
         w.key("members")
         w.beginArray()
         for m in c.members { write(m, into: &w) }

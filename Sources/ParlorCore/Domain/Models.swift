@@ -13,7 +13,9 @@ public struct Conversation: Equatable, Sendable {
     public var title: String
     public var createdAt: Int
     public var lastSeq: Int
+    /// The first members by join order, at most `Limits.listedMembers`; `memberCount` has them all.
     public var members: [Member]
+    public var memberCount: Int
 }
 
 /// A session's head: which message currently stands for it, and its version.

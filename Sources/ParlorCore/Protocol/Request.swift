@@ -19,6 +19,7 @@ public enum Request: Equatable, Sendable {
     case installApp(appId: String)
     case uninstallApp(appId: String)
     case participants(conversationId: String, appId: String)
+    case members(conversationId: String, userIds: [String])
     case getAppData(appId: String)
     /// `value` nil removes the key.
     case setAppData(appId: String, key: String, value: JSONValue?)

@@ -53,6 +53,13 @@ public enum RequestParser {
         case "apps.uninstall": return .uninstallApp(appId: try f.appId("appId"))
         case "participants":
             return .participants(conversationId: try f.id("conversationId"), appId: try f.appId("appId"))
+        case "members":
+            guard case .array(let list)? = f.o["userIds"], list.count <= Limits.listedMembers else {
+                throw .invalid("userIds", "must be a list of at most \(Limits.listedMembers) user ids")
+            }
+            let ids = list.compactMap { v -> String? in if case .string(let s) = v, s.count <= Limits.idChars { s } else { nil } }
+            guard ids.count == list.count else { throw .invalid("userIds", "must hold user ids") }
+            return .members(conversationId: try f.id("conversationId"), userIds: ids)
         case "appdata.get": return .getAppData(appId: try f.appId("appId"))
         case "appdata.set":
             guard let value = f.o["value"] else { throw .invalid("value", "is missing (null removes the key)") }

@@ -22,6 +22,8 @@ public protocol StoreTransaction {
     func conversation(id: String) throws -> Conversation?
     func conversations(of userId: String) throws -> [Conversation]
     func conversationIds(of userId: String) throws -> [String]
+    /// Those of `userIds` who are members, with their names.
+    func members(conversationId: String, userIds: [String]) throws -> [Member]
     func isMember(conversationId: String, userId: String) throws -> Bool
     /// Returns false if the user was already a member.
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool

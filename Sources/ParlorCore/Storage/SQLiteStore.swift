@@ -82,17 +82,35 @@ struct SQLiteTransaction: StoreTransaction {
                  [id, title, at, at])
     }
 
-    private func members(_ conversationId: String) throws -> [Member] {
+    private func listedMembers(_ conversationId: String) throws -> [Member] {
         try rows("""
             SELECT u.id, u.name FROM members m JOIN users u ON u.id = m.user_id
-            WHERE m.conversation_id = ? ORDER BY m.joined_at, u.id
-            """, [conversationId]).map { Member(userId: $0[0], name: $0[1]) }
+            WHERE m.conversation_id = ? ORDER BY m.joined_at, u.id LIMIT ?
+            """, [conversationId, Limits.listedMembers]).map { Member(userId: $0[0], name: $0[1]) }
+    }
+
+    private func memberCount(_ conversationId: String) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM members WHERE conversation_id = ?"),
+                         arguments: [conversationId]) ?? 0
+    }
+
+    private func conversation(_ r: Row) throws -> Conversation {
+        let id: String = r[0]
+        return Conversation(id: id, title: r[1], createdAt: r[2], lastSeq: r[3],
+                            members: try listedMembers(id), memberCount: try memberCount(id))
     }
 
     func conversation(id: String) throws -> Conversation? {
-        guard let r = try row("SELECT id, title, created_at, last_seq FROM conversations WHERE id = ?", [id])
-        else { return nil }
-        return Conversation(id: r[0], title: r[1], createdAt: r[2], lastSeq: r[3], members: try members(id))
+        try row("SELECT id, title, created_at, last_seq FROM conversations WHERE id = ?", [id]).map(conversation)
+    }
+
+    func members(conversationId: String, userIds: [String]) throws -> [Member] {
+        try userIds.compactMap { uid in
+            try row("""
+                SELECT u.id, u.name FROM members m JOIN users u ON u.id = m.user_id
+                WHERE m.conversation_id = ? AND m.user_id = ?
+                """, [conversationId, uid]).map { Member(userId: $0[0], name: $0[1]) }
+        }
     }
 
     func conversations(of userId: String) throws -> [Conversation] {
@@ -100,9 +118,7 @@ struct SQLiteTransaction: StoreTransaction {
             SELECT c.id, c.title, c.created_at, c.last_seq FROM conversations c
             JOIN members m ON m.conversation_id = c.id
             WHERE m.user_id = ? ORDER BY c.active_at DESC, c.id
-            """, [userId]).map { r in
-            Conversation(id: r[0], title: r[1], createdAt: r[2], lastSeq: r[3], members: try members(r[0]))
-        }
+            """, [userId]).map(conversation)
     }
 
     func conversationIds(of userId: String) throws -> [String] {
