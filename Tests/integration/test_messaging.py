@@ -61,6 +61,7 @@ async def test_two_users_chat_live(server):
         assert m3["seq"] == 3
         assert (await ben.wait_message(cid, seq=3))["message"] == m3
 
+        await ana.wait_message(cid, seq=3)  # the sender's own copy follows its result
         assert ben.message_seqs(cid) == [1, 2, 3]
         assert ana.message_seqs(cid) == [1, 2, 3]
 
