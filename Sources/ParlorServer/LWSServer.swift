@@ -145,6 +145,9 @@ public final class LWSServer: @unchecked Sendable {
         // pieces keep an idle connection cheap (8.2 KB -> 4.5 KB each, measured with
         // bench/run's idle scenario), and frames are assembled in Swift up to the cap.
         protos[1].rx_buffer_size = 256
+        // Left at 0, tx_packet_size would cap every send() at rx_buffer_size and make lws
+        // chop each batched write into 256-byte pieces; one write should take a batch.
+        protos[1].tx_packet_size = 4 * Self.writeBudget
         protocols = protos
 
         let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)

@@ -15,7 +15,7 @@ struct Serve: ParsableCommand {
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "An extra Origin allowed to open the WebSocket (repeatable).") var allowedOrigin: [String] = []
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
-    @Option(help: "libev (epoll, the default) or poll.") var eventLoop = "libev"
+    @Option(help: "poll (the default) or libev (epoll).") var eventLoop = "poll"
 
     func validate() throws {
         guard (tlsCert == nil) == (tlsKey == nil) else {
@@ -42,7 +42,7 @@ struct Serve: ParsableCommand {
 
         var config = ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
                                   tlsKey: tlsKey, allowedOrigins: allowedOrigin)
-        config.eventLoop = ServerConfig.EventLoop(rawValue: eventLoop) ?? .libev
+        config.eventLoop = ServerConfig.EventLoop(rawValue: eventLoop) ?? .poll
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
         engineThread.start()
