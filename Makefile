@@ -10,12 +10,12 @@ PIP_PKGS   := websockets pytest playwright pytest-rerunfailures
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
-.PHONY: run test deps build build-debug unit integration browser js clean bench
+.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke
 
 run: deps build
 	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
 
-test: deps build-debug unit js integration browser
+test: deps build-debug unit js integration browser bench-smoke
 
 deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -49,6 +49,10 @@ browser:
 
 bench: deps build
 	bench/run
+
+# The benchmark harness end to end at small sizes: it works, whatever the figures.
+bench-smoke: build-debug
+	bench/run --quick --parlor-bin $(DEBUG_BIN)
 
 clean:
 	rm -rf .build
