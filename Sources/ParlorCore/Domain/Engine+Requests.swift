@@ -173,7 +173,12 @@ extension Engine {
 
     /// The (user, app) participant identifier, created on first use and kept for ever.
     func participantId(_ userId: String, _ appId: String, _ tx: any StoreTransaction) throws -> String {
-        if let p = try tx.participantId(userId: userId, appId: appId) { return p }
+        let key = userId + "\u{0}" + appId
+        if let p = cache.participants[key] { return p }
+        if let p = try tx.participantId(userId: userId, appId: appId) {
+            cache.participants[key] = p
+            return p
+        }
         let p = Secrets.uuid()
         try tx.setParticipantId(p, userId: userId, appId: appId)
         return p

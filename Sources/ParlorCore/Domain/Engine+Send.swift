@@ -40,10 +40,10 @@ extension Engine {
             }
             message.senderParticipantId = try participantId(userId, appId, tx)
             if let ref = content.session {
-                let version = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq, tx)
+                let (version, previousSeq) = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq, tx)
                 message.sessionId = ref.id
                 message.sessionVersion = version
-                if version > 1, let old = try tx.message(conversationId: cid, sessionId: ref.id, version: version - 1) {
+                if let previousSeq, let old = try tx.message(conversationId: cid, seq: previousSeq) {
                     let summary = try summary(of: old, appId: appId, tx)
                     try tx.markSuperseded(conversationId: cid, seq: old.seq, by: seq, summary: summary)
                     supersedes = (old.seq, summary)
@@ -73,21 +73,28 @@ extension Engine {
         case .sticker(let s): refs = [(s.image, "message.image")]
         case .attachment(let image, _): refs = [(image, "message.image")]
         }
-        for (hash, field) in refs where blobs.find(hash) == nil {
-            throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
+        for (hash, field) in refs where !cache.blobs.contains(hash) {
+            guard blobs.find(hash) != nil else {
+                throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
+            }
+            cache.blobs.insert(hash)
         }
     }
 
     /// Checks the update against the session's version and moves its head; returns the
-    /// new version. A stale base is a conflict carrying the current message.
+    /// new version and the message it supersedes. A stale base is a conflict carrying the
+    /// current message.
     private func advanceSession(_ ref: SessionRef, appId: String, cid: String, newSeq: Int,
-                                _ tx: any StoreTransaction) throws -> Int {
-        guard let head = try tx.session(conversationId: cid, id: ref.id) else {
+                                _ tx: any StoreTransaction) throws -> (version: Int, previousSeq: Int?) {
+        let key = cid + "\u{0}" + ref.id
+        guard let head = try cache.sessions[key] ?? tx.session(conversationId: cid, id: ref.id) else {
             guard ref.baseVersion == 0 else {
                 throw ParlorError(.notFound, "there is no session with this id to update", field: "message.session.id")
             }
-            try tx.setSession(conversationId: cid, id: ref.id, head: SessionHead(appId: appId, version: 1, currentSeq: newSeq))
-            return 1
+            let first = SessionHead(appId: appId, version: 1, currentSeq: newSeq)
+            try tx.setSession(conversationId: cid, id: ref.id, head: first)
+            cache.sessions[key] = first
+            return (1, nil)
         }
         guard head.appId == appId else {
             throw ParlorError(.sessionAppMismatch, "this session belongs to another app", field: "message.session.id")
@@ -98,9 +105,10 @@ extension Engine {
                               "the session is at version \(head.version), not \(ref.baseVersion)",
                               field: "message.session.baseVersion", current: current)
         }
-        let version = head.version + 1
-        try tx.setSession(conversationId: cid, id: ref.id, head: SessionHead(appId: appId, version: version, currentSeq: newSeq))
-        return version
+        let next = SessionHead(appId: appId, version: head.version + 1, currentSeq: newSeq)
+        try tx.setSession(conversationId: cid, id: ref.id, head: next)
+        cache.sessions[key] = next
+        return (next.version, head.currentSeq)
     }
 
     /// The line that replaces a superseded bubble: its summaryText, else "<name> played <app>".

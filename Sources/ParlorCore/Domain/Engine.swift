@@ -163,6 +163,13 @@ struct EngineCache {
     /// "conversation\0user" pairs known to be members (members are never removed).
     var members: Set<String> = []
     var lastSeq: [String: Int] = [:]
+    /// "user\0app" -> participant id, only ids read back from the database (a new one
+    /// could still be rolled back with its request).
+    var participants: [String: String] = [:]
+    /// "conversation\0session" -> the session's head after the last committed update.
+    var sessions: [String: SessionHead] = [:]
+    /// Blob hashes known to be stored (blobs are never deleted).
+    var blobs: Set<String> = []
 }
 
 /// The actions of one batch, with helpers for the common replies.
