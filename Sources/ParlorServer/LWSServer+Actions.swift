@@ -10,12 +10,18 @@ extension LWSServer {
         case .broadcast(let conversation, let frame):
             guard let subs = hub.subscribers[conversation] else { return }
             for c in subs.values { enqueue(frame, to: c) }
+        case .broadcastInSmallRoom(let conversation, let frame):
+            guard let subs = hub.subscribers[conversation], subs.count <= Limits.presenceRoomSize else { return }
+            for c in subs.values { enqueue(frame, to: c) }
         case .toUser(let userId, let frame):
             for c in (userConnections[userId] ?? [:]).values { enqueue(frame, to: c) }
         case .subscribe(let id, let conversation, let userId):
             guard let c = connections[id] else { return }
             let cameOnline = hub.subscribe(c, to: conversation, userId: userId)
-            enqueue(presenceSnapshot(conversation), to: c)
+            // A snapshot lists everyone online: in a big room that is n ids per subscribe.
+            if hub.subscriberCount(conversation) <= Limits.presenceRoomSize {
+                enqueue(presenceSnapshot(conversation), to: c)
+            }
             if cameOnline { announce(conversation, userId: userId, online: true, except: c) }
         case .unsubscribe(let id, let conversation):
             if let c = connections[id] { leave(c, conversation) }

@@ -134,10 +134,12 @@ extension LWSServer {
         }
     }
 
-    /// Closes connections that have not signed in within the time allowed.
+    /// Closes connections that have not signed in within the time allowed. One whose
+    /// auth or register is still waiting in a busy engine is not the client's fault.
     func sweep() {
         let deadline = ContinuousClock.now - .seconds(Limits.authSeconds)
-        for c in connections.values where c.userId == nil && c.closeCode == nil && c.openedAt < deadline {
+        for c in connections.values
+        where c.userId == nil && c.closeCode == nil && c.inFlight == 0 && c.openedAt < deadline {
             scheduleClose(c, 4001, "authentication timeout")
         }
     }

@@ -57,7 +57,7 @@ final class EngineHarness {
     static func frames(_ actions: [EngineAction]) -> [JSONValue] {
         actions.compactMap { a -> JSONValue? in
             switch a {
-            case .send(_, let f), .broadcast(_, let f): try? JSONParser.parse(f.payload)
+            case .send(_, let f), .broadcast(_, let f), .broadcastInSmallRoom(_, let f): try? JSONParser.parse(f.payload)
             default: nil
             }
         }

@@ -11,7 +11,7 @@ extension Engine {
             let user = User(id: userId, name: name)
             out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
             for c in try tx.conversationIds(of: userId) {
-                out.actions.append(.broadcast(conversationId: c, memberEvent(c, Member(userId: userId, name: name))))
+                out.actions.append(.broadcastInSmallRoom(conversationId: c, memberEvent(c, Member(userId: userId, name: name))))
             }
 
         case .listConversations:
@@ -50,7 +50,7 @@ extension Engine {
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
             if added, let user = try tx.user(id: userId) {
                 let me = Member(userId: user.id, name: user.name)
-                out.actions.append(.broadcast(conversationId: cid, memberEvent(cid, me)))
+                out.actions.append(.broadcastInSmallRoom(conversationId: cid, memberEvent(cid, me)))
                 out.actions.append(.toUser(userId: userId, conversationEvent(c)))
             }
 

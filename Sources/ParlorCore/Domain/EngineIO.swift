@@ -17,6 +17,9 @@ public enum EngineInput: Sendable {
 public enum EngineAction: Sendable {
     case send(ConnectionID, OutboundFrame)
     case broadcast(conversationId: String, OutboundFrame)
+    /// Like broadcast, but skipped in rooms of more than `Limits.presenceRoomSize`
+    /// subscribers (member news there would cost n frames per join: n² to fill a room).
+    case broadcastInSmallRoom(conversationId: String, OutboundFrame)
     /// To every connection of one user (their other tabs and devices).
     case toUser(userId: String, OutboundFrame)
     /// Start live delivery of the conversation to the connection (and announce presence).

@@ -82,6 +82,11 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v3-members-by-join") { db in
+            // The listed members are the first 200 by join order: without this index each
+            // join and subscribe sorted every member of the room.
+            try db.execute(sql: "CREATE INDEX members_by_join ON members(conversation_id, joined_at, user_id)")
+        }
         return m
     }
 }

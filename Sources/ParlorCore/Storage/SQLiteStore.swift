@@ -85,7 +85,7 @@ struct SQLiteTransaction: StoreTransaction {
     private func listedMembers(_ conversationId: String) throws -> [Member] {
         try rows("""
             SELECT u.id, u.name FROM members m JOIN users u ON u.id = m.user_id
-            WHERE m.conversation_id = ? ORDER BY m.joined_at, u.id LIMIT ?
+            WHERE m.conversation_id = ? ORDER BY m.joined_at, m.user_id LIMIT ?
             """, [conversationId, Limits.listedMembers]).map { Member(userId: $0[0], name: $0[1]) }
     }
 
