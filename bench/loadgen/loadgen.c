@@ -1025,6 +1025,23 @@ static void usage(void)
 	exit(2);
 }
 
+/* One turn of the event loop: socket events, and the driver's commands on stdin
+ * (Q quits, G starts the load). */
+static void pump(struct epoll_event *evs, int timeout_ms, bool *quit, bool *go)
+{
+	int n = epoll_wait(epfd, evs, 1024, timeout_ms);
+	for (int i = 0; i < n; i++) {
+		conn_t *c = evs[i].data.ptr;
+		if (!c) {
+			int cmd = stdin_cmd();
+			if (cmd == 'Q') *quit = true;
+			else if (cmd == 'G') *go = true;
+			continue;
+		}
+		on_event(c, evs[i].events);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct option opts[] = {
@@ -1132,17 +1149,7 @@ int main(int argc, char **argv)
 				}
 			}
 		}
-		int n = epoll_wait(epfd, evs, 1024, 20);
-		for (int i = 0; i < n; i++) {
-			conn_t *c = evs[i].data.ptr;
-			if (!c) {
-				int cmd = stdin_cmd();
-				if (cmd == 'Q') quit = true;
-				else if (cmd == 'G') go = true;
-				continue;
-			}
-			on_event(c, evs[i].events);
-		}
+		pump(evs, 20, &quit, &go);
 	}
 	double setup_s = (double)(now_ns() - t_begin) / 1e9;
 	int not_ready = cfg.conns - n_ready;
@@ -1151,17 +1158,7 @@ int main(int argc, char **argv)
 
 	/* ---------------- wait for GO */
 	while (!go && !quit && now_ns() < hard_deadline) {
-		int n = epoll_wait(epfd, evs, 1024, 100);
-		for (int i = 0; i < n; i++) {
-			conn_t *c = evs[i].data.ptr;
-			if (!c) {
-				int cmd = stdin_cmd();
-				if (cmd == 'Q') quit = true;
-				else if (cmd == 'G') go = true;
-				continue;
-			}
-			on_event(c, evs[i].events);
-		}
+		pump(evs, 100, &quit, &go);
 	}
 
 	/* ---------------- measure */
