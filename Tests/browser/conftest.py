@@ -233,3 +233,34 @@ def pane_ready(page, style):
 def lifecycle(page):
     """The hooks the example app has seen, in order (it lists them in its page)."""
     return page.frame_locator("#app-pane iframe").locator("#lifecycle li").all_text_contents()
+
+
+def frame(page):
+    """The open app's frame."""
+    return page.frame_locator("#app-pane iframe")
+
+
+def app_rows(page):
+    """The current (not superseded) app bubbles in the transcript."""
+    return page.locator("#transcript .row[data-seq][data-kind=app]")
+
+
+def press_send_button(page):
+    page.get_by_role("button", name="Send", exact=True).click()
+
+
+@pytest.fixture
+def app_console_errors(people):
+    """Errors an app logs (a hook that threw, a refused call) fail the test too."""
+    errors = []
+    opened = people.open
+
+    def open_and_watch(*args, **kwargs):
+        page = opened(*args, **kwargs)
+        page.on("console", lambda m: errors.append(f"{m.location.get('url', '')}: {m.text}") if m.type == "error" else None)
+        return page
+
+    people.open = open_and_watch
+    yield errors
+    assert not errors, f"console errors: {errors}"
+

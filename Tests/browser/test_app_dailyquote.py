@@ -8,13 +8,9 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
 
 APP = "The Daily Quote"
-
-
-def frame(page):
-    return page.frame_locator("#app-pane iframe")
 
 
 def app_frame(page):

@@ -12,38 +12,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
 
 APP = "Ice Cream Builder"
 
 
-@pytest.fixture(autouse=True)
-def console_errors(people):
-    """Errors an app logs (a hook that threw, a refused call) fail the test too."""
-    errors = []
-    opened = people.open
-
-    def open_and_watch(*args, **kwargs):
-        page = opened(*args, **kwargs)
-        page.on("console", lambda m: errors.append(f"{m.location.get('url', '')}: {m.text}") if m.type == "error" else None)
-        return page
-
-    people.open = open_and_watch
-    yield errors
-    assert not errors, f"console errors: {errors}"
+pytestmark = pytest.mark.usefixtures("app_console_errors")
 
 
-def frame(page):
-    return page.frame_locator("#app-pane iframe")
-
-
-def app_rows(page):
-    """The current (not superseded) app bubbles in the transcript."""
-    return page.locator("#transcript .row[data-seq][data-kind=app]")
-
-
-def send(page):
-    page.get_by_role("button", name="Send", exact=True).click()
 
 
 def choose(page, part, next_style="compact"):

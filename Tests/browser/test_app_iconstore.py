@@ -9,15 +9,11 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
 
 APP = "Icon Store"
 NAMES = ["Candle icon", "Cat icon", "Sky icon", "Book icon", "Backpack icon",
          "Camera icon", "Coffee icon", "Icecream icon", "Vespa icon"]
-
-
-def frame(page):
-    return page.frame_locator("#app-pane iframe")
 
 
 def hooks(page):

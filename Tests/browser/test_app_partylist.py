@@ -10,14 +10,10 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, install_app, open_from_drawer, pane_ready, shot
+from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
 
 APP = "Party list"
 RECONNECT = 30_000
-
-
-def frame(page):
-    return page.frame_locator("#app-pane iframe")
 
 
 def hooks(page):

@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import PUBLIC, create_conversation, install_app, open_from_drawer, pane_ready, send_text, shot
+from conftest import PUBLIC, create_conversation, frame, install_app, open_from_drawer, pane_ready, send_text, shot
 
 APP = "Quick Poll"
 
@@ -24,10 +24,6 @@ def listed_apps():
         except (OSError, ValueError):
             pass
     return found
-
-
-def frame(page):
-    return page.frame_locator("#app-pane iframe")
 
 
 def hooks(page):
