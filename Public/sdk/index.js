@@ -9,4 +9,5 @@ export { Conversation, SessionConflictError } from "./conversation.js";
 export { Message, Session, TemplateLayout, LiveLayout, Sticker } from "./model.js";
 export { AppStorage } from "./storage.js";
 export { BridgeError } from "./protocol.js";
+export { h } from "./dom.js";
 export { queryItems, queryValue, queryObject, urlWithQueryItems } from "./query.js";

@@ -5,27 +5,13 @@
 // shareQuote(_:). The child view is swapped in willBecomeActive and in
 // willTransition, before the pane changes size.
 
-import { MessagesAppViewController, Message, TemplateLayout } from "../../sdk/index.js";
+import { MessagesAppViewController, Message, TemplateLayout, h as el } from "../../sdk/index.js";
 import { Quotes, quoteFromMessage, urlFor, dayLabel } from "./quotes.js";
 import { renderBanner } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
-/** Builds an element; strings become text nodes (never HTML). */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key in node && !key.startsWith("aria")) node[key] = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 /** The share glyph (a box with an arrow), drawn as SVG nodes. */
 function shareGlyph() {

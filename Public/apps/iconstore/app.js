@@ -4,26 +4,12 @@
 // icon's details (image, name, description, price, Buy); going back to
 // compact dismisses the details.
 
-import { MessagesAppViewController, Message, TemplateLayout } from "../../sdk/index.js";
+import { MessagesAppViewController, Message, TemplateLayout, h as el } from "../../sdk/index.js";
 import { Icon, IconData } from "./icons.js";
 import { renderIconCard } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Builds an element; strings become text nodes (never HTML). */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key in node && !key.startsWith("aria")) node[key] = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 class MessagesViewController extends MessagesAppViewController {
   constructor() {

@@ -11,26 +11,12 @@
 // moved on (a session conflict), the list the server holds is merged in the
 // same way and the merged message goes back into the composer.
 
-import { MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError } from "../../sdk/index.js";
+import { MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError, h as el } from "../../sdk/index.js";
 import * as L from "./list.js";
 import { renderList } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Builds an element; strings become text nodes (never HTML). */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key in node && !key.startsWith("aria")) node[key] = value;
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
 
 const sameSession = (a, b) => !!a && !!b && a.identifier === b.identifier;
 
