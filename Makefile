@@ -6,7 +6,7 @@ PORT       ?= 8080
 DATA       ?= ./data
 PYTHON     ?= python3
 APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji
-PIP_PKGS   := websockets pytest playwright pytest-rerunfailures
+PIP_PKGS   := websockets pytest playwright
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
@@ -23,7 +23,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import websockets, pytest, playwright, pytest_rerunfailures" 2>/dev/null || \
+	@$(PYTHON) -c "import websockets, pytest, playwright" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
 build:
@@ -41,11 +41,8 @@ js:
 integration:
 	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/integration
 
-# Browser tests drive several real Chromium contexts against each other on 2 cores; a
-# race between them that is not yet understood fails about one full run in five, so a
-# failed browser test is run once more (and reported in pytest's summary as a rerun).
 browser:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q --reruns 1 Tests/browser
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/browser
 
 bench: deps build
 	bench/run

@@ -10,7 +10,7 @@ import { AppCatalog } from "./apps/registry.js";
 import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
 import { parseRoute, conversationHash, inviteLink } from "./state/route.js";
-import { unreadCount } from "./state/transcript.js";
+import { unreadCount, hasConflict } from "./state/transcript.js";
 import { substituteParticipants } from "./state/text.js";
 import { previewOf } from "./state/format.js";
 import { SidebarView } from "./views/sidebar.js";
@@ -225,6 +225,10 @@ function render() {
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations"))) {
     const t = store.transcript(id);
     chat.transcript.render(id, t, bubbleContext(id), contextVersion(id));
+    if (conflictNotice && (conflictNotice.conversationId !== id || !hasConflict(t, conflictNotice.appId))) {
+      conflictNotice = null;
+      chat.composer.showNotice(null);
+    }
     live.sweep();
     if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, t.lastSeq);
   }
@@ -262,15 +266,22 @@ sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
 outgoing.addEventListener("failed", (e) => failed(e.detail));
-outgoing.addEventListener("conflictresolved", () => chat.composer.showNotice(null));
 outgoing.addEventListener("inserttext", (e) => {
   if (e.detail.conversationId === store.state.currentId) chat.composer.insertText(e.detail.text);
 });
 
-function failed({ item, error }) {
+// The notice about a refused move lasts as long as its grey copy does: the copy
+// leaves once the app has merged and staged the move again, or the session moved
+// on (the store's rule), which may be before the refusal reaches this page.
+let conflictNotice = null;
+
+function failed({ conversationId = undefined, item, error }) {
   if (error.code === "session_conflict") {
-    const appName = catalog.name(item?.message?.appId || item?.appId || "");
-    chat.composer.showNotice(`${appName}: someone else played first, so your move was not sent. Open it to try again.`);
+    const id = conversationId ?? item?.conversationId;
+    const appId = item?.message?.appId || item?.appId || "";
+    if (id !== store.state.currentId || !hasConflict(store.transcript(id), appId)) return;
+    conflictNotice = { conversationId: id, appId };
+    chat.composer.showNotice(`${catalog.name(appId)}: someone else played first, so your move was not sent. Open it to try again.`);
   } else if (error.code !== "cancelled") {
     announce(`Not sent: ${error.message}`);
   }
@@ -321,6 +332,7 @@ function openConversation(id) {
   }
   if (pane.activeAppId) pane.close();
   setDrawer(false);
+  conflictNotice = null;
   chat.composer.showNotice(null);
   store.update(["current", "conversations"], () => ({ currentId: id }));
   $("shell").dataset.view = id ? "chat" : "list";

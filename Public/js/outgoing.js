@@ -5,7 +5,6 @@
 
 import { stage, unstage, sendPlan } from "./state/composer.js";
 import { newClientId } from "./net/frames.js";
-import { dropConflicted } from "./state/transcript.js";
 
 export class CancelledError extends Error {
   constructor(message = "the user removed the message") {
@@ -43,15 +42,8 @@ export class Outgoing extends EventTarget {
    */
   stage(conversationId, item) {
     const full = { key: newClientId(), ...item };
-    if (item.appId) {
-      // A new move from an app replaces its refused one (it merged the conflict).
-      const t = this.store.transcript(conversationId);
-      const after = dropConflicted(t, item.appId);
-      if (after !== t) {
-        this.store.setTranscript(conversationId, after);
-        this.dispatchEvent(new CustomEvent("conflictresolved", { detail: { conversationId, appId: item.appId } }));
-      }
-    }
+    // A refused move of this app leaves the transcript by itself once this is
+    // staged (the store applies state/transcript.js: dropSettledConflicts).
     const { staged, replaced } = stage(this.staged(conversationId), full);
     this.setStaged(conversationId, staged);
     if (replaced) this.settle(replaced.key, new CancelledError("replaced by a newer message from the app"));

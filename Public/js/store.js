@@ -2,7 +2,7 @@
 // state/*; the store only holds the result, persists what must survive a
 // reload (token, drafts, outbox, read marks) and tells views what changed.
 
-import { emptyTranscript } from "./state/transcript.js";
+import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
 
 const KEY = {
   token: "parlor.token",
@@ -53,9 +53,33 @@ export class Store extends EventTarget {
    * @param {(s: object) => object} fn returns the fields that change
    */
   update(parts, fn) {
-    const patch = fn(this.state);
-    if (patch) this.state = { ...this.state, ...patch };
-    this.dispatchEvent(new CustomEvent("change", { detail: { parts: new Set(parts) } }));
+    const before = this.state;
+    const patch = fn(before);
+    const changed = new Set(parts);
+    if (patch) {
+      this.state = { ...before, ...patch };
+      if (patch.transcripts || patch.staged) this.settleConflicts(before, changed);
+    }
+    this.dispatchEvent(new CustomEvent("change", { detail: { parts: changed } }));
+  }
+
+  /**
+   * A rule over state, not an event: after any change to a conversation's
+   * transcript or staged items, a refused app move that the app or the session
+   * has gone past leaves the transcript (state/transcript.js: dropSettledConflicts).
+   */
+  settleConflicts(before, changed) {
+    const s = this.state;
+    let transcripts = null;
+    for (const [id, t] of Object.entries(s.transcripts)) {
+      if (t === before.transcripts[id] && s.staged[id] === before.staged[id]) continue;
+      const after = dropSettledConflicts(t, s.staged[id]);
+      if (after === t) continue;
+      transcripts ??= { ...s.transcripts };
+      transcripts[id] = after;
+      changed.add(`transcript:${id}`);
+    }
+    if (transcripts) this.state = { ...s, transcripts };
   }
 
   transcript(conversationId) {

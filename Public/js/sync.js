@@ -222,7 +222,7 @@ export class Sync extends EventTarget {
     } catch (error) {
       if (TRANSIENT.has(error.code)) return; // stays in the outbox
       this.dropFromOutbox(item.clientId);
-      this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code));
+      this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
       const w = this.waiters.get(item.clientId);
       this.waiters.delete(item.clientId);
       if (w) w.reject(error);

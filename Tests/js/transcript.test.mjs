@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  emptyTranscript, applyMessage, applyHistory, resync, addPending, failPending, removePending, dropConflicted,
+  emptyTranscript, applyMessage, applyHistory, resync, addPending, failPending, removePending, dropSettledConflicts, hasConflict,
   transcriptRows, unreadCount, historyCursor, currentOfSession, messageBySeq,
 } from "../../Public/js/state/transcript.js";
 
@@ -120,13 +120,40 @@ test("unread counts others' current messages after the last read one", () => {
   assert.equal(unreadCount(t, 5, ME), 0);
 });
 
-test("a refused app move is dropped once the app stages a merged one", () => {
-  let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x" } });
+test("a refused app move is dropped once its app has something staged", () => {
+  let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x", session: { id: "s1", baseVersion: 1 } } });
   t = addPending(t, { clientId: "b", sender: "u1", createdAt: 2, message: { kind: "text", text: "hi" } });
-  t = failPending(t, "a", "session_conflict");
+  t = failPending(t, "a", "session_conflict", app(2, "s1", 2));
   t = failPending(t, "b", "internal");
-  const after = dropConflicted(t, "partylist");
+  assert.equal(hasConflict(t, "partylist"), true);
+  assert.equal(dropSettledConflicts(t, []), t, "nothing staged, nothing newer: kept");
+  assert.equal(dropSettledConflicts(t, [{ key: "k", appId: "wenderpic", message: { kind: "app", appId: "wenderpic" } }]), t);
+  const after = dropSettledConflicts(t, [{ key: "k", appId: "partylist", message: { kind: "app", appId: "partylist" } }]);
   assert.deepEqual(after.pending.map((p) => p.clientId), ["b"]);
-  assert.equal(dropConflicted(after, "partylist"), after);
-  assert.equal(dropConflicted(t, "wenderpic"), t);
+  assert.equal(hasConflict(after, "partylist"), false);
+});
+
+test("a refused app move is dropped once its session has a message newer than the winner", () => {
+  const refused = { kind: "app", appId: "example", url: "?mine", session: { id: "s1", baseVersion: 1 } };
+  let t = applyMessage(emptyTranscript(), app(1, "s1", 1), undefined, ME);
+  t = addPending(t, { clientId: "a", sender: ME, createdAt: 1, message: refused });
+  // the winner (seq 2) arrives live before the refusal, which names it as current
+  t = applyMessage(t, app(2, "s1", 2), { seq: 1, summary: "x" }, ME);
+  t = failPending(t, "a", "session_conflict", app(2, "s1", 2));
+  assert.equal(t.pending[0].conflictSeq, 2);
+  assert.equal(dropSettledConflicts(t), t, "the winner itself does not hide the refused copy");
+  t = applyMessage(t, text(3), undefined, ME);
+  t = applyMessage(t, app(4, "s2", 1), undefined, ME);
+  assert.equal(dropSettledConflicts(t), t, "other messages and other sessions do not either");
+  t = applyMessage(t, app(5, "s1", 3), { seq: 2, summary: "y" }, ME);
+  assert.equal(dropSettledConflicts(t).pending.length, 0);
+});
+
+test("a refusal without the current message measures from the newest of the session held", () => {
+  let t = applyMessage(emptyTranscript(), app(1, "s1", 1), undefined, ME);
+  t = applyMessage(t, app(3, "s1", 2), { seq: 1, summary: "x" }, ME);
+  t = addPending(t, { clientId: "a", sender: ME, createdAt: 1, message: { kind: "app", appId: "example", url: "?m", session: { id: "s1", baseVersion: 1 } } });
+  t = failPending(t, "a", "session_conflict");
+  assert.equal(t.pending[0].conflictSeq, 3);
+  assert.equal(dropSettledConflicts(t), t);
 });

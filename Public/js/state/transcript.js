@@ -24,6 +24,7 @@
  * @property {object} message      the outbound message body ({kind, …})
  * @property {"sending"|"failed"} status
  * @property {string} [error]      an error code when failed
+ * @property {number} [conflictSeq] refused as stale: the seq of the session's message that won
  *
  * @typedef {object} Transcript
  * @property {Message[]} messages  confirmed, ascending by seq, no duplicates
@@ -144,12 +145,30 @@ export function addPending(t, pending) {
   return { ...t, pending: [...t.pending, { status: "sending", ...pending }] };
 }
 
-/** Marks a local echo as failed (kept, so nothing typed is lost). */
-export function failPending(t, clientId, error) {
+/**
+ * Marks a local echo as failed (kept, so nothing typed is lost).
+ * @param {Transcript} t
+ * @param {string} clientId
+ * @param {string} error an error code
+ * @param {Message} [current] for `session_conflict`: the session's current
+ *   message, which the server sends with the error; the refused copy is kept
+ *   until the session moves past it (see dropSettledConflicts)
+ */
+export function failPending(t, clientId, error, current) {
   return {
     ...t,
-    pending: t.pending.map((p) => (p.clientId === clientId ? { ...p, status: "failed", error } : p)),
+    pending: t.pending.map((p) => {
+      if (p.clientId !== clientId) return p;
+      const failed = { ...p, status: "failed", error };
+      if (error === "session_conflict") failed.conflictSeq = current?.seq ?? sessionHeadSeq(t, p.message?.session?.id);
+      return failed;
+    }),
   };
+}
+
+function sessionHeadSeq(t, sessionId) {
+  const m = sessionId === undefined ? undefined : currentOfSession(t, sessionId);
+  return m ? m.seq : t.lastSeq;
 }
 
 /** Marks a local echo as being sent again. */
@@ -161,12 +180,43 @@ export function retryPending(t, clientId) {
 }
 
 /**
- * Drops an app's echoes that were refused as stale: the app has merged and staged
- * its move again, so the refused copy is no longer the user's only copy.
+ * An app's echo refused as stale (`session_conflict`) is the user's only copy of
+ * that move until the app has done something newer, so it is kept, greyed, until
+ * one of these holds, whatever order things happen in:
+ *  - the app has something staged in this conversation (it merged and staged
+ *    its move again; this may happen before the refusal itself arrives, when the
+ *    winner's live message reached the app first), or
+ *  - the session has a message newer than the one that won (the move went on).
+ * The store applies this after every change to a transcript or the staged items,
+ * so no reader ever sees such a copy.
+ * @param {Transcript} t
+ * @param {{appId?: string, message?: object}[]} [staged] what this conversation's composer holds
+ * @returns {Transcript} t itself when nothing is dropped
  */
-export function dropConflicted(t, appId) {
-  const keep = t.pending.filter((p) => !(p.status === "failed" && p.error === "session_conflict" && p.message?.appId === appId));
+export function dropSettledConflicts(t, staged = []) {
+  if (!t.pending.some(isConflict)) return t;
+  const stagedApps = new Set(staged.map((s) => s.appId ?? s.message?.appId).filter(Boolean));
+  const keep = t.pending.filter((p) => !(isConflict(p) && (stagedApps.has(p.message.appId) || movedOn(t, p))));
   return keep.length === t.pending.length ? t : { ...t, pending: keep };
+}
+
+function isConflict(p) {
+  return p.status === "failed" && p.error === "session_conflict" && p.message?.appId !== undefined;
+}
+
+function movedOn(t, p) {
+  const sessionId = p.message.session?.id;
+  if (sessionId === undefined) return false;
+  for (let i = t.messages.length - 1; i >= 0 && t.messages[i].seq > p.conflictSeq; i--) {
+    const m = t.messages[i];
+    if (m.kind === "app" && m.session?.id === sessionId) return true;
+  }
+  return false;
+}
+
+/** Whether a refused (stale) move of this app is still shown in the transcript. */
+export function hasConflict(t, appId) {
+  return t.pending.some((p) => isConflict(p) && p.message.appId === appId);
 }
 
 export function removePending(t, clientId) {
