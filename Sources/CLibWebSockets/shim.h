@@ -11,6 +11,7 @@
 #include <libwebsockets.h>
 #include <openssl/evp.h>
 #include <openssl/rand.h>
+#include <openssl/ssl.h>
 
 /* LWS_PRE is `#define LWS_PRE _LWS_PAD(...)`: headroom lws_write needs before a buffer. */
 static inline size_t parlor_lws_pre(void) { return LWS_PRE; }
@@ -23,6 +24,12 @@ static inline int parlor_write_http(struct lws *wsi, unsigned char *buf, size_t 
     return lws_write(wsi, buf, len, final ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP);
 }
 
+/* Closes a connection from outside its own callback (a timer): lws kills it on its next
+ * service turn. LWS_TO_KILL_ASYNC is a macro constant. */
+static inline void parlor_kill_async(struct lws *wsi) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC);
+}
+
 /* Server options are 64-bit macro constants built from shifts. `libev` runs the loop on
  * lws's libev plugin (epoll), whose cost does not grow with idle connections as poll()'s does. */
 static inline uint64_t parlor_server_options(int tls, int validate_utf8, int libev) {
@@ -31,6 +38,11 @@ static inline uint64_t parlor_server_options(int tls, int validate_utf8, int lib
     if (validate_utf8) o |= LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (libev) o |= LWS_SERVER_OPTION_LIBEV;
     return o;
+}
+
+/* TLS 1.2 and 1.3 only, the server's cipher order (SSL_OP_* are macros). */
+static inline long parlor_tls_options(void) {
+    return SSL_OP_NO_SSLv3 | SSL_OP_NO_TLSv1 | SSL_OP_NO_TLSv1_1 | SSL_OP_CIPHER_SERVER_PREFERENCE;
 }
 
 /* A timer on the service thread: lws's sorted usec list entry plus a back pointer.

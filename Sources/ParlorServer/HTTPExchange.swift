@@ -1,17 +1,43 @@
-/// One HTTP request/response on the service thread: an upload being received, or a
-/// response waiting for the socket (headers first, then the body).
+/// A response the server writes itself (not a file lws serves): headers first, then the
+/// body, on the connection's writeable callbacks. Kept only until it is written.
 final class HTTPExchange {
     let id: UInt64
     let wsi: OpaquePointer
-    var token: String?
-    var body: [UInt8] = []
-    var tooLarge = false
     var response: (status: Int, type: String, body: [UInt8], headers: [(String, String)])?
     var headersSent = false
+    /// HEAD: the headers say how long the body is, and no body follows.
+    var headOnly = false
     var closeAfter = false
 
     init(id: UInt64, wsi: OpaquePointer) {
         self.id = id
         self.wsi = wsi
+    }
+}
+
+/// An image upload in progress: its body streams into a temporary file (never into
+/// memory), and it is stored only once the token proved valid and every byte arrived.
+final class Upload {
+    let id: UInt64
+    let wsi: OpaquePointer
+    let address: String
+    let expected: Int
+    let startedAt: ContinuousClock.Instant
+    var fd: Int32
+    let path: String
+    var received = 0
+    /// nil until the engine has checked the token.
+    var authorized: Bool?
+    var bodyDone = false
+    var committing = false
+
+    init(id: UInt64, wsi: OpaquePointer, address: String, expected: Int, fd: Int32, path: String) {
+        self.id = id
+        self.wsi = wsi
+        self.address = address
+        self.expected = expected
+        self.fd = fd
+        self.path = path
+        startedAt = .now
     }
 }

@@ -40,8 +40,13 @@ extension LWSServer {
         case .close(let id, let code, let reason):
             if let c = connections[id] { scheduleClose(c, code, reason, flush: true) }
         case .uploadDone(let id, let status, let body):
-            guard let ex = exchanges[id] else { return }
-            respond(ex, status: status, type: "application/json", body: body)
+            uploadDone(id, status, body)
+        case .uploadAuthorized(let id, let ok):
+            uploadAuthorized(id, ok)
+        case .replayContinues(let id, let conversation, let afterSeq, let generation):
+            guard let c = connections[id] else { return }
+            c.pendingReplays.append((conversation, afterSeq, generation))
+            if !c.hasQueued { continueReplays(c) }
         }
     }
 

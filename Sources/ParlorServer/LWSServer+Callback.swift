@@ -11,6 +11,14 @@ extension LWSServer {
             if isStopping { beginShutdown() }
             return 0
         // Never LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: Debian's 4.1.6 has a use-after-free there.
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            return filterNetworkConnection(user)  // lws 4.1 passes its filter args as `user`
+        case LWS_CALLBACK_WSI_CREATE:
+            wsiCreated(wsi)
+            return 0
+        case LWS_CALLBACK_WSI_DESTROY:
+            wsiDestroyed(wsi)
+            return 0
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
             return filterUpgrade(wsi)
         case LWS_CALLBACK_ESTABLISHED:

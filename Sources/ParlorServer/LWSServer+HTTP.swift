@@ -2,50 +2,64 @@ import CLibWebSockets
 import Foundation
 import ParlorCore
 
-/// Plain HTTP: the health check, image blobs and the files of `Public/`.
+/// Plain HTTP: the health check, the client's configuration, image blobs and the files
+/// of `Public/`. Uploads are in LWSServer+Uploads.swift.
 extension LWSServer {
     func httpRequest(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?) -> Int32 {
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         let id = makeId()
         setSessionId(user, id)
-        let ex = HTTPExchange(id: id, wsi: wsi)
-        exchanges[id] = ex
         let isPost = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
-        let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0
+        let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 || isHead(wsi)
 
-        if isPost {
-            guard path == "/blobs" else { return respondError(ex, 404, "not_found", "nothing to post here") }
-            let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap { Int($0) } ?? 0
-            if length > Limits.blobBytes {
-                ex.closeAfter = true
-                return respondError(ex, 413, "too_large", "images are limited to 5 MiB")
+        if isAppsHost(wsi) {
+            // The apps origin serves the apps and their SDK, nothing of the host's.
+            guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
+                return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
-            guard length > 0 else { return respondError(ex, 411, "length_required", "send the image with a Content-Length") }
-            if let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth.hasPrefix("Bearer ") {
-                ex.token = String(auth.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            }
-            ex.body.reserveCapacity(length)
-            return 0  // the body follows
+            return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
         }
-        guard isGet else { return respondError(ex, 405, "method_not_allowed", "only GET and POST are served") }
+        if isPost { return beginUpload(wsi, id, path) }
+        guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
 
         if path == "/health" {
-            respond(ex, status: 200, type: "application/json", body: Array(#"{"status":"ok"}"#.utf8),
+            respond(wsi, id, status: 200, type: "application/json", body: Array(#"{"status":"ok"}"#.utf8),
                     headers: [("cache-control:", "no-store")])
+            return 0
+        }
+        if path == "/client-config.json" {
+            // What the host page needs before it frames an app: where apps are served from.
+            respond(wsi, id, status: 200, type: "application/json", body: JSONWriter.object { w in
+                w.field("appsOrigin", config.appsOrigin)
+            }, headers: [("cache-control:", "no-cache")])
             return 0
         }
         if path.hasPrefix("/blobs/") {
             guard let blob = blobs.find(String(path.dropFirst(7))) else {
-                return respondError(ex, 404, "not_found", "no such image")
+                return respondError(wsi, id, 404, "not_found", "no such image")
             }
-            let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'\r\n"
+            let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
                 + "Cache-Control: public, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
-            return serveFile(wsi, blob.path, blob.type.mime, headers)
+            return serveFile(wsi, blob.path, blob.type.mime, headers + strictTransport)
         }
-        guard let file = files.resolve(path) else { return respondError(ex, 404, "not_found", "no such file") }
-        return serveFile(wsi, file.file, file.mime, file.headers)
+        guard let file = files.resolve(path) else { return respondError(wsi, id, 404, "not_found", "no such file") }
+        return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
     }
 
+    func isHead(_ wsi: OpaquePointer) -> Bool { lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 }
+
+    /// Whether the request came for the apps origin's host (`--apps-origin`).
+    func isAppsHost(_ wsi: OpaquePointer) -> Bool {
+        guard let apps = config.appsOrigin, let host = header(wsi, WSI_TOKEN_HOST) else { return false }
+        return apps.lowercased().split(separator: "/").last.map(String.init) == host.lowercased()
+    }
+
+    /// HSTS in direct-TLS mode: a browser that once came over https never tries http.
+    var strictTransport: String {
+        config.tlsCertificate == nil ? "" : "Strict-Transport-Security: max-age=31536000\r\n"
+    }
+
+    /// lws writes the file (headers only for HEAD) and completes the transaction.
     private func serveFile(_ wsi: OpaquePointer, _ path: String, _ mime: String, _ headers: String) -> Int32 {
         let r = headers.withCString { h in
             lws_serve_http_file(wsi, path, mime, h, Int32(strlen(h)))
@@ -55,41 +69,28 @@ extension LWSServer {
         return 0
     }
 
-    func httpBody(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
-        guard let id = sessionId(user), let ex = exchanges[id], let input else { return 0 }
-        if ex.body.count + len > Limits.blobBytes {
-            ex.tooLarge = true
-            ex.body = []
-        } else if !ex.tooLarge {
-            ex.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: len))
-        }
-        return 0
-    }
-
-    func httpBodyComplete(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
-        guard let id = sessionId(user), let ex = exchanges[id] else { return -1 }
-        if ex.tooLarge {
-            ex.closeAfter = true
-            return respondError(ex, 413, "too_large", "images are limited to 5 MiB")
-        }
-        let body = ex.body
-        ex.body = []
-        engine?.submit(.upload(id, token: ex.token, body: body))
-        return 0
-    }
-
-    /// Queues a JSON error response: `{"code":…,"message":…}`.
-    func respondError(_ ex: HTTPExchange, _ status: Int, _ code: String, _ message: String) -> Int32 {
-        respond(ex, status: status, type: "application/json", body: JSONWriter.object { w in
+    /// Queues a JSON error response: `{"code":…,"message":…}`. `close` ends the connection
+    /// after it (the client may still be sending a body the server will not read).
+    @discardableResult
+    func respondError(_ wsi: OpaquePointer, _ id: UInt64, _ status: Int, _ code: String, _ message: String,
+                      close: Bool = false) -> Int32 {
+        respond(wsi, id, status: status, type: "application/json", body: JSONWriter.object { w in
             w.field("code", code)
             w.field("message", message)
-        })
+        }, close: close)
         return 0
     }
 
-    func respond(_ ex: HTTPExchange, status: Int, type: String, body: [UInt8], headers: [(String, String)] = []) {
-        ex.response = (status, type, body, headers + [("x-content-type-options:", "nosniff")])
-        lws_callback_on_writable(ex.wsi)
+    func respond(_ wsi: OpaquePointer, _ id: UInt64, status: Int, type: String, body: [UInt8],
+                 headers: [(String, String)] = [], close: Bool = false) {
+        let ex = HTTPExchange(id: id, wsi: wsi)
+        var all = headers + [("x-content-type-options:", "nosniff")]
+        if config.tlsCertificate != nil { all.append(("strict-transport-security:", "max-age=31536000")) }
+        ex.response = (status, type, body, all)
+        ex.headOnly = isHead(wsi)
+        ex.closeAfter = close
+        exchanges[id] = ex
+        lws_callback_on_writable(wsi)
     }
 
     func httpWriteable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
@@ -114,7 +115,7 @@ extension LWSServer {
             }
             guard ok else { return -1 }
             ex.headersSent = true
-            if !r.body.isEmpty {
+            if !r.body.isEmpty && !ex.headOnly {
                 lws_callback_on_writable(wsi)
                 return 0
             }
@@ -129,6 +130,8 @@ extension LWSServer {
     }
 
     func httpClosed(_ user: UnsafeMutableRawPointer?) {
-        if let id = sessionId(user) { exchanges[id] = nil }
+        guard let id = sessionId(user) else { return }
+        exchanges[id] = nil
+        if let up = uploads.removeValue(forKey: id) { discard(up) }
     }
 }

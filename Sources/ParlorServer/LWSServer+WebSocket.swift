@@ -13,18 +13,28 @@ extension LWSServer {
             _ = lws_return_http_status(wsi, 400, nil)
             return -1
         }
-        if let origin = header(wsi, WSI_TOKEN_ORIGIN), !originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST)) {
-            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(origin.prefix(100))"])
+        if let origin = header(wsi, WSI_TOKEN_ORIGIN), !originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST))
+            || isAppsHost(wsi) {
+            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(header(wsi, WSI_TOKEN_ORIGIN)?.prefix(100) ?? "")"])
             _ = lws_return_http_status(wsi, 403, nil)
+            return -1
+        }
+        guard admitForwarded(wsi) else {
+            _ = lws_return_http_status(wsi, 429, nil)
             return -1
         }
         return 0
     }
 
+    /// The page's own origin, with the scheme this server is reached by (https only on
+    /// the TLS port; behind a TLS proxy a plain port sees https origins too), or one
+    /// configured. Never the apps origin: app code must not reach the socket.
     func originAllowed(_ origin: String, host: String?) -> Bool {
         let o = origin.lowercased()
-        if config.allowedOrigins.contains(where: { $0.lowercased() == o }) { return true }
+        if let apps = config.appsOrigin, o == apps.lowercased().trimmingCharacters(in: ["/"]) { return false }
+        if (config.allowedOrigins + config.publicOrigins).contains(where: { $0.lowercased() == o }) { return true }
         guard let host = host?.lowercased() else { return false }
+        if config.tlsCertificate != nil { return o == "https://\(host)" }
         return o == "http://\(host)" || o == "https://\(host)"
     }
 
@@ -84,7 +94,17 @@ extension LWSServer {
         let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
         if written < n { return -1 }
         if c.hasQueued || c.closeCode != nil { requestWrite(c) }
+        if !c.hasQueued && !c.pendingReplays.isEmpty { continueReplays(c) }
         return 0
+    }
+
+    /// The queue has drained: ask the engine for the next piece of each waiting replay.
+    func continueReplays(_ c: WebSocketConnection) {
+        guard c.closeCode == nil else { return }
+        for r in c.pendingReplays {
+            engine?.submit(.replay(c.id, conversationId: r.conversationId, afterSeq: r.afterSeq, generation: r.generation))
+        }
+        c.pendingReplays.removeAll()
     }
 
     func closed(_ user: UnsafeMutableRawPointer?) {
@@ -137,6 +157,8 @@ extension LWSServer {
     /// Closes connections that have not signed in within the time allowed. One whose
     /// auth or register is still waiting in a busy engine is not the client's fault.
     func sweep() {
+        sweepUploads()
+        logRefusals()
         let deadline = ContinuousClock.now - .seconds(Limits.authSeconds)
         for c in connections.values
         where c.userId == nil && c.closeCode == nil && c.inFlight == 0 && c.openedAt < deadline {

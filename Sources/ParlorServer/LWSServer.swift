@@ -19,6 +19,17 @@ public final class LWSServer: @unchecked Sendable {
     var context: OpaquePointer?
     var connections: [ConnectionID: WebSocketConnection] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
+    var uploads: [UInt64: Upload] = [:]
+    /// Checking and storing an upload's file (hash, fsync) happens here, off the loop.
+    let blobQueue = DispatchQueue(label: "parlor-blobs")
+    var peerLimits: PeerLimits
+    /// Each accepted connection's counted address (nil: not counted per address).
+    var acceptedPeers: [OpaquePointer: String?] = [:]
+    var pendingAccept: String??
+    /// WebSockets from a trusted proxy, counted by their forwarded address.
+    var forwardedLimits: PeerLimits
+    var forwardedPeers: [OpaquePointer: String] = [:]
+    var refusedConnections: [String: Int] = [:]
     var hub = Hub()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: [ConnectionID: WebSocketConnection]] = [:]
@@ -49,7 +60,10 @@ public final class LWSServer: @unchecked Sendable {
     public init(config: ServerConfig, blobs: BlobStore, logger: Logger) {
         self.config = config
         self.blobs = blobs
-        self.files = StaticFiles(root: config.publicDirectory)
+        self.files = StaticFiles(root: config.publicDirectory, appsOrigin: config.appsOrigin,
+                                 hostOrigins: config.publicOrigins + config.allowedOrigins)
+        peerLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: PeerLimits.processCapacity())
+        forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
         self.log = logger
         scratch = [UInt8](repeating: 0, count: OutboundFrame.headroom)
         scratch.reserveCapacity(OutboundFrame.headroom + Self.writeBudget * 2)
@@ -172,6 +186,12 @@ public final class LWSServer: @unchecked Sendable {
         if let cert = config.tlsCertificate, let key = config.tlsKey {
             info.ssl_cert_filepath = UnsafePointer(strings.make(cert))
             info.ssl_private_key_filepath = UnsafePointer(strings.make(key))
+            // TLS 1.2: forward-secret key exchange and AEAD only (no static RSA, no CBC);
+            // TLS 1.3's suites are all of that already.
+            info.ssl_cipher_list = UnsafePointer(strings.make(
+                "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+                + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"))
+            info.ssl_options_set = parlor_tls_options()
         }
         info.options = parlor_server_options(tls ? 1 : 0, 1, config.eventLoop == .libev ? 1 : 0)
         return lws_create_context(&info)
@@ -209,7 +229,7 @@ public final class LWSServer: @unchecked Sendable {
         return nextId
     }
 
-    /// The auth-timeout sweep runs once a second on the service thread.
+    /// The sweep (sign-in timeouts, upload deadlines, refusal logs) runs once a second.
     func scheduleSweep() {
         guard let ctx = context else { return }
         if sweepTimer == nil {

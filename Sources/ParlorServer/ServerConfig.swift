@@ -8,6 +8,18 @@ public struct ServerConfig: Sendable {
     /// Origins allowed to open the WebSocket besides the server's own host.
     public var allowedOrigins: [String]
     public var eventLoop: EventLoop = .poll
+    /// Where app pages are served from, when not from the host's own origin (the
+    /// stronger setup: an app is then another site even for a browser that ignores
+    /// the CSP sandbox). Requests whose Host is this origin's get only /apps/ and /sdk/.
+    public var appsOrigin: String?
+    /// The origins the host page is opened at, for the apps' frame-ancestors when they
+    /// are served from `appsOrigin` (also allowed to open the WebSocket).
+    public var publicOrigins: [String] = []
+    /// Open connections one address may hold (WebSocket and HTTP together).
+    public var maxConnectionsPerIP = 64
+    /// Peers whose X-Forwarded-For names the client (a reverse proxy on this machine):
+    /// their connections are counted per forwarded address at the WebSocket handshake.
+    public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
 
     /// The loop libwebsockets runs on. poll() scans every socket on every turn but only
     /// flips a flag to ask for a writeable callback; libev (epoll) pays an epoll_ctl for

@@ -4,10 +4,6 @@ import Foundation
 struct StaticFiles {
     let root: String
 
-    init(root: String) {
-        self.root = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
-    }
-
     static let mimeTypes: [String: String] = [
         "html": "text/html; charset=utf-8",
         "js": "text/javascript; charset=utf-8",
@@ -27,15 +23,31 @@ struct StaticFiles {
         "wasm": "application/wasm",
     ]
 
-    /// The host page may load only its own scripts and frame only this server's apps.
-    static let hostPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-        + "connect-src 'self'; frame-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
-    /// App frames run sandboxed (opaque origin) inside the host page only.
-    static let appPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-        + "img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'self'"
+    /// The host page may load only its own scripts and frame only this server's apps
+    /// (or the apps origin, when they are served from one).
+    let hostPolicy: String
+    /// App pages are sandboxed by their own response, not only by the iframe attribute:
+    /// opened top-level (a link to /apps/x/index.html) an app is still an opaque origin,
+    /// with no access to the host's storage and no Origin the WebSocket accepts.
+    let appPolicy: String
+    /// Everything else under /apps/ (SVG above all) is inert if opened as a document.
+    static let appFilePolicy = "default-src 'none'; sandbox"
+
+    init(root: String, appsOrigin: String? = nil, hostOrigins: [String] = []) {
+        self.root = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
+        let frames = appsOrigin.map { "'self' \($0)" } ?? "'self'"
+        hostPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            + "connect-src 'self'; frame-src \(frames); object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+        // Served from a separate origin, the apps' ancestors are the host's origins.
+        let ancestors = appsOrigin == nil ? "'self'" : (["'self'"] + hostOrigins).joined(separator: " ")
+        appPolicy = "sandbox allow-scripts; default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+            + "img-src 'self' data: blob:; connect-src 'self'; form-action 'none'; base-uri 'none'; "
+            + "frame-ancestors \(ancestors)"
+    }
 
     /// The file for a request path, or nil if there is none (or it would leave the root).
-    func resolve(_ path: String) -> (file: String, mime: String, headers: String)? {
+    /// `area` is the top folder under Public/ the file is in ("apps", "sdk", …).
+    func resolve(_ path: String) -> (file: String, mime: String, headers: String, area: String)? {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
@@ -48,19 +60,22 @@ struct StaticFiles {
         guard real.hasPrefix(root + "/"), FileManager.default.isReadableFile(atPath: real) else { return nil }
         let ext = (real as NSString).pathExtension.lowercased()
         let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
-        return (real, mime, headers(for: path, ext: ext))
+        // Where the file really is decides its policy, however the path was spelled.
+        let area = real.dropFirst(root.count + 1).split(separator: "/").first.map(String.init) ?? ""
+        return (real, mime, headers(area: area, ext: ext), area)
     }
 
-    private func headers(for path: String, ext: String) -> String {
+    private func headers(area: String, ext: String) -> String {
         var h = "X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n"
-        let shared = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
-        if shared {
+        if area == "apps" || area == "sdk" {
             // Sandboxed app frames have an opaque origin: their module loads are cross-origin.
             h += "Access-Control-Allow-Origin: *\r\n"
         }
-        if ext == "html" || !path.contains(".") {
-            let policy = path.hasPrefix("/apps/") ? Self.appPolicy : Self.hostPolicy
+        if area == "apps" {
+            let policy = ext == "html" ? appPolicy : Self.appFilePolicy
             h += "Content-Security-Policy: \(policy)\r\nReferrer-Policy: no-referrer\r\n"
+        } else if ext == "html" {
+            h += "Content-Security-Policy: \(hostPolicy)\r\nReferrer-Policy: no-referrer\r\n"
         }
         return h
     }

@@ -14,6 +14,13 @@ struct Serve: ParsableCommand {
     @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "An extra Origin allowed to open the WebSocket (repeatable).") var allowedOrigin: [String] = []
+    @Option(help: "The origin people open Parlor at, e.g. https://chat.example.org (repeatable); needed with --apps-origin.")
+    var origin: [String] = []
+    @Option(help: "Serve app pages from this separate origin, e.g. https://apps.example.org (see deploy/README.md).")
+    var appsOrigin: String?
+    @Option(help: "Open connections one client address may hold (0: no limit).") var maxConnectionsPerIp = 64
+    @Option(help: "A reverse proxy whose X-Forwarded-For is trusted (repeatable; default 127.0.0.1 and ::1).")
+    var trustedProxy: [String] = []
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: "poll (the default) or libev (epoll).") var eventLoop = "poll"
 
@@ -24,6 +31,15 @@ struct Serve: ParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
         guard ServerConfig.EventLoop(rawValue: eventLoop) != nil else { throw ValidationError("--event-loop is libev or poll") }
+        for o in origin + (appsOrigin.map { [$0] } ?? []) {
+            guard o.hasPrefix("https://") || o.hasPrefix("http://"), !o.dropFirst(8).contains("/") else {
+                throw ValidationError("\(o) is not an origin (scheme://host[:port], no path)")
+            }
+        }
+        if appsOrigin != nil && origin.isEmpty {
+            throw ValidationError("--apps-origin needs --origin: the apps only let the host's origin frame them")
+        }
+        guard maxConnectionsPerIp >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("--public \(publicDir) is not a directory")
@@ -35,7 +51,10 @@ struct Serve: ParsableCommand {
         LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: level) }
         let log = Logger(label: "parlor")
 
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        // Whatever umask the shell had, the database and images are this user's only.
+        umask(0o077)
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         let store = try SQLiteStore(path: data + "/parlor.sqlite")
         let blobs = try BlobStore(directory: data + "/blobs")
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
@@ -43,6 +62,10 @@ struct Serve: ParsableCommand {
         var config = ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
                                   tlsKey: tlsKey, allowedOrigins: allowedOrigin)
         config.eventLoop = ServerConfig.EventLoop(rawValue: eventLoop) ?? .poll
+        config.appsOrigin = appsOrigin
+        config.publicOrigins = origin
+        config.maxConnectionsPerIP = maxConnectionsPerIp
+        if !trustedProxy.isEmpty { config.trustedProxies = Set(trustedProxy) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
         engineThread.start()

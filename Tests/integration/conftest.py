@@ -30,6 +30,9 @@ FIXTURE_FILES = {
     "_itest/style.css": "body { color: #222; }\n",
     "_itest/icon.svg": '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>\n',
     "_itest/site.webmanifest": '{"name":"Parlor itest","start_url":"/"}\n',
+    # an app's files: an SVG with a script must be inert if opened top-level
+    "apps/testapp/evil.svg": '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n',
+    "apps/testapp/app.js": "export const app = 1;\n",
 }
 
 SECRET_MARKER = "PARLOR-SECRET-OUTSIDE-PUBLIC-" + secrets.token_hex(8)

@@ -7,33 +7,63 @@ public struct BlobStore: Sendable {
 
     public init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        // Uploads cut off by a crash or a kill leave their temporary files behind.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasPrefix(".") && name.hasSuffix(".tmp") {
+            unlink("\(directory)/\(name)")
+        }
     }
 
-    /// Writes the blob durably (temp file, fsync, rename) and returns its hash.
-    public func put(_ bytes: [UInt8], type: ImageType) throws -> String {
+    /// Why an upload was not stored: an HTTP status, a stable code and a message.
+    public struct Refusal: Error, Sendable {
+        public let status: Int
+        public let code: String
+        public let message: String
+    }
+
+    /// A new, empty temporary file (mode 0600) for an upload's body to stream into.
+    public func makeTemporary() -> (fd: Int32, path: String)? {
+        let path = "\(directory)/.upload-\(Secrets.hex(Secrets.randomBytes(8))).tmp"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        return fd >= 0 ? (fd, path) : nil
+    }
+
+    /// Checks an uploaded file and moves it into the store under its hash, durably
+    /// (fsync the file, rename, fsync the directory). The temporary file is gone after.
+    public func commit(temporary path: String) throws(Refusal) -> (hash: String, type: ImageType, size: Int) {
+        defer { unlink(path) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Refusal(status: 500, code: "internal", message: "the server could not read the upload")
+        }
+        let bytes = [UInt8](data)
+        guard bytes.count <= Limits.blobBytes else {
+            throw Refusal(status: 413, code: "too_large", message: "images are limited to 5 MiB")
+        }
+        guard let type = ImageType.detect(bytes) else {
+            throw Refusal(status: 415, code: "not_an_image", message: "only PNG, JPEG, GIF and WebP images are accepted")
+        }
+        guard let size = ImageSize.read(bytes, type: type) else {
+            throw Refusal(status: 415, code: "not_an_image", message: "the image's header is damaged")
+        }
+        guard size.width > 0, size.height > 0, size.width <= Limits.imageSide, size.height <= Limits.imageSide,
+              size.width * size.height <= Limits.imagePixels else {
+            throw Refusal(status: 413, code: "image_too_large",
+                          message: "images are limited to \(Limits.imageSide) pixels a side and \(Limits.imagePixels / 1_000_000) megapixels")
+        }
         let hash = Secrets.hex(Secrets.sha256(bytes))
         let final = "\(directory)/\(hash).\(type.rawValue)"
-        if FileManager.default.fileExists(atPath: final) { return hash }
-        let temp = "\(directory)/.\(hash).\(Secrets.hex(Secrets.randomBytes(4))).tmp"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw POSIXError(.EIO) }
-        var ok = bytes.withUnsafeBytes { buf -> Bool in
-            var off = 0
-            while off < buf.count {
-                let n = Foundation.write(fd, buf.baseAddress! + off, buf.count - off)
-                if n <= 0 { return false }
-                off += n
-            }
-            return true
+        if access(final, F_OK) == 0 { return (hash, type, bytes.count) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let synced = fd >= 0 && fsync(fd) == 0
+        if fd >= 0 { close(fd) }
+        guard synced, rename(path, final) == 0 else {
+            throw Refusal(status: 500, code: "internal", message: "the server could not store the image")
         }
-        ok = ok && fsync(fd) == 0
-        close(fd)
-        guard ok, rename(temp, final) == 0 else {
-            unlink(temp)
-            throw POSIXError(.EIO)
-        }
-        return hash
+        let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { fsync(dir); close(dir) }
+        return (hash, type, bytes.count)
     }
 
     /// The file and type of a stored blob, if there is one.

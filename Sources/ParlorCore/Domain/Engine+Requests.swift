@@ -54,6 +54,20 @@ extension Engine {
                 out.actions.append(.toUser(userId: userId, conversationEvent(c)))
             }
 
+        case .peekInvite(let invite):
+            // Only what the invite's holder needs to decide: no member names, no messages.
+            guard let cid = try tx.conversationId(invite: invite), let c = try tx.conversation(id: cid) else {
+                throw ParlorError(.invalidInvite, "this invite code is not valid")
+            }
+            out.result(conn, id) { w in
+                w.key("conversation")
+                w.beginObject()
+                w.field("id", c.id)
+                w.field("title", c.title)
+                w.field("memberCount", c.memberCount)
+                w.endObject()
+            }
+
         case .subscribe(let cid, let afterSeq):
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
@@ -63,13 +77,16 @@ extension Engine {
                 w.field("lastSeq", c.lastSeq)
                 w.field("resync", resync)
             }
+            var state = connections[conn] ?? ConnectionState(userId: userId)
+            let generation = state.nextReplay
+            state.nextReplay += 1
+            state.replays[cid] = generation
+            connections[conn] = state
             if !resync && afterSeq < c.lastSeq {
-                for m in try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: Limits.replayMessages) {
-                    let supersedes = try supersededInfo(m, tx)
-                    out.actions.append(.send(conn, MessageJSON.event(m, supersedes: supersedes)))
-                }
+                try replayPiece(conn, cid, afterSeq: afterSeq, lastSeq: c.lastSeq, generation: generation, userId, tx, &out)
+            } else {
+                out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
             }
-            out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
 
         case .unsubscribe(let cid):
             out.actions.append(.unsubscribe(conn, conversationId: cid))
@@ -82,12 +99,25 @@ extension Engine {
             try requireMember(cid, userId, tx)
             let before = beforeSeq ?? Int.max
             let page = try tx.messages(conversationId: cid, beforeSeq: before, limit: limit)
+            // The newest messages of the page first, up to a byte budget: a page of long
+            // messages must still fit what the connection may queue.
+            var kept: [[UInt8]] = []
+            var bytes = 0
+            var oldest = page.last?.seq ?? 1
+            for m in page.reversed() {
+                var w = JSONWriter()
+                MessageJSON.write(m, into: &w)
+                if !kept.isEmpty && bytes + w.bytes.count > Limits.historyPageBytes { break }
+                bytes += w.bytes.count
+                kept.append(w.bytes)
+                oldest = m.seq
+            }
             out.result(conn, id) { w in
                 w.key("messages")
                 w.beginArray()
-                for m in page { MessageJSON.write(m, into: &w) }
+                for m in kept.reversed() { w.raw(m) }
                 w.endArray()
-                w.field("hasMore", (page.first?.seq ?? 1) > 1)
+                w.field("hasMore", oldest > 1)
             }
 
         case .installApp(let appId):
@@ -143,6 +173,45 @@ extension Engine {
                 }
                 w.endArray()
             }
+        }
+    }
+
+    /// Sends the messages after `afterSeq`, up to a byte budget, then either subscribes
+    /// the connection (caught up) or asks the service thread to come back for more once
+    /// these have been written. Live events wait until the replay has caught up; the
+    /// engine orders both, so nothing is missed or sent twice.
+    func replayPiece(_ conn: ConnectionID, _ cid: String, afterSeq: Int, lastSeq: Int, generation: Int,
+                     _ userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        var bytes = 0
+        var last = afterSeq
+        for m in try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: Limits.replayPieceMessages) {
+            let frame = MessageJSON.event(m, supersedes: try supersededInfo(m, tx))
+            out.actions.append(.send(conn, frame))
+            bytes += frame.wireCount
+            last = m.seq
+            if bytes >= Limits.replayPieceBytes { break }
+        }
+        if last < lastSeq {
+            out.actions.append(.replayContinues(conn, conversationId: cid, afterSeq: last, generation: generation))
+        } else {
+            out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
+        }
+    }
+
+    /// The next piece of a replay, unless a newer subscribe replaced it or the user left.
+    func continueReplay(_ conn: ConnectionID, _ cid: String, afterSeq: Int, generation: Int,
+                        _ tx: any StoreTransaction, _ out: inout Outbox) {
+        guard let state = connections[conn], let userId = state.userId, state.replays[cid] == generation else { return }
+        do {
+            try tx.isolated {
+                try requireMember(cid, userId, tx)
+                let lastSeq = try tx.lastSeq(conversationId: cid) ?? 0
+                try replayPiece(conn, cid, afterSeq: afterSeq, lastSeq: lastSeq, generation: generation, userId, tx, &out)
+            }
+        } catch {
+            cache = EngineCache()
+            log.error("replay failed: \(String(describing: type(of: error)))")
+            out.actions.append(.close(conn, code: 1011, reason: "the server could not read the history"))
         }
     }
 

@@ -12,6 +12,9 @@ public final class Engine {
     struct ConnectionState {
         var userId: String?
         var failures = 0
+        /// The latest subscribe per conversation: a replay piece of an older one is dropped.
+        var replays: [String: Int] = [:]
+        var nextReplay = 1
     }
 
     let store: any ParlorStore
@@ -57,8 +60,11 @@ public final class Engine {
                     case .closed(let conn):
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         connections[conn] = nil
-                    case .upload(let id, let token, let body):
-                        handleUpload(id, token, body, tx, &out)
+                    case .checkUploadToken(let id, let token):
+                        let user = try? tx.user(tokenHash: Secrets.tokenHash(token))
+                        out.actions.append(.uploadAuthorized(id, ok: user != nil))
+                    case .replay(let conn, let cid, let afterSeq, let generation):
+                        continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     }
                 }
             }
@@ -72,8 +78,10 @@ public final class Engine {
                 case .frame(let conn, let bytes):
                     let (id, _) = RequestParser.parse(bytes)
                     return .send(conn, Replies.error(id, ParlorError(.internalError, "the server could not store this; try again")))
-                case .upload(let id, _, _):
-                    return .uploadDone(id, status: 500, body: Array(#"{"code":"internal"}"#.utf8))
+                case .checkUploadToken(let id, _):
+                    return .uploadAuthorized(id, ok: false)
+                case .replay(let conn, _, _, _):
+                    return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .closed:
                     return nil
                 }

@@ -9,8 +9,11 @@ public enum EngineInput: Sendable {
     case frame(ConnectionID, [UInt8])
     /// The connection is gone; forget its state.
     case closed(ConnectionID)
-    /// An image upload to check, store and answer.
-    case upload(UploadID, token: String?, body: [UInt8])
+    /// Whether an upload's bearer token is valid, asked when its headers arrive (before
+    /// any of the body is read).
+    case checkUploadToken(UploadID, token: String)
+    /// Continue a resume replay where the last piece ended (see `replayContinues`).
+    case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
 }
 
 /// What the engine asks the service thread to do, in order, after its batch committed.
@@ -28,6 +31,10 @@ public enum EngineAction: Sendable {
     case authenticated(ConnectionID, userId: String)
     case close(ConnectionID, code: UInt16, reason: String)
     case uploadDone(UploadID, status: Int, body: [UInt8])
+    case uploadAuthorized(UploadID, ok: Bool)
+    /// A resume replay sent one piece; ask for the next (`.replay`) once the connection's
+    /// queue has drained, so a replay never piles up more than a piece in memory.
+    case replayContinues(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
     /// This many of the connection's frames are done; it may send more (flow control).
     case processed(ConnectionID, count: Int)
 }

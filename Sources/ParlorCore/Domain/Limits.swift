@@ -4,13 +4,36 @@ public enum Limits {
     public static let nameChars = 64
     public static let titleChars = 100
     public static let textChars = 10_000
+    /// Text is also limited in UTF-8 bytes (10,000 characters of CJK fit; 10,000 emoji
+    /// with combining marks, 30,000 code points, do not): a message's size is its cost.
+    public static let textBytes = 32 * 1024
     public static let urlChars = 5_000
     public static let layoutFieldChars = 300
     public static let idChars = 64
     public static let replayMessages = 500
+    /// A resume replay goes out in pieces of about this size, the next one only once the
+    /// connection has written the last: however long the missed messages, a replay
+    /// never fills the outbound queue (which would close the connection as slow, on
+    /// every resume, for ever).
+    public static let replayPieceBytes = 128 * 1024
+    public static let replayPieceMessages = 100
+    /// A history page stops short of `limit` messages once it holds this many bytes.
+    public static let historyPageBytes = 512 * 1024
     public static let historyPage = 200
     public static let historyDefault = 50
     public static let blobBytes = 5 * 1024 * 1024
+    /// An image's width and height, each, and its pixels: a small file of huge
+    /// dimensions would cost every viewer's renderer gigabytes.
+    public static let imageSide = 10_000
+    public static let imagePixels = 25_000_000
+    /// Uploads in progress, in all and per client address.
+    public static let uploadsInFlight = 32
+    public static let uploadsPerAddress = 4
+    /// An upload must finish within this time and, after a grace period, keep up an
+    /// average rate: a client trickling bytes cannot hold a slot for ever.
+    public static let uploadSeconds = 120
+    public static let uploadGraceSeconds = 10
+    public static let uploadMinBytesPerSecond = 2048
     public static let authSeconds = 5
     public static let authFailures = 3
     public static let presenceRoomSize = 200

@@ -4,7 +4,12 @@ enum ContentParser {
         guard case .string(let kind)? = m.o["kind"] else { throw .invalid("message.kind") }
         switch kind {
         case "text":
-            return .text(try m.string("text", max: Limits.textChars))
+            let text = try m.string("text", max: Limits.textChars)
+            guard text.utf8.count <= Limits.textBytes else {
+                throw ParlorError(.tooLong, "message.text is longer than \(Limits.textBytes) bytes of UTF-8",
+                                  field: "message.text")
+            }
+            return .text(text)
         case "app":
             return .app(try app(m))
         case "sticker":

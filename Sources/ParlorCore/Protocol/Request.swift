@@ -12,6 +12,8 @@ public enum Request: Equatable, Sendable {
     case createConversation(title: String)
     case createInvite(conversationId: String)
     case join(invite: String)
+    /// What an invite leads to (title, member count), so the client can ask before joining.
+    case peekInvite(invite: String)
     case subscribe(conversationId: String, afterSeq: Int)
     case unsubscribe(conversationId: String)
     case send(conversationId: String, clientId: String, content: MessageContent)

@@ -5,11 +5,14 @@ import Foundation
 public enum RequestParser {
     public static func parse<C: Collection>(_ bytes: C) -> (id: String?, result: Result<Request, ParlorError>)
     where C.Element == UInt8 {
-        guard let value = try? JSONParser.parse(bytes), case .object(let o) = value else {
+        guard let (value, tooDeep) = try? JSONParser.parseMarkingDepth(bytes), case .object(let o) = value else {
             return (nil, .failure(ParlorError(.badJSON, "the frame is not a JSON object")))
         }
         var id: String?
         if case .string(let s)? = o["id"], s.count <= Limits.idChars { id = s }
+        if tooDeep {
+            return (id, .failure(ParlorError(.badJSON, "JSON is nested deeper than \(JSONParser.maxDepth) levels")))
+        }
         do {
             return (id, .success(try request(Fields(o))))
         } catch {
@@ -33,6 +36,7 @@ public enum RequestParser {
             return .createConversation(title: try f.trimmed("title", max: Limits.titleChars))
         case "invites.create": return .createInvite(conversationId: try f.id("conversationId"))
         case "conversations.join": return .join(invite: try f.string("invite", max: 128))
+        case "invites.peek": return .peekInvite(invite: try f.string("invite", max: 128))
         case "subscribe":
             return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0)
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))

@@ -42,18 +42,50 @@ public struct JSONParser {
     private let b: UnsafeBufferPointer<UInt8>
     private var i = 0
     private var depth = 0
-    private static let maxDepth = 32
+    private var tooDeep = false
+    public static let maxDepth = 32
 
     public static func parse<C: Collection>(_ bytes: C) throws(JSONParseError) -> JSONValue where C.Element == UInt8 {
+        let (v, tooDeep) = try parseMarkingDepth(bytes)
+        if tooDeep { throw JSONParseError() }
+        return v
+    }
+
+    /// Parses, replacing each value nested deeper than `maxDepth` by null (skipped
+    /// without recursion) and saying so: the caller can still read the frame's id and
+    /// answer it, instead of leaving the request unanswered.
+    public static func parseMarkingDepth<C: Collection>(_ bytes: C) throws(JSONParseError) -> (JSONValue, tooDeep: Bool)
+    where C.Element == UInt8 {
         let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { (buf) throws(JSONParseError) -> JSONValue in
+        return try array.withUnsafeBufferPointer { (buf) throws(JSONParseError) -> (JSONValue, tooDeep: Bool) in
             var p = JSONParser(b: buf)
             p.skipSpace()
             let v = try p.value()
             p.skipSpace()
             guard p.i == buf.count else { throw JSONParseError() }
-            return v
+            return (v, p.tooDeep)
         }
+    }
+
+    /// Skips one array or object, strings and all, by counting brackets.
+    private mutating func skipNested() throws(JSONParseError) {
+        var open = 0
+        while i < b.count {
+            switch b[i] {
+            case UInt8(ascii: "\""):
+                i += 1
+                while i < b.count, b[i] != UInt8(ascii: "\"") { i += b[i] == UInt8(ascii: "\\") ? 2 : 1 }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                open += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                open -= 1
+                if open == 0 { i += 1; return }
+            default:
+                break
+            }
+            i += 1
+        }
+        throw JSONParseError()
     }
 
     private init(b: UnsafeBufferPointer<UInt8>) { self.b = b }
@@ -71,6 +103,11 @@ public struct JSONParser {
 
     private mutating func value() throws(JSONParseError) -> JSONValue {
         guard i < b.count else { throw JSONParseError() }
+        if depth >= Self.maxDepth, b[i] == UInt8(ascii: "{") || b[i] == UInt8(ascii: "[") {
+            try skipNested()
+            tooDeep = true
+            return .null
+        }
         switch b[i] {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()

@@ -1,0 +1,67 @@
+import CLibWebSockets
+import Foundation
+
+/// Connection limits at accept time: per client address and for the whole process.
+/// lws asks FILTER_NETWORK_CONNECTION right after accept(), then creates the new
+/// connection's wsi (WSI_CREATE) before anything else happens on it; WSI_DESTROY ends it.
+extension LWSServer {
+    func filterNetworkConnection(_ input: UnsafeMutableRawPointer?) -> Int32 {
+        guard let args = input?.assumingMemoryBound(to: lws_filter_network_conn_args.self) else { return 0 }
+        let address = withUnsafePointer(to: &args.pointee.cli_addr) { PeerLimits.address($0, args.pointee.clilen) }
+        // A trusted proxy carries many clients: they are counted at the WebSocket
+        // handshake by their forwarded address instead (see `admitForwarded`).
+        let counted = address.flatMap { config.trustedProxies.contains($0) ? nil : $0 }
+        if let refusal = peerLimits.admit(counted) {
+            refusedConnections[refusal == .server ? "server" : "address", default: 0] += 1
+            return 1
+        }
+        pendingAccept = .some(counted)
+        return 0
+    }
+
+    func wsiCreated(_ wsi: OpaquePointer) {
+        guard let pending = pendingAccept else { return }
+        pendingAccept = nil
+        acceptedPeers[wsi] = pending
+    }
+
+    func wsiDestroyed(_ wsi: OpaquePointer) {
+        if let address = acceptedPeers.removeValue(forKey: wsi) { peerLimits.release(address) }
+        if let address = forwardedPeers.removeValue(forKey: wsi) { forwardedLimits.release(address) }
+    }
+
+    /// The client's address: the peer, or for a trusted proxy the last address it
+    /// added to X-Forwarded-For (the one it saw; earlier entries are the client's word).
+    func clientAddress(_ wsi: OpaquePointer) -> String {
+        var buf = [CChar](repeating: 0, count: 64)
+        let peer = PeerLimits.normalized(lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?")
+        guard config.trustedProxies.contains(peer), let forwarded = header(wsi, WSI_TOKEN_X_FORWARDED_FOR),
+              let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty
+        else { return peer }
+        return PeerLimits.normalized(last)
+    }
+
+    /// Counts a WebSocket that came through a trusted proxy against its client's
+    /// address; false if that address already holds its share.
+    func admitForwarded(_ wsi: OpaquePointer) -> Bool {
+        guard acceptedPeers[wsi] == .some(nil) else { return true }  // counted at accept
+        let address = clientAddress(wsi)
+        guard !config.trustedProxies.contains(address) else { return true }  // a local client
+        if forwardedLimits.admit(address) != nil {
+            refusedConnections["address", default: 0] += 1
+            return false
+        }
+        forwardedPeers[wsi] = address
+        return true
+    }
+
+    /// Refusals are counted and logged once a second, not once each: under a flood the
+    /// log must not become the next thing to fill the disk.
+    func logRefusals() {
+        guard !refusedConnections.isEmpty else { return }
+        for (why, n) in refusedConnections.sorted(by: { $0.key < $1.key }) {
+            log.warning("connections refused", metadata: ["limit": "\(why)", "count": "\(n)", "open": "\(peerLimits.open)"])
+        }
+        refusedConnections = [:]
+    }
+}

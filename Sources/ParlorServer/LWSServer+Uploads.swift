@@ -1,0 +1,145 @@
+import CLibWebSockets
+import Foundation
+import ParlorCore
+
+/// `POST /blobs`: an image upload. Nothing is buffered in memory and nothing is read
+/// before the token is known to be valid; the body streams into a temporary file, and
+/// uploads are bounded in number (in all and per address), in time and in rate.
+extension LWSServer {
+    func beginUpload(_ wsi: OpaquePointer, _ id: UInt64, _ path: String) -> Int32 {
+        guard path == "/blobs" else { return respondError(wsi, id, 404, "not_found", "nothing to post here", close: true) }
+        guard let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap({ Int($0) }), length > 0 else {
+            return respondError(wsi, id, 411, "length_required", "send the image with a Content-Length", close: true)
+        }
+        guard length <= Limits.blobBytes else {
+            return respondError(wsi, id, 413, "too_large", "images are limited to 5 MiB", close: true)
+        }
+        guard let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth.hasPrefix("Bearer "),
+              case let token = auth.dropFirst(7).trimmingCharacters(in: .whitespaces), !token.isEmpty, token.count <= 128
+        else {
+            return respondError(wsi, id, 401, "invalid_token", "send Authorization: Bearer <token>", close: true)
+        }
+        let address = clientAddress(wsi)
+        guard uploads.count < Limits.uploadsInFlight else {
+            log.warning("upload refused: server busy", metadata: ["peer": "\(address)"])
+            return respondError(wsi, id, 503, "busy", "too many uploads right now; try again shortly", close: true)
+        }
+        guard uploads.values.filter({ $0.address == address }).count < Limits.uploadsPerAddress else {
+            log.notice("upload refused: too many from one address", metadata: ["peer": "\(address)"])
+            return respondError(wsi, id, 429, "too_many_uploads",
+                                "at most \(Limits.uploadsPerAddress) uploads at once", close: true)
+        }
+        guard let temp = blobs.makeTemporary() else {
+            log.error("upload failed: cannot create a temporary file", metadata: ["errno": "\(errno)", "dir": "\(blobs.directory)"])
+            return respondError(wsi, id, 500, "internal", "the server could not store the image", close: true)
+        }
+        uploads[id] = Upload(id: id, wsi: wsi, address: address, expected: length, fd: temp.fd, path: temp.path)
+        // Read nothing more until the engine has checked the token.
+        lws_rx_flow_control(wsi, 0)
+        engine?.submit(.checkUploadToken(id, token: token))
+        return 0
+    }
+
+    func httpBody(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
+        guard let id = sessionId(user), let up = uploads[id], up.fd >= 0, let input, len > 0 else { return 0 }
+        guard up.received + len <= up.expected else {
+            refuse(up, 400, "bad_length", "the body is longer than its Content-Length")
+            return 0
+        }
+        var off = 0
+        while off < len {
+            let n = write(up.fd, input + off, len - off)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                log.error("upload failed: write", metadata: ["errno": "\(errno)", "peer": "\(up.address)"])
+                refuse(up, 507, "storage_full", "the server could not store the image")
+                return 0
+            }
+            off += n
+        }
+        up.received += len
+        return 0
+    }
+
+    func httpBodyComplete(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let id = sessionId(user), let up = uploads[id] else { return 0 }
+        up.bodyDone = true
+        commitIfReady(up)
+        return 0
+    }
+
+    /// The engine's answer on the token.
+    func uploadAuthorized(_ id: UInt64, _ ok: Bool) {
+        guard let up = uploads[id] else { return }
+        guard ok else { return refuse(up, 401, "invalid_token", "this token is not valid") }
+        up.authorized = true
+        lws_rx_flow_control(up.wsi, 1)
+        commitIfReady(up)
+    }
+
+    /// Checks and stores the file off the service thread (hashing and fsync take time).
+    private func commitIfReady(_ up: Upload) {
+        guard up.bodyDone, up.authorized == true, !up.committing else { return }
+        up.committing = true
+        Glibc.close(up.fd)
+        up.fd = -1
+        let (blobs, log, id, path, address) = (self.blobs, self.log, up.id, up.path, up.address)
+        blobQueue.async { [weak self] in
+            let action: EngineAction
+            do {
+                let stored = try blobs.commit(temporary: path)
+                action = .uploadDone(id, status: 201, body: JSONWriter.object { w in
+                    w.field("hash", stored.hash)
+                    w.field("type", stored.type.mime)
+                    w.field("size", stored.size)
+                })
+            } catch let error as BlobStore.Refusal {
+                log.notice("upload refused", metadata: ["code": "\(error.code)", "peer": "\(address)"])
+                action = .uploadDone(id, status: error.status, body: JSONWriter.object { w in
+                    w.field("code", error.code)
+                    w.field("message", error.message)
+                })
+            } catch {
+                action = .uploadDone(id, status: 500, body: Array(#"{"code":"internal"}"#.utf8))
+            }
+            self?.post([action])
+        }
+    }
+
+    func uploadDone(_ id: UInt64, _ status: Int, _ body: [UInt8]) {
+        guard let up = uploads.removeValue(forKey: id) else { return }
+        respond(up.wsi, id, status: status, type: "application/json", body: body)
+    }
+
+    /// Ends an upload with an error answer and closes the connection after it.
+    private func refuse(_ up: Upload, _ status: Int, _ code: String, _ message: String) {
+        uploads[up.id] = nil
+        discard(up)
+        // lws 4.1 gives no writeable callback to a connection whose reading is paused.
+        lws_rx_flow_control(up.wsi, 1)
+        respondError(up.wsi, up.id, status, code, message, close: true)
+    }
+
+    func discard(_ up: Upload) {
+        if up.fd >= 0 { Glibc.close(up.fd); up.fd = -1 }
+        if !up.committing { unlink(up.path) }
+    }
+
+    /// Run by the sweep: an upload past its deadline, or trickling under the minimum
+    /// rate after its grace period, is cut off (lws's own timeout restarts on every byte).
+    func sweepUploads() {
+        let now = ContinuousClock.now
+        for up in uploads.values where !up.committing {
+            let seconds = Double((now - up.startedAt).components.seconds)
+            let late = seconds > Double(Limits.uploadSeconds)
+            let slow = seconds > Double(Limits.uploadGraceSeconds)
+                && Double(up.received) < seconds * Double(Limits.uploadMinBytesPerSecond)
+            guard late || slow else { continue }
+            log.notice("upload cut off", metadata: ["peer": "\(up.address)", "why": "\(late ? "deadline" : "too slow")",
+                                                    "received": "\(up.received)", "expected": "\(up.expected)"])
+            uploads[up.id] = nil
+            discard(up)
+            parlor_kill_async(up.wsi)
+        }
+    }
+}
