@@ -9,6 +9,7 @@ import {
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere } from "./state/conversations.js";
 import { newClientId, outboundProblem } from "./net/frames.js";
 import { ProtocolError } from "./net/client.js";
+import { RETRYABLE, sendRetryDelay } from "./net/retry.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
@@ -16,11 +17,17 @@ export class Sync extends EventTarget {
   /**
    * @param {import("./net/client.js").ParlorClient} client
    * @param {import("./store.js").Store} store
+   * @param {{random?: () => number}} [opts]
    */
-  constructor(client, store) {
+  constructor(client, store, { random = Math.random } = {}) {
     super();
     this.client = client;
     this.store = store;
+    this.random = random;
+    /** @type {Set<string>} clientIds of sends on the wire now (never two at once) */
+    this.inflight = new Set();
+    /** @type {Map<string, {attempts: number, timer: any}>} sends answered internal or timeout, by clientId */
+    this.retries = new Map();
     /** @type {Map<string, {resolve: Function, reject: Function}>} sends someone awaits, by clientId */
     this.waiters = new Map();
     this.flushing = false;
@@ -30,6 +37,8 @@ export class Sync extends EventTarget {
     client.addEventListener("ready", (e) => this.onReady(e.detail));
     client.addEventListener("status", (e) => {
       const online = e.detail.status === "online";
+      // Offline, the outbox takes over: it is sent again after the next authentication.
+      if (!online) this.pauseRetries();
       // Offline, we no longer know who is here; the next subscribe sends a snapshot.
       this.store.update(["status", "presence", "conversations"], (s) => ({ status: e.detail.status, presence: online ? s.presence : {} }));
     });
@@ -212,25 +221,77 @@ export class Sync extends EventTarget {
   }
 
   async trySend(item) {
-    if (this.client.status !== "online") return;
+    const id = item.clientId;
+    if (this.client.status !== "online" || this.inflight.has(id)) return;
+    const retry = this.retries.get(id);
+    if (retry) {
+      clearTimeout(retry.timer);
+      retry.timer = null;
+    }
+    this.inflight.add(id);
+    let answer;
     try {
-      const { message, supersedes } = await this.client.request("send", {
-        conversationId: item.conversationId, clientId: item.clientId, message: item.message,
-      });
-      this.dropFromOutbox(item.clientId);
-      this.onMessage({ conversationId: item.conversationId, message, supersedes });
+      answer = await this.client.request("send", { conversationId: item.conversationId, clientId: id, message: item.message });
     } catch (error) {
-      if (TRANSIENT.has(error.code)) return; // stays in the outbox
-      this.dropFromOutbox(item.clientId);
-      this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
-      const w = this.waiters.get(item.clientId);
-      this.waiters.delete(item.clientId);
-      if (w) w.reject(error);
-      else this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } }));
+      this.inflight.delete(id);
+      this.sendFailed(item, error);
+      return;
+    }
+    this.inflight.delete(id);
+    this.retries.delete(id);
+    this.dropFromOutbox(id);
+    this.onMessage({ conversationId: item.conversationId, message: answer.message, supersedes: answer.supersedes });
+  }
+
+  sendFailed(item, error) {
+    if (RETRYABLE.has(error.code) && this.scheduleRetry(item, error.code)) return; // still "Sending…"
+    if (error.code === "offline") return; // stays in the outbox, sent again on reconnect
+    // refused, or retried in vain: the echo shows as failed, with Retry where that can help
+    this.retries.delete(item.clientId);
+    this.dropFromOutbox(item.clientId);
+    this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
+    const w = this.waiters.get(item.clientId);
+    this.waiters.delete(item.clientId);
+    if (w) w.reject(error);
+    else this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } }));
+  }
+
+  /**
+   * A send answered `internal` or timed out while online: the same send again
+   * after a backoff, with the same clientId. False once the attempts are used up.
+   */
+  scheduleRetry(item, code) {
+    const id = item.clientId;
+    const r = this.retries.get(id) || { attempts: 0, timer: null };
+    r.attempts++;
+    const delay = sendRetryDelay(code, r.attempts, this.random);
+    if (delay === null) return false;
+    this.retries.set(id, r);
+    r.timer = setTimeout(() => {
+      if (this.retries.get(id) !== r) return; // settled or given up meanwhile
+      r.timer = null;
+      this.trySend(item);
+    }, delay);
+    return true;
+  }
+
+  /** The connection dropped: no timed retries; the outbox is flushed on reconnect. */
+  pauseRetries() {
+    for (const r of this.retries.values()) {
+      clearTimeout(r.timer);
+      r.timer = null;
     }
   }
 
+  forgetRetry(clientId) {
+    const r = this.retries.get(clientId);
+    if (!r) return;
+    clearTimeout(r.timer);
+    this.retries.delete(clientId);
+  }
+
   settle(clientId, message) {
+    this.forgetRetry(clientId);
     const w = this.waiters.get(clientId);
     if (!w) return;
     this.waiters.delete(clientId);
@@ -268,6 +329,7 @@ export class Sync extends EventTarget {
   }
 
   discard(conversationId, clientId) {
+    this.forgetRetry(clientId);
     this.dropFromOutbox(clientId);
     this.store.setTranscript(conversationId, removePending(this.store.transcript(conversationId), clientId));
   }

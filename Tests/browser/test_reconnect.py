@@ -1,6 +1,8 @@
 """Reconnects: the page resumes from the last sequence it saw, shows that it is
 offline, keeps what was typed, and sends what waited, exactly once."""
 
+import time
+
 from playwright.sync_api import expect
 
 from conftest import create_conversation, send_text, shot
@@ -105,3 +107,56 @@ def test_a_long_history_resyncs_and_pages_backwards(people):
     expect(bubbles.first).to_have_text("note 420")
     seqs = ana.locator(".row[data-seq]").evaluate_all("rows => rows.map(r => Number(r.dataset.seq))")
     assert seqs == list(range(421, 521)), "in order, no gap, no duplicate"
+
+
+def test_a_send_answered_internal_is_retried_with_the_same_client_id(people):
+    """The server answers a send `internal` twice: the page stays "Sending…" and
+    tries again by itself, online, with the same clientId; the message is stored once."""
+    import json
+    import re
+
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Flaky disk")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+
+    sends = []  # clientIds of the send frames, in order
+    held = []   # (server side, frame) of the third send, kept back until the test lets it go
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            frame = json.loads(message)
+            if frame.get("type") == "send":
+                sends.append(frame["clientId"])
+                if len(sends) <= 2:
+                    ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "internal", "message": "disk trouble"}))
+                    return
+                if len(sends) == 3:
+                    held.append((server, message))
+                    return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    # Playwright routes the sockets of pages loaded after this: Ana reloads (and signs in again)
+    ana.context.route_web_socket(re.compile(r"/ws$"), route)
+    ana.reload()
+    expect(ana.locator("#chat-title")).to_have_text("Flaky disk")
+    expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+
+    send_text(ana, "stored once")
+    deadline = time.monotonic() + 10  # two refusals and two backoffs of at most 1 s and 2 s
+    while not held:
+        assert time.monotonic() < deadline, f"not retried: {sends}"
+        ana.wait_for_timeout(50)
+    row = ana.locator(".row.pending", has_text="stored once")
+    expect(row).to_contain_text("Sending…")
+    expect(ana.locator(".row.pending.failed")).to_have_count(0)
+
+    server, message = held[0]
+    server.send(message)
+    expect(texts(ana)).to_have_text(["stored once"])
+    expect(texts(ben)).to_have_text(["stored once"])
+    expect(ana.locator(".row.pending")).to_have_count(0)
+    assert len(sends) == 3 and len(set(sends)) == 1, sends

@@ -154,6 +154,10 @@ function failureText(code) {
       return "Not sent: you are not in this conversation";
     case "unknown_app":
       return "Not sent: this app is not on the server";
+    case "internal":
+      return "Not sent: the server had a problem";
+    case "timeout":
+      return "Not sent: the server did not answer";
     default:
       return "Not sent";
   }

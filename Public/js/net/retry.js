@@ -1,0 +1,29 @@
+// When a send is tried again while the connection stays up. The server is
+// idempotent on (sender, clientId), so a retry with the same clientId of a send
+// that was in fact stored returns the original and stores nothing.
+//
+// Only answers that say nothing about the message itself are retried: `internal`
+// (nothing was stored) and a request that timed out. A refusal of the message
+// (too_long, not_member, session_conflict, …) would be refused again. Being
+// offline is not retried here either: the outbox is sent again on reconnect.
+
+import { backoffDelay } from "./backoff.js";
+
+export const RETRYABLE = new Set(["internal", "timeout"]);
+
+/** Attempts in all (the first send included) before the message shows as failed. */
+export const SEND_ATTEMPTS = 8;
+
+const BACKOFF = { base: 1000, max: 30000 };
+
+/**
+ * @param {string} code the error code the last attempt ended with
+ * @param {number} attempts how many attempts have ended so far (1 after the first)
+ * @param {() => number} [random]
+ * @returns {number | null} milliseconds to wait before the next attempt, or null:
+ *   no retry (the code is not retryable, or the attempts are used up)
+ */
+export function sendRetryDelay(code, attempts, random = Math.random) {
+  if (!RETRYABLE.has(code) || attempts >= SEND_ATTEMPTS) return null;
+  return backoffDelay(attempts - 1, { ...BACKOFF, random });
+}
