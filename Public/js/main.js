@@ -207,7 +207,7 @@ function render() {
   const id = s.currentId;
   if (parts.has("status")) {
     if (s.status === "online") everOnline = true;
-    status.render(s.status, everOnline);
+    status.render(s.status, everOnline, s.restarting);
   }
   if (parts.has("conversations") || parts.has("user") || parts.has("presence") || parts.has("current") || parts.has("apps")) {
     sidebar.render(s, unread, (c) => {

@@ -34,6 +34,7 @@ export class Store extends EventTarget {
     super();
     this.state = {
       status: "connecting",
+      restarting: false,
       user: null,
       installedApps: [],
       conversations: [],

@@ -40,7 +40,9 @@ export class Sync extends EventTarget {
       // Offline, the outbox takes over: it is sent again after the next authentication.
       if (!online) this.pauseRetries();
       // Offline, we no longer know who is here; the next subscribe sends a snapshot.
-      this.store.update(["status", "presence", "conversations"], (s) => ({ status: e.detail.status, presence: online ? s.presence : {} }));
+      this.store.update(["status", "presence", "conversations"], (s) => ({
+        status: e.detail.status, restarting: !!e.detail.restarting, presence: online ? s.presence : {},
+      }));
     });
     client.addEventListener("message", (e) => this.onMessage(e.detail));
     client.addEventListener("member", (e) => this.onMember(e.detail));

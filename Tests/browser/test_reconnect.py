@@ -160,3 +160,52 @@ def test_a_send_answered_internal_is_retried_with_the_same_client_id(people):
     expect(texts(ben)).to_have_text(["stored once"])
     expect(ana.locator(".row.pending")).to_have_count(0)
     assert len(sends) == 3 and len(set(sends)) == 1, sends
+
+
+def test_a_server_that_closes_with_service_restart_is_shown_restarting_and_rejoined(people):
+    """A server shutting down on purpose closes with 1012 (or 1001): the page says the
+    server is restarting, reconnects soon by itself, and carries on. The closes come
+    from a Playwright WebSocket route standing in for the server."""
+    import re
+
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Deploy day")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+
+    up = [True]
+    sockets = []  # every connection of Ana's page: (route, connected to the server)
+
+    def route(ws):
+        if up[0]:
+            ws.connect_to_server()
+        sockets.append((ws, up[0]))  # while down: open, but nobody answers
+
+    ana.context.route_web_socket(re.compile(r"/ws$"), route)
+    ana.reload()
+    expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+    assert len(sockets) == 1
+    send_text(ana, "deploying now")
+    expect(texts(ben)).to_have_text(["deploying now"])
+
+    # the server restarts: it closes with 1012 and is not back at once
+    up[0] = False
+    sockets[0][0].close(code=1012, reason="restart")
+    banner = ana.locator("#offline-banner")
+    expect(banner).to_have_text("Server restarting — reconnecting…")
+    expect(ana.locator("html")).to_have_attribute("data-connection", "connecting")  # tried again soon
+    deadline = time.monotonic() + 10
+    while len(sockets) < 2:  # the route sees the new socket a moment after the page made it
+        assert time.monotonic() < deadline, "no reconnect reached the route"
+        ana.wait_for_timeout(20)
+    assert len(sockets) == 2 and not sockets[1][1]
+    expect(banner).to_have_text("Server restarting — reconnecting…")
+    shot(ana, "desktop-light-server-restarting")
+
+    # it is back (this one goes away with 1001): the page signs in again and carries on
+    up[0] = True
+    sockets[1][0].close(code=1001, reason="going away")
+    expect(banner).to_be_hidden(timeout=5_000)  # a restart is retried within 250 ms, then 500 ms, ...
+    send_text(ben, "welcome back")
+    expect(texts(ana)).to_have_text(["deploying now", "welcome back"])
+    send_text(ana, "all good")
+    expect(texts(ben)).to_have_text(["deploying now", "welcome back", "all good"])

@@ -2,7 +2,7 @@
 // id, invalid frames dropped, reconnect after a drop.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { ParlorClient } from "../../Public/js/net/client.js";
+import { ParlorClient, RESTART_ATTEMPTS } from "../../Public/js/net/client.js";
 
 class FakeSocket {
   static all = [];
@@ -18,6 +18,9 @@ class FakeSocket {
   }
   close() {
     queueMicrotask(() => this.onclose && this.onclose({ code: 1006 }));
+  }
+  serverCloses(code) {
+    this.onclose({ code });
   }
   serverSends(obj) {
     this.onmessage({ data: typeof obj === "string" ? obj : JSON.stringify(obj) });
@@ -92,4 +95,117 @@ test("an unknown token stops the client and says so", async () => {
   assert.equal(failed.code, "invalid_token");
   assert.equal(c.stopped, true);
   assert.equal(FakeSocket.all.length, 1);
+});
+
+// ---- close codes ---------------------------------------------------------------------------
+
+async function online(c, ws) {
+  await tick();
+  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
+  await tick();
+  assert.equal(c.status, "online");
+}
+
+function statusLog(c) {
+  const log = [];
+  c.addEventListener("status", ({ detail: { status, restarting, retryInMs } }) => log.push({ status, restarting, retryInMs }));
+  return log;
+}
+
+for (const code of [1001, 1012]) {
+  test(`a server that closes with ${code} is restarting: said so, and back soon`, async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    FakeSocket.all = [];
+    const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
+    c.start({ token: "T" });
+    await online(c, FakeSocket.all[0]);
+    const log = statusLog(c);
+    const pending = c.request("conversations.list");
+
+    FakeSocket.all[0].serverCloses(code);
+    await assert.rejects(pending, { code: "offline" });
+    assert.deepEqual(log.at(-1), { status: "offline", restarting: true, retryInMs: 250 });
+
+    // the server is still down: refused again, and again soon
+    t.mock.timers.tick(250);
+    await tick();
+    assert.equal(FakeSocket.all.length, 2);
+    assert.deepEqual([log.at(-1).status, log.at(-1).restarting], ["connecting", true]);
+    FakeSocket.all[1].serverCloses(1006);
+    assert.deepEqual(log.at(-1), { status: "offline", restarting: true, retryInMs: 500 });
+
+    // it is back: the client signs in and the restart is over
+    t.mock.timers.tick(500);
+    await online(c, FakeSocket.all[2]);
+    assert.deepEqual(FakeSocket.all[2].sent[0].type, "auth");
+    assert.deepEqual([log.at(-1).status, log.at(-1).restarting], ["online", false]);
+    c.stop();
+  });
+}
+
+test("a restart that lasts too long becomes an ordinary outage", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
+  c.start({ token: "T" });
+  await online(c, FakeSocket.all[0]);
+  const log = statusLog(c);
+  FakeSocket.all[0].serverCloses(1012);
+  const delays = [log.at(-1).retryInMs];
+  for (let i = 1; log.at(-1).restarting; i++) {
+    t.mock.timers.tick(log.at(-1).retryInMs);
+    await tick();
+    FakeSocket.all[i].serverCloses(1006);
+    delays.push(log.at(-1).retryInMs);
+  }
+  assert.equal(delays.length, RESTART_ATTEMPTS + 1);
+  assert.deepEqual(delays.slice(0, 5), [250, 500, 1000, 2000, 2000]);
+  assert.ok(delays.slice(0, -1).reduce((a, b) => a + b) <= 30000, "within 30 s");
+  assert.equal(delays.at(-1), 15000, "then the ordinary backoff");
+  c.stop();
+});
+
+for (const code of [1006, 4001, 4008, 1009]) {
+  test(`a close with ${code} reconnects as before: the ordinary backoff, not a restart`, async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    FakeSocket.all = [];
+    const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
+    c.start({ token: "T" });
+    await online(c, FakeSocket.all[0]);
+    const log = statusLog(c);
+    FakeSocket.all[0].serverCloses(code);
+    assert.deepEqual(log.at(-1), { status: "offline", restarting: false, retryInMs: 500 });
+    t.mock.timers.tick(500);
+    await online(c, FakeSocket.all[1]);
+    c.stop();
+  });
+}
+
+test("the store hears of a restart through Sync, and of its end", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  FakeSocket.all = [];
+  const { Store } = await import("../../Public/js/store.js");
+  const { Sync } = await import("../../Public/js/sync.js");
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
+  const store = new Store();
+  new Sync(c, store);
+  c.start({ token: "T" });
+  await online(c, FakeSocket.all[0]);
+  assert.deepEqual([store.state.status, store.state.restarting], ["online", false]);
+  FakeSocket.all[0].serverCloses(1001);
+  assert.deepEqual([store.state.status, store.state.restarting], ["offline", true]);
+  t.mock.timers.tick(250);
+  await tick();
+  assert.deepEqual([store.state.status, store.state.restarting], ["connecting", true]);
+  await online(c, FakeSocket.all[1]);
+  assert.deepEqual([store.state.status, store.state.restarting], ["online", false]);
+  c.stop();
+});
+
+test("the banner says the server is restarting while it is, and what it said before otherwise", async () => {
+  const { bannerText } = await import("../../Public/js/views/status.js");
+  assert.equal(bannerText("offline", true), "Server restarting — reconnecting…");
+  assert.equal(bannerText("connecting", true), "Server restarting — reconnecting…");
+  assert.equal(bannerText("connecting", false), "Reconnecting…");
+  assert.equal(bannerText("offline", false), "Offline — your messages will be sent when you're back");
 });

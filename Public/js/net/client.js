@@ -5,7 +5,9 @@
 // (net/frames.js) and reconnects by itself with backoff. It knows nothing of
 // the page; the app layer listens to its events:
 //
-//   "status"   detail {status: "connecting" | "online" | "offline", attempt, retryInMs}
+//   "status"   detail {status: "connecting" | "online" | "offline", attempt, retryInMs, restarting}
+//              restarting: the server closed with 1001/1012 (going away, service
+//              restart) and the client is reconnecting on a short backoff
 //   "ready"    detail {user, installedApps, token, registered}  after each (re)authentication
 //   "authfailed" detail {code}   the token is unknown: sign in again
 //   "message" | "member" | "presence" | "conversation"   detail: the event frame
@@ -27,6 +29,13 @@ export class ProtocolError extends Error {
 
 const REQUEST_TIMEOUT_MS = 20000;
 
+/** Close codes of a server that shuts down on purpose: 1001 going away, 1012 service restart. */
+export const RESTART_CLOSE_CODES = new Set([1001, 1012]);
+/** A restart takes a few seconds: retry soon and often for this many attempts (15 to 30 s)... */
+export const RESTART_ATTEMPTS = 16;
+const RESTART_BACKOFF = { base: 250, max: 2000 };
+// ...then it is no longer a restart but an outage: the ordinary backoff, up to 15 s.
+
 export class ParlorClient extends EventTarget {
   /**
    * @param {object} opts
@@ -46,6 +55,7 @@ export class ParlorClient extends EventTarget {
     this.user = null;
     this.attempt = 0;
     this.retryTimer = null;
+    this.restarting = false;
     this.nextId = 1;
     /** @type {Map<string, {type: string, resolve: Function, reject: Function, timer: any}>} */
     this.waiting = new Map();
@@ -65,6 +75,7 @@ export class ParlorClient extends EventTarget {
   /** Closes for good (sign out). */
   stop() {
     this.stopped = true;
+    this.restarting = false;
     clearTimeout(this.retryTimer);
     if (this.ws) this.ws.close(1000);
     this.ws = null;
@@ -85,7 +96,7 @@ export class ParlorClient extends EventTarget {
 
   setStatus(status, extra = {}) {
     this.status = status;
-    this.dispatchEvent(new CustomEvent("status", { detail: { status, attempt: this.attempt, ...extra } }));
+    this.dispatchEvent(new CustomEvent("status", { detail: { status, attempt: this.attempt, restarting: this.restarting, ...extra } }));
   }
 
   connect() {
@@ -103,9 +114,14 @@ export class ParlorClient extends EventTarget {
     ws.onmessage = (e) => {
       if (ws === this.ws) this.receive(e.data);
     };
-    ws.onclose = () => {
+    ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      if (RESTART_CLOSE_CODES.has(e?.code)) {
+        // the server is shutting down on purpose, and will most likely be back in seconds
+        this.restarting = true;
+        this.attempt = 0;
+      }
       this.failAll("offline", "the connection was lost");
       this.scheduleRetry();
     };
@@ -124,6 +140,7 @@ export class ParlorClient extends EventTarget {
       this.user = result.user;
       this.authenticated = true;
       this.attempt = 0;
+      this.restarting = false;
       this.setStatus("online");
       this.dispatchEvent(new CustomEvent("ready", {
         detail: { user: result.user, installedApps: result.installedApps, token: this.credentials.token, registered: isRegister },
@@ -146,7 +163,8 @@ export class ParlorClient extends EventTarget {
       this.setStatus("offline");
       return;
     }
-    const delay = backoffDelay(this.attempt, { random: this.random });
+    if (this.restarting && this.attempt >= RESTART_ATTEMPTS) this.restarting = false;
+    const delay = backoffDelay(this.attempt, { ...(this.restarting ? RESTART_BACKOFF : {}), random: this.random });
     this.attempt++;
     this.setStatus("offline", { retryInMs: delay });
     clearTimeout(this.retryTimer);

@@ -3,6 +3,12 @@
 
 import { h, icon, ICONS } from "./dom.js";
 
+/** What the banner says while not online. */
+export function bannerText(status, restarting = false) {
+  if (restarting) return "Server restarting — reconnecting…";
+  return status === "connecting" ? "Reconnecting…" : "Offline — your messages will be sent when you're back";
+}
+
 export class StatusView {
   constructor(toastEl) {
     this.toastEl = toastEl;
@@ -15,12 +21,17 @@ export class StatusView {
     parent.prepend(this.banner);
   }
 
-  render(status, everOnline) {
+  /**
+   * @param {string} status "connecting" | "online" | "offline"
+   * @param {boolean} everOnline
+   * @param {boolean} [restarting] the server closed saying it is going away or restarting
+   */
+  render(status, everOnline, restarting = false) {
     const offline = status !== "online" && everOnline;
     this.banner.hidden = !offline;
     document.documentElement.dataset.connection = status;
     if (offline) {
-      this.banner.replaceChildren(icon(ICONS.offline), h("span", null, status === "connecting" ? "Reconnecting…" : "Offline — your messages will be sent when you're back"));
+      this.banner.replaceChildren(icon(ICONS.offline), h("span", null, bannerText(status, restarting)));
     }
   }
 
