@@ -33,10 +33,11 @@ STARTUP_TIMEOUT = 15.0
 class Server:
     """One `parlor serve` process; stop() and start() again keep the data and the port."""
 
-    def __init__(self, data: Path, public: Path):
+    def __init__(self, data: Path, public: Path, extra_args=(), port=0):
         self.data = data
         self.public = public
-        self.port = 0
+        self.extra_args = list(extra_args)
+        self.port = port
         self.proc = None
         self.log = []
 
@@ -46,7 +47,7 @@ class Server:
 
     def start(self):
         cmd = [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.data), "--public", str(self.public)]
+               "--data", str(self.data), "--public", str(self.public), *self.extra_args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines: "queue.Queue[str | None]" = queue.Queue()
 
@@ -112,10 +113,10 @@ def make_server():
     started = []
     dirs = []
 
-    def make(public: Path = PUBLIC) -> Server:
+    def make(public: Path = PUBLIC, extra_args=(), port=0) -> Server:
         d = Path(tempfile.mkdtemp(prefix="parlor-browser-"))
         dirs.append(d)
-        s = Server(d / "data", public).start()
+        s = Server(d / "data", public, extra_args, port).start()
         started.append(s)
         return s
 

@@ -226,17 +226,23 @@ def test_image_bombs_are_refused(server, token):
 # ------------------------------------------------------------------ 3. replays
 
 
-async def test_long_messages_cannot_knock_members_offline(server):
+async def test_text_is_limited_in_bytes(server):
     async with Env(server) as env:
         ana = await env.register("Ana")
-        ben = await env.register("Ben")
-        cid, _ = await env.conversation(ana, ben)
-        # 10,000 emoji were 40 KB each; the byte limit refuses them
+        cid, _ = await env.conversation(ana)
+        # 9,000 emoji are 36 KB: under the character limit, over the byte limit
         frame = {"type": "send", "id": "e1", "conversationId": cid, "clientId": "e1",
                  "message": {"kind": "text", "text": "😀" * 9000}}
         await ana.send_raw(json.dumps(frame, ensure_ascii=False).encode(), text=True)
         err = await ana.wait_for(lambda ev: ev.get("type") == "error" and ev.get("re") == "e1", timeout=5)
         assert err["code"] == "too_long" and err["field"] == "message.text", err
+
+
+async def test_long_messages_cannot_knock_members_offline(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
         # 160 texts of 30 KB: 4.8 MB, more than a connection may queue at once
         text = "€" * 9990
         for i in range(160):

@@ -3,13 +3,15 @@
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 const RELATIVE = /^(?!\/)(?!.*\.\.)(?!.*:)[A-Za-z0-9_./-]{1,200}$/;
+const ORIGIN = /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/;
 
 /**
  * Checks a manifest; returns a clean copy or null.
  * @param {string} id the folder name
  * @param {unknown} m
+ * @param {string} [appsOrigin] where app pages are served from, when not from here
  */
-export function cleanManifest(id, m) {
+export function cleanManifest(id, m, appsOrigin = "") {
   if (typeof m !== "object" || m === null) return null;
   if (m.id !== id || !ID.test(id)) return null;
   if (typeof m.name !== "string" || m.name.trim() === "" || m.name.length > 64) return null;
@@ -20,7 +22,7 @@ export function cleanManifest(id, m) {
     name: m.name.trim(),
     description: typeof m.description === "string" ? m.description.slice(0, 300) : "",
     icon: `/apps/${id}/${m.icon}`,
-    entry: `/apps/${id}/${m.entry}`,
+    entry: `${ORIGIN.test(appsOrigin) ? appsOrigin : ""}/apps/${id}/${m.entry}`,
   };
 }
 
@@ -39,6 +41,14 @@ export class AppCatalog extends EventTarget {
   }
 
   async fetchAll() {
+    // A server may serve app pages from an origin of their own (--apps-origin).
+    try {
+      const res = await this.fetch("/client-config.json");
+      const config = res.ok ? await res.json() : {};
+      this.appsOrigin = typeof config.appsOrigin === "string" ? config.appsOrigin : "";
+    } catch {
+      this.appsOrigin = "";
+    }
     let ids = [];
     try {
       const res = await this.fetch("/apps/index.json");
@@ -56,7 +66,7 @@ export class AppCatalog extends EventTarget {
     try {
       const res = await this.fetch(`/apps/${id}/manifest.json`);
       if (!res.ok) return null;
-      const m = cleanManifest(id, await res.json());
+      const m = cleanManifest(id, await res.json(), this.appsOrigin);
       if (m) this.apps.set(id, m);
       return m;
     } catch {
