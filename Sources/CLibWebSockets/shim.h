@@ -32,8 +32,11 @@ static inline void parlor_kill_async(struct lws *wsi) {
 
 /* Server options are 64-bit macro constants built from shifts. `libev` runs the loop on
  * lws's libev plugin (epoll), whose cost does not grow with idle connections as poll()'s does. */
-static inline uint64_t parlor_server_options(int tls, int validate_utf8, int libev) {
+static inline uint64_t parlor_server_options(int tls, int validate_utf8, int libev, int ipv4_only) {
     uint64_t o = 0;
+    /* lws 4.1 puts an IPv4 --host into an IPv6 socket's address wrongly and binds ::
+     * (every interface): an IPv4 address needs an IPv4 socket. */
+    if (ipv4_only) o |= LWS_SERVER_OPTION_DISABLE_IPV6;
     if (tls) o |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
     if (validate_utf8) o |= LWS_SERVER_OPTION_VALIDATE_UTF8;
     if (libev) o |= LWS_SERVER_OPTION_LIBEV;

@@ -110,12 +110,18 @@ public final class LWSServer: @unchecked Sendable {
     private func serviceLoop() {
         serviceThread = pthread_self()
         lws_set_log_level(LLL_ERR | LLL_WARN, nil)
-        var made = createContext()
+        guard let listen = ListenAddress.resolve(config.host) else {
+            startResult.withLock { $0 = .failure(ServerError(description: "--host \(config.host) is not an address this machine can resolve")) }
+            started.signal()
+            finished.signal()
+            return
+        }
+        var made = createContext(listen)
         if made == nil && config.eventLoop == .libev {
             // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still works.
             log.warning("libev event loop unavailable, falling back to poll()")
             config.eventLoop = .poll
-            made = createContext()
+            made = createContext(listen)
         }
         guard let ctx = made else {
             startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port)")) }
@@ -144,7 +150,7 @@ public final class LWSServer: @unchecked Sendable {
         finished.signal()
     }
 
-    private func createContext() -> OpaquePointer? {
+    private func createContext(_ listen: ListenAddress) -> OpaquePointer? {
         let protos = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
         protos.initialize(repeating: lws_protocols(), count: 3)
         // Protocol 0 answers plain HTTP (files, health, blobs); a WebSocket handshake
@@ -172,7 +178,7 @@ public final class LWSServer: @unchecked Sendable {
 
         var info = lws_context_creation_info()
         info.port = Int32(config.port)
-        info.iface = UnsafePointer(strings.make(config.host))
+        info.iface = UnsafePointer(strings.make(listen.address))
         info.protocols = UnsafePointer(protos)
         info.gid = -1
         info.uid = -1
@@ -193,7 +199,7 @@ public final class LWSServer: @unchecked Sendable {
                 + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"))
             info.ssl_options_set = parlor_tls_options()
         }
-        info.options = parlor_server_options(tls ? 1 : 0, 1, config.eventLoop == .libev ? 1 : 0)
+        info.options = parlor_server_options(tls ? 1 : 0, 1, config.eventLoop == .libev ? 1 : 0, listen.isIPv4 ? 1 : 0)
         return lws_create_context(&info)
     }
 

@@ -30,4 +30,13 @@ import Testing
         #expect(h.request(1, #"{"type":"appdata.set","id":"x","appId":"nope","key":"k","value":1}"#)["code"] == .string("unknown_app"))
         #expect(h.request(1, #"{"type":"appdata.set","id":"y","appId":"wenderpic","key":"k"}"#)["field"] == .string("value"))
     }
+
+    @Test func unknownAppsHaveNoStorageAndNoIds() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let cid = h.conversation(owner: 1)
+        #expect(h.request(1, #"{"type":"appdata.get","id":"1","appId":"nosuchapp"}"#)["code"] == .string("unknown_app"))
+        #expect(h.request(1, #"{"type":"participants","id":"2","conversationId":"\#(cid)","appId":"nosuchapp"}"#)["code"] == .string("unknown_app"))
+        #expect(h.request(1, #"{"type":"participants","id":"3","conversationId":"\#(cid)","appId":"wenderpic"}"#)["result"] != nil)
+    }
 }

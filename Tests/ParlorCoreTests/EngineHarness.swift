@@ -8,14 +8,15 @@ final class EngineHarness {
     let engine: Engine
     let root: String
 
-    init() throws {
+    init(databasePath: ((String) -> String)? = nil, maxPages: Int? = nil) throws {
         root = NSTemporaryDirectory() + "parlor-tests-" + Secrets.hex(Secrets.randomBytes(6))
         for app in ["wenderpic", "partylist"] {
             try FileManager.default.createDirectory(atPath: "\(root)/apps/\(app)", withIntermediateDirectories: true)
             try Data(#"{"id":"\#(app)","name":"\#(app.capitalized)"}"#.utf8)
                 .write(to: URL(fileURLWithPath: "\(root)/apps/\(app)/manifest.json"))
         }
-        engine = Engine(store: try SQLiteStore(path: nil), apps: AppCatalog(publicDirectory: root),
+        let store = try SQLiteStore(path: databasePath?(root), maxPages: maxPages)
+        engine = Engine(store: store, apps: AppCatalog(publicDirectory: root),
                         blobs: try BlobStore(directory: root + "/blobs"), logger: Logger(label: "test"))
     }
 

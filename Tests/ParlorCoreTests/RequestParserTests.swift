@@ -60,4 +60,28 @@ import Testing
         #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"nothex"}}"#)?.field == "message.image")
         #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"\#(hash)","stuckTo":{"seq":3,"x":2,"y":0}}}"#)?.field == "message.stuckTo.x")
     }
+
+    @Test func numbersFollowRFC8259() {
+        let set = { (n: String) in error(#"{"type":"appdata.set","id":"1","appId":"a","key":"k","value":\#(n)}"#) }
+        for bad in ["01", "-00", "007", "1e999", "-1e400"] { #expect(set(bad)?.code == .badJSON, "\(bad)") }
+        for good in ["0", "-0", "0.5", "10", "1e3", "-0.0e1"] { #expect(set(good) == nil, "\(good)") }
+    }
+
+    @Test func identifiersRefuseControlCharacters() {
+        #expect(error(#"{"type":"appdata.set","id":"1","appId":"a","key":"k\u0000zz","value":1}"#)?.field == "key")
+        #expect(error(#"{"type":"appdata.set","id":"1","appId":"a","key":"k\u001fz","value":1}"#)?.field == "key")
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c\u0000","clientId":"k","message":{"kind":"text","text":"x"}}"#)?.field == "conversationId")
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k\u0000x","message":{"kind":"text","text":"x"}}"#)?.field == "clientId")
+        #expect(error(#"{"type":"conversations.join","id":"1","invite":"a\u0000"}"#)?.field == "invite")
+        #expect(error(#"{"type":"conversations.list","id":"1\u0000"}"#)?.field == "id")
+        // text itself may hold a newline or a tab
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"text","text":"a\nb\tc"}}"#) == nil)
+    }
+
+    @Test func deepJSONIsAnsweredWithItsId() {
+        let deep = String(repeating: #"{"d":"#, count: 40) + "1" + String(repeating: "}", count: 40)
+        let r = RequestParser.parse(Array(#"{"type":"appdata.set","id":"q7","appId":"a","key":"k","value":\#(deep)}"#.utf8))
+        #expect(r.id == "q7")
+        if case .failure(let e) = r.result { #expect(e.code == .badJSON) } else { Issue.record("accepted") }
+    }
 }

@@ -146,6 +146,7 @@ extension Engine {
             }
 
         case .getAppData(let appId):
+            try requireApp(appId)
             let entries = try tx.appData(userId: userId, appId: appId)
             out.result(conn, id) { w in
                 w.key("data")
@@ -159,6 +160,7 @@ extension Engine {
             out.result(conn, id) { _ in }
 
         case .participants(let cid, let appId):
+            try requireApp(appId)
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
             var pairs: [(String, String)] = []
@@ -200,7 +202,7 @@ extension Engine {
 
     /// The next piece of a replay, unless a newer subscribe replaced it or the user left.
     func continueReplay(_ conn: ConnectionID, _ cid: String, afterSeq: Int, generation: Int,
-                        _ tx: any StoreTransaction, _ out: inout Outbox) {
+                        _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         guard let state = connections[conn], let userId = state.userId, state.replays[cid] == generation else { return }
         do {
             try tx.isolated {
@@ -208,9 +210,11 @@ extension Engine {
                 let lastSeq = try tx.lastSeq(conversationId: cid) ?? 0
                 try replayPiece(conn, cid, afterSeq: afterSeq, lastSeq: lastSeq, generation: generation, userId, tx, &out)
             }
+        } catch let e as TransactionAborted {
+            throw e
         } catch {
             cache = EngineCache()
-            log.error("replay failed: \(String(describing: type(of: error)))")
+            log.error("replay failed", metadata: ["cause": "\(Engine.describe(error))"])
             out.actions.append(.close(conn, code: 1011, reason: "the server could not read the history"))
         }
     }
@@ -218,7 +222,7 @@ extension Engine {
     /// One app's storage for one user: each value at most 16 KiB, all of them 256 KiB.
     private func setAppData(_ appId: String, _ key: String, _ value: JSONValue?, _ userId: String,
                             _ tx: any StoreTransaction) throws {
-        guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
+        try requireApp(appId)
         guard let value else { return try tx.setAppData(userId: userId, appId: appId, key: key, value: nil) }
         var w = JSONWriter()
         w.value(value)
@@ -231,6 +235,11 @@ extension Engine {
             throw ParlorError(.storageFull, "this app's storage is full (256 KiB)")
         }
         try tx.setAppData(userId: userId, appId: appId, key: key, value: w.bytes)
+    }
+
+    /// Ids and storage exist only for apps this server has (docs/PROTOCOL.md: `unknown_app`).
+    func requireApp(_ appId: String) throws {
+        guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
     }
 
     func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 
 /// Parlor's domain logic: it takes a batch of inputs, runs them against the store in
@@ -56,7 +57,7 @@ public final class Engine {
                     switch input {
                     case .frame(let conn, let bytes):
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
-                        handleFrame(conn, bytes, tx, &out)
+                        try handleFrame(conn, bytes, tx, &out)
                     case .closed(let conn):
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         connections[conn] = nil
@@ -64,13 +65,13 @@ public final class Engine {
                         let user = try? tx.user(tokenHash: Secrets.tokenHash(token))
                         out.actions.append(.uploadAuthorized(id, ok: user != nil))
                     case .replay(let conn, let cid, let afterSeq, let generation):
-                        continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
+                        try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     }
                 }
             }
             return out.actions
         } catch {
-            log.error("batch of \(batch.count) failed to commit: \(String(describing: type(of: error)))")
+            log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
             cache = EngineCache()
             for (conn, state) in journal { connections[conn] = state ?? nil }
             return batch.compactMap { input in
@@ -89,7 +90,17 @@ public final class Engine {
         }
     }
 
-    private func handleFrame(_ conn: ConnectionID, _ bytes: [UInt8], _ tx: any StoreTransaction, _ out: inout Outbox) {
+    /// An error's cause for the log: SQLite's code and message, never SQL or arguments.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let e as DatabaseError: "SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")"
+        case let e as TransactionAborted: "transaction rolled back by SQLite (\(e.cause.map(describe) ?? "no cause"))"
+        default: String(describing: type(of: error))
+        }
+    }
+
+    /// Answers one frame. Throws only `TransactionAborted`, which ends the batch.
+    private func handleFrame(_ conn: ConnectionID, _ bytes: [UInt8], _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         let (id, parsed) = RequestParser.parse(bytes)
         let request: Request
         switch parsed {
@@ -106,6 +117,8 @@ public final class Engine {
                 try tx.isolated {
                     try handle(request, id: id, conn: conn, userId: userId, tx, &out)
                 }
+            } catch let e as TransactionAborted {
+                throw e
             } catch let e as ParlorError {
                 // Refusals happen before any write the cache reflects; only an internal
                 // failure may have rolled back something it holds.
@@ -113,7 +126,7 @@ public final class Engine {
                 out.reply(conn, id, e)
             } catch {
                 cache = EngineCache()
-                log.error("request failed: \(String(describing: type(of: error)))")
+                log.error("request failed", metadata: ["cause": "\(Self.describe(error))"])
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         } else {
@@ -123,6 +136,8 @@ public final class Engine {
             }
             do {
                 try tx.isolated { try authenticate(request, id: id, conn: conn, tx, &out) }
+            } catch let e as TransactionAborted {
+                throw e
             } catch let e as ParlorError {
                 out.reply(conn, id, e)
                 if e.code == .invalidToken {

@@ -21,22 +21,22 @@ public enum RequestParser {
     }
 
     static func request(_ f: Fields) throws(ParlorError) -> Request {
-        guard case .string(let id)? = f.o["id"], !id.isEmpty, id.count <= Limits.idChars else {
-            throw .invalid("id", "must be a string of 1–64 characters")
+        guard case .string(let id)? = f.o["id"], !id.isEmpty, id.count <= Limits.idChars, !Validators.hasControl(id) else {
+            throw .invalid("id", "must be a string of 1–64 characters, no control characters")
         }
         guard case .string(let type)? = f.o["type"] else {
             throw ParlorError(.unknownType, "the frame has no type")
         }
         switch type {
         case "register": return .register(name: try f.name("name"))
-        case "auth": return .auth(token: try f.string("token", max: 128))
+        case "auth": return .auth(token: try f.identifier("token", max: 128))
         case "rename": return .rename(name: try f.name("name"))
         case "conversations.list": return .listConversations
         case "conversations.create":
             return .createConversation(title: try f.trimmed("title", max: Limits.titleChars))
         case "invites.create": return .createInvite(conversationId: try f.id("conversationId"))
-        case "conversations.join": return .join(invite: try f.string("invite", max: 128))
-        case "invites.peek": return .peekInvite(invite: try f.string("invite", max: 128))
+        case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
+        case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":
             return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0)
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
@@ -61,13 +61,15 @@ public enum RequestParser {
             guard case .array(let list)? = f.o["userIds"], list.count <= Limits.listedMembers else {
                 throw .invalid("userIds", "must be a list of at most \(Limits.listedMembers) user ids")
             }
-            let ids = list.compactMap { v -> String? in if case .string(let s) = v, s.count <= Limits.idChars { s } else { nil } }
+            let ids = list.compactMap { v -> String? in
+                if case .string(let s) = v, s.count <= Limits.idChars, !Validators.hasControl(s) { s } else { nil }
+            }
             guard ids.count == list.count else { throw .invalid("userIds", "must hold user ids") }
             return .members(conversationId: try f.id("conversationId"), userIds: ids)
         case "appdata.get": return .getAppData(appId: try f.appId("appId"))
         case "appdata.set":
             guard let value = f.o["value"] else { throw .invalid("value", "is missing (null removes the key)") }
-            return .setAppData(appId: try f.appId("appId"), key: try f.string("key", max: Limits.appDataKeyChars),
+            return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
                                value: value == .null ? nil : value)
         default:
             throw ParlorError(.unknownType, "unknown frame type")
@@ -106,7 +108,7 @@ struct Fields {
         let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !s.isEmpty else { throw .invalid(prefix + k, "is empty") }
         guard s.count <= max else { throw .tooLong(prefix + k, max: max) }
-        guard !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !Validators.hasControl(s) else {
             throw .invalid(prefix + k, "contains control characters")
         }
         return s
@@ -114,7 +116,15 @@ struct Fields {
 
     func name(_ k: String) throws(ParlorError) -> String { try trimmed(k, max: Limits.nameChars) }
 
-    func id(_ k: String) throws(ParlorError) -> String { try string(k, max: Limits.idChars) }
+    func id(_ k: String) throws(ParlorError) -> String { try identifier(k, max: Limits.idChars) }
+
+    /// An id, key, token or code: SQLite reads text back only up to a NUL, so "a\0b" and
+    /// "a\0c" would be one key; no control character has a place in one.
+    func identifier(_ k: String, max: Int) throws(ParlorError) -> String {
+        let s = try string(k, max: max)
+        guard !Validators.hasControl(s) else { throw .invalid(prefix + k, "contains control characters") }
+        return s
+    }
 
     func appId(_ k: String) throws(ParlorError) -> String {
         let s = try string(k, max: Limits.idChars)
@@ -163,6 +173,10 @@ struct Fields {
 }
 
 public enum Validators {
+    public static func hasControl(_ s: String) -> Bool {
+        s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
     public static func isAppId(_ s: String) -> Bool {
         let u = Array(s.utf8)
         guard !u.isEmpty, u.count <= Limits.idChars, u[0] != UInt8(ascii: "-") else { return false }

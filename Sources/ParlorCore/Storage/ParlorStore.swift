@@ -55,3 +55,10 @@ public protocol StoreTransaction {
     /// `value` nil removes the key.
     func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws
 }
+
+/// The batch's transaction is gone (SQLite rolled it back on a full disk or an I/O
+/// error): nothing of the batch was stored, and nothing more may run in it.
+public struct TransactionAborted: Error {
+    public var cause: (any Error)?
+    public init(cause: (any Error)? = nil) { self.cause = cause }
+}

@@ -6,12 +6,14 @@ import GRDB
 public final class SQLiteStore: ParlorStore {
     private let queue: DatabaseQueue
 
-    /// `path` nil opens a private in-memory database (tests).
-    public init(path: String?) throws {
+    /// `path` nil opens a private in-memory database (tests). `maxPages` caps the file, as
+    /// a full disk would (tests).
+    public init(path: String?, maxPages: Int? = nil) throws {
         var config = Configuration()
         config.prepareDatabase { db in
             if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            if let maxPages { try db.execute(sql: "PRAGMA max_page_count = \(maxPages)") }
         }
         // The engine is the only writer; waiting on a lock would mean a bug, not load.
         config.busyMode = .timeout(5)
@@ -30,13 +32,21 @@ struct SQLiteTransaction: StoreTransaction {
 
     /// A savepoint from cached statements: GRDB's `inSavepoint` parses its SQL on every
     /// call, and this runs once per request.
+    ///
+    /// SQLite may roll back the whole transaction by itself (SQLITE_FULL, an I/O error).
+    /// A SAVEPOINT issued then would open a new transaction and its RELEASE would commit
+    /// it, requests answered with errors included: so outside a transaction nothing more
+    /// runs, and the batch ends with `TransactionAborted`.
     func isolated<T>(_ body: () throws -> T) throws -> T {
+        guard db.isInsideTransaction else { throw TransactionAborted() }
         try RawStatement(db, "SAVEPOINT request").run()
         do {
             let result = try body()
+            guard db.isInsideTransaction else { throw TransactionAborted() }
             try RawStatement(db, "RELEASE SAVEPOINT request").run()
             return result
         } catch {
+            guard db.isInsideTransaction else { throw TransactionAborted(cause: error) }
             try RawStatement(db, "ROLLBACK TO SAVEPOINT request").run()
             try RawStatement(db, "RELEASE SAVEPOINT request").run()
             throw error

@@ -169,8 +169,11 @@ public struct JSONParser {
         let start = i
         if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
         var digits = 0
+        let first = i
         while i < b.count, (48...57).contains(b[i]) { i += 1; digits += 1 }
         guard digits > 0 else { throw JSONParseError() }
+        // RFC 8259: no leading zeros ("01", "-00").
+        guard digits == 1 || b[first] != UInt8(ascii: "0") else { throw JSONParseError() }
         if i < b.count, b[i] == UInt8(ascii: ".") {
             i += 1
             var frac = 0
@@ -185,7 +188,8 @@ public struct JSONParser {
             guard exp > 0 else { throw JSONParseError() }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
-        guard let d = Double(text) else { throw JSONParseError() }
+        // 1e999 would become infinity, and then 0 or null once written back.
+        guard let d = Double(text), d.isFinite else { throw JSONParseError() }
         return d
     }
 

@@ -1,0 +1,28 @@
+import Testing
+@testable import ParlorCore
+
+/// A batch that meets a full disk (SQLite's max_page_count stands in for it): a request
+/// answered with an error stored nothing, and nothing stored went unacknowledged.
+@Suite struct DiskFullTests {
+    @Test func aFullDiskNeverCommitsPartOfABatch() throws {
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: 48)
+        h.register(1, "Ana")
+        let cid = h.conversation(owner: 1)
+        let huge = String(repeating: "€", count: 9_000)  // 27 KB: several pages each
+        var frames: [(ConnectionID, String)] = []
+        let texts = ["small", huge, huge, huge, huge, huge, "small"]
+        for (i, text) in texts.enumerated() {
+            frames.append((1, #"{"type":"send","id":"s\#(i)","conversationId":"\#(cid)","clientId":"k\#(i)","message":{"kind":"text","text":"\#(text)"}}"#))
+        }
+        let replies = EngineHarness.frames(h.batch(frames)).filter { $0["re"] != nil }
+        let acked = Set(replies.filter { $0["type"] == .string("result") }.compactMap { $0["re"]?.string })
+        let refused = replies.filter { $0["type"] == .string("error") }
+        #expect(!refused.isEmpty, "the cap was meant to be hit")
+
+        // What is stored is exactly what was acknowledged.
+        let page = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(cid)","limit":200}"#)
+        let stored = Set((page["result"]?["messages"]?.array ?? []).compactMap { $0["clientId"]?.string })
+        let ackedClientIds = Set(acked.map { "k" + $0.dropFirst() })
+        #expect(stored == ackedClientIds)
+    }
+}
