@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install (or upgrade) Parlor as a systemd service. Run as root from a checkout:
 #
-#   sudo deploy/install.sh [--binary PATH] [--public DIR]
+#   sudo deploy/install.sh [--binary PATH] [--public DIR] [--port N]
 #                          [--allowed-origin URL] [--no-start]
 #
 #   --binary PATH         a built `parlor` binary; without it the script builds
@@ -9,6 +9,9 @@
 #                         (as the sudo user, if any). Set SWIFT=/path/to/swift
 #                         if swift is not on root's PATH.
 #   --public DIR          the static web files (default: Public/ of this checkout)
+#   --port N              the local port Parlor listens on (default 8080, as in
+#                         parlor.service); written to /etc/parlor/parlor.env as
+#                         "--port N" when that file is created. Point the proxy at it.
 #   --allowed-origin URL  public address of the site, e.g. https://chat.example.org;
 #                         written to /etc/parlor/parlor.env when that file is created
 #   --no-start            install and enable, but do not (re)start the service
@@ -21,6 +24,8 @@
 #   /etc/parlor/parlor.env                 extra flags (PARLOR_OPTS); created once, never overwritten
 #   /etc/systemd/system/parlor.service     the unit; then enable and (re)start it
 #   system user `parlor`, data in /var/lib/parlor (mode 0750)
+# The health check at the end asks the address and port the service really uses:
+# the unit's ExecStart with its drop-ins and PARLOR_OPTS, the last --port winning.
 set -euo pipefail
 umask 022
 
@@ -30,6 +35,7 @@ repo="$(dirname "$here")"
 binary=""
 public="$repo/Public"
 origin=""
+port=""
 start=1
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
@@ -41,6 +47,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --binary)         [ $# -ge 2 ] || die "--binary needs a path"; binary="$2"; shift 2 ;;
     --public)         [ $# -ge 2 ] || die "--public needs a directory"; public="$2"; shift 2 ;;
+    --port)           [ $# -ge 2 ] || die "--port needs a number"; port="$2"; shift 2 ;;
     --allowed-origin) [ $# -ge 2 ] || die "--allowed-origin needs a URL"; origin="$2"; shift 2 ;;
     --no-start)       start=0; shift ;;
     -h|--help)        usage; exit 0 ;;
@@ -50,6 +57,10 @@ done
 
 [ "$(id -u)" -eq 0 ] || die "run as root (sudo $0)"
 [ -f "$public/index.html" ] || die "$public does not look like Parlor's Public/ (no index.html)"
+if [ -n "$port" ]; then
+  [[ "$port" =~ ^[0-9]+$ ]] && [ "$port" -ge 1 ] && [ "$port" -le 65535 ] ||
+    die "--port must be a number from 1 to 65535, got: $port"
+fi
 if [ -n "$origin" ]; then
   [[ "$origin" =~ ^https?://[^/[:space:]]+$ ]] ||
     die "--allowed-origin must be scheme://host[:port] with no path or trailing slash, got: $origin"
@@ -76,6 +87,50 @@ find_swift() {
     if [ -n "$c" ] && [ -x "$c" ]; then printf '%s\n' "$c"; return 0; fi
   done
   return 1
+}
+
+# Reads `parlor serve`'s flags as systemd runs the service: ExecStart from the unit
+# and its drop-ins, with $PARLOR_OPTS from its EnvironmentFile (/etc/parlor/parlor.env).
+# The last occurrence of a flag wins, as in `parlor serve`. Sets unit_host,
+# unit_port, unit_data and unit_scheme; without systemd, the unit's defaults.
+unit_flags() {
+  local service="$1" argv="" opts="" f w next="" words=()
+  unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
+  if command -v systemctl >/dev/null; then
+    argv="$(systemctl show -p ExecStart --value "$service" 2>/dev/null |
+            sed -n 's/.*argv\[\]=\([^;]*\) ;.*/\1/p' | tail -n 1)"
+    while read -r f _; do
+      [ -r "$f" ] || continue
+      w="$(sed -n 's/^[[:space:]]*PARLOR_OPTS=//p' "$f" | tail -n 1)"
+      w="${w%\"}"; w="${w#\"}"; w="${w%\'}"; w="${w#\'}"
+      [ -n "$w" ] && opts="$w"
+    done < <(systemctl show -p EnvironmentFiles --value "$service" 2>/dev/null)
+  fi
+  argv="${argv//\$\{PARLOR_OPTS\}/$opts}"
+  read -r -a words <<<"${argv//\$PARLOR_OPTS/$opts}"
+  for w in "${words[@]}"; do
+    case "$next" in
+      host) unit_host="$w" ;; port) unit_port="$w" ;; data) unit_data="$w" ;;
+    esac
+    next=""
+    case "$w" in
+      --host) next=host ;; --port) next=port ;; --data) next=data ;;
+      --host=*) unit_host="${w#*=}" ;; --port=*) unit_port="${w#*=}" ;; --data=*) unit_data="${w#*=}" ;;
+      --tls-cert|--tls-cert=*) unit_scheme=https ;;
+    esac
+  done
+}
+
+# Where to reach /health on this machine: a wildcard address is asked on loopback.
+health_url_for() {  # host port scheme
+  local host="$1"
+  case "$host" in
+    0.0.0.0|"") host=127.0.0.1 ;;
+    ::|"[::]")  host="[::1]" ;;
+    \[*)        ;;
+    *:*)        host="[$host]" ;;
+  esac
+  printf '%s://%s:%s/health\n' "$3" "$host" "$2"
 }
 
 # 1. Packages: sqlite3 for backups; build dependencies when building here.
@@ -147,10 +202,12 @@ run rm -rf "$dest.old"
 if [ ! -e /etc/parlor/parlor.env ]; then
   say "creating /etc/parlor/parlor.env"
   opts=""
-  [ -n "$origin" ] && opts="--allowed-origin $origin"
+  [ -n "$port" ] && [ "$port" != 8080 ] && opts="--port $port"
+  [ -n "$origin" ] && opts="${opts:+$opts }--allowed-origin $origin"
   cat >/etc/parlor/parlor.env <<EOF
 # Extra flags for \`parlor serve\`, read by parlor.service (systemctl restart parlor after editing).
 # Behind a proxy, allow the public address browsers use, exactly: scheme://host[:port].
+# A flag given here overrides the unit's (the last one wins), e.g. --port 8081.
 #   PARLOR_OPTS="--allowed-origin https://chat.example.org --log-level info"
 PARLOR_OPTS="$opts"
 EOF
@@ -168,22 +225,29 @@ say "installing /etc/systemd/system/parlor.service"
 run install -m 0644 -o root -g root "$here/parlor.service" /etc/systemd/system/parlor.service
 if [ "$have_systemd" -eq 0 ]; then
   say "systemd is not running here: start the server yourself, e.g."
-  echo "    runuser -u parlor -- /usr/local/bin/parlor serve --host 127.0.0.1 --port 8080 \\"
+  echo "    runuser -u parlor -- /usr/local/bin/parlor serve --host 127.0.0.1 --port ${port:-8080} \\"
   echo "        --data /var/lib/parlor --public /usr/local/share/parlor/Public"
   exit 0
 fi
 run systemctl daemon-reload
 run systemctl enable parlor.service
+unit_flags parlor.service
+if [ -n "$port" ] && [ "$port" != "$unit_port" ]; then
+  printf 'install.sh: note: the service listens on port %s (its unit, drop-ins or /etc/parlor/parlor.env), not %s\n' \
+    "$unit_port" "$port" >&2
+fi
+health_url="$(health_url_for "$unit_host" "$unit_port" "$unit_scheme")"
 if [ "$start" -eq 0 ]; then
   say "not starting (--no-start); start with: systemctl restart parlor"
   exit 0
 fi
 run systemctl restart parlor.service
 
-# 7. Check that it answers (on the unit's default address; a drop-in may change it).
-say "waiting for http://127.0.0.1:8080/health"
+# 7. Check that it answers where the service listens. -k: this asks a loopback
+# address, which a certificate for the public name does not cover.
+say "waiting for $health_url"
 for _ in $(seq 1 20); do
-  if health="$(curl -fsS --max-time 2 http://127.0.0.1:8080/health 2>/dev/null)"; then
+  if health="$(curl -fsSk --max-time 2 "$health_url" 2>/dev/null)"; then
     say "parlor is running: $health"
     say "next: put it behind TLS (deploy/Caddyfile or deploy/nginx.conf), see /usr/local/share/parlor/README.md"
     exit 0
@@ -192,7 +256,7 @@ for _ in $(seq 1 20); do
   sleep 0.5
 done
 if systemctl is-active --quiet parlor.service; then
-  say "parlor is active but did not answer on 127.0.0.1:8080 (changed address or TLS in a drop-in?); check it yourself"
+  say "parlor is active but did not answer on $health_url; check it yourself"
   exit 0
 fi
 systemctl --no-pager status parlor.service >&2 || true

@@ -2,14 +2,17 @@
 # Restore a Parlor data directory from a tarball made by backup.sh.
 # Installed as /usr/local/sbin/parlor-restore by install.sh. Run as root.
 #
-#   parlor-restore [--data DIR] [--service NAME | --no-service] [--yes] BACKUP.tar.gz
+#   parlor-restore [--data DIR] [--service NAME | --no-service] [--port N] [--yes] BACKUP.tar.gz
 #
-#   -d, --data DIR        the data directory to replace (default /var/lib/parlor)
+#   -d, --data DIR        the data directory to replace (default: the service's
+#                         --data, else /var/lib/parlor)
 #   -s, --service NAME    systemd service stopped before and started after the
 #                         swap (default parlor)
 #       --no-service      leave systemd alone; stop the server yourself first
-#       --health-url URL  checked after the start (default
-#                         http://127.0.0.1:8080/health; "" to skip)
+#   -p, --port N          the port to check /health on after the start (default:
+#                         the service's --port, else 8080)
+#       --health-url URL  checked after the start instead (default
+#                         http://127.0.0.1:PORT/health; "" to skip)
 #   -y, --yes             do not ask for confirmation
 #   -h, --help            this text
 #
@@ -19,14 +22,61 @@
 # DIR.before-restore-YYYYMMDDTHHMMSSZ (nothing is deleted), moves the restored
 # one into place with the same owner, and starts the service again.
 # Clients reconnect by themselves; messages newer than the backup are gone.
+# The service's --data, --host and --port are read as systemd runs it: the
+# unit's ExecStart with its drop-ins and PARLOR_OPTS, the last one winning.
 set -euo pipefail
 
-data=/var/lib/parlor
+data=""
 service=parlor
 use_service=1
-health=http://127.0.0.1:8080/health
+port=""
+health=unset
 yes=0
 backup=""
+
+# Reads `parlor serve`'s flags as systemd runs the service: ExecStart from the unit
+# and its drop-ins, with $PARLOR_OPTS from its EnvironmentFile (/etc/parlor/parlor.env).
+# The last occurrence of a flag wins, as in `parlor serve`. Sets unit_host,
+# unit_port, unit_data and unit_scheme; without systemd, the unit's defaults.
+unit_flags() {
+  local service="$1" argv="" opts="" f w next="" words=()
+  unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
+  if command -v systemctl >/dev/null; then
+    argv="$(systemctl show -p ExecStart --value "$service" 2>/dev/null |
+            sed -n 's/.*argv\[\]=\([^;]*\) ;.*/\1/p' | tail -n 1)"
+    while read -r f _; do
+      [ -r "$f" ] || continue
+      w="$(sed -n 's/^[[:space:]]*PARLOR_OPTS=//p' "$f" | tail -n 1)"
+      w="${w%\"}"; w="${w#\"}"; w="${w%\'}"; w="${w#\'}"
+      [ -n "$w" ] && opts="$w"
+    done < <(systemctl show -p EnvironmentFiles --value "$service" 2>/dev/null)
+  fi
+  argv="${argv//\$\{PARLOR_OPTS\}/$opts}"
+  read -r -a words <<<"${argv//\$PARLOR_OPTS/$opts}"
+  for w in "${words[@]}"; do
+    case "$next" in
+      host) unit_host="$w" ;; port) unit_port="$w" ;; data) unit_data="$w" ;;
+    esac
+    next=""
+    case "$w" in
+      --host) next=host ;; --port) next=port ;; --data) next=data ;;
+      --host=*) unit_host="${w#*=}" ;; --port=*) unit_port="${w#*=}" ;; --data=*) unit_data="${w#*=}" ;;
+      --tls-cert|--tls-cert=*) unit_scheme=https ;;
+    esac
+  done
+}
+
+# Where to reach /health on this machine: a wildcard address is asked on loopback.
+health_url_for() {  # host port scheme
+  local host="$1"
+  case "$host" in
+    0.0.0.0|"") host=127.0.0.1 ;;
+    ::|"[::]")  host="[::1]" ;;
+    \[*)        ;;
+    *:*)        host="[$host]" ;;
+  esac
+  printf '%s://%s:%s/health\n' "$3" "$host" "$2"
+}
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 say()   { printf '==> %s\n' "$*"; }
@@ -37,6 +87,7 @@ while [ $# -gt 0 ]; do
     -d|--data)    [ $# -ge 2 ] || die "$1 needs a directory"; data="$2"; shift 2 ;;
     -s|--service) [ $# -ge 2 ] || die "$1 needs a name"; service="$2"; shift 2 ;;
     --no-service) use_service=0; shift ;;
+    -p|--port)    [ $# -ge 2 ] || die "$1 needs a number"; port="$2"; shift 2 ;;
     --health-url) [ $# -ge 2 ] || die "$1 needs a URL"; health="$2"; shift 2 ;;
     -y|--yes)     yes=1; shift ;;
     -h|--help)    usage; exit 0 ;;
@@ -45,16 +96,22 @@ while [ $# -gt 0 ]; do
   esac
 done
 
+[ -z "$port" ] || [[ "$port" =~ ^[0-9]+$ ]] || die "--port must be a number, got: $port"
 [ -n "$backup" ] || die "which backup? (see --help)"
 [ -f "$backup" ] || die "no such file: $backup"
 [ "$(id -u)" -eq 0 ] || die "run as root"
 command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
-data="$(realpath -m "$data")"
-[ "$data" != / ] || die "refusing to replace /"
 if [ "$use_service" -eq 1 ]; then
   systemctl cat "$service" >/dev/null 2>&1 ||
     die "no systemd service '$service' (use --service NAME, or --no-service)"
+  unit_flags "$service"
+else
+  unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
 fi
+[ -n "$data" ] || data="$unit_data"
+[ "$health" != unset ] || health="$(health_url_for "$unit_host" "${port:-$unit_port}" "$unit_scheme")"
+data="$(realpath -m "$data")"
+[ "$data" != / ] || die "refusing to replace /"
 
 # Whose data is it? The restored directory gets the same owner and mode.
 if [ -d "$data" ]; then
@@ -114,7 +171,8 @@ say "starting $service"
 systemctl start "$service"
 if [ -n "$health" ] && command -v curl >/dev/null; then
   for _ in $(seq 1 20); do
-    if curl -fsS --max-time 2 "$health" >/dev/null 2>&1; then
+    # -k: a liveness check on this machine, not a certificate check.
+    if curl -fsSk --max-time 2 "$health" >/dev/null 2>&1; then
       say "done: $service answers on $health. The previous data is in $aside"
       exit 0
     fi
