@@ -26,8 +26,10 @@ deps:
 	@$(PYTHON) -c "import websockets, pytest, playwright" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
+# The Swift runtime is linked in, so the binary runs on a machine without Swift
+# (build here, copy .build/release/parlor there; see deploy/README.md).
 build:
-	$(SWIFT) build -c release --product parlor
+	$(SWIFT) build -c release --product parlor --static-swift-stdlib
 
 build-debug:
 	$(SWIFT) build --build-tests
