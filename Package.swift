@@ -41,6 +41,7 @@ let package = Package(
             name: "parlor",
             dependencies: [
                 "ParlorServer", "ParlorCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

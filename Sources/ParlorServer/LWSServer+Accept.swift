@@ -6,6 +6,7 @@ import Foundation
 /// connection's wsi (WSI_CREATE) before anything else happens on it; WSI_DESTROY ends it.
 extension LWSServer {
     func filterNetworkConnection(_ input: UnsafeMutableRawPointer?) -> Int32 {
+        if isDraining { return 1 }  // stopping: nobody new
         guard let args = input?.assumingMemoryBound(to: lws_filter_network_conn_args.self) else { return 0 }
         let address = withUnsafePointer(to: &args.pointee.cli_addr) { PeerLimits.address($0, args.pointee.clilen) }
         // A trusted proxy carries many clients: they are counted at the WebSocket

@@ -33,7 +33,7 @@ extension LWSServer {
         case .processed(let id, let count):
             guard let c = connections[id] else { return }
             c.inFlight -= count
-            if c.readingPaused && c.inFlight <= WebSocketConnection.maxInFlight / 2 {
+            if c.readingPaused && c.inFlight <= WebSocketConnection.maxInFlight / 2 && !isDraining {
                 c.readingPaused = false
                 lws_rx_flow_control(c.wsi, 1)
             }
@@ -41,6 +41,8 @@ extension LWSServer {
             if let c = connections[id] { scheduleClose(c, code, reason, flush: true) }
         case .uploadDone(let id, let status, let body):
             uploadDone(id, status, body)
+        case .healthDone(let id, let problem):
+            healthDone(id, problem)
         case .uploadAuthorized(let id, let ok):
             uploadAuthorized(id, ok)
         case .replayContinues(let id, let conversation, let afterSeq, let generation):

@@ -8,6 +8,7 @@ extension LWSServer {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             if context != nil { drainInbox() }
+            progressDrain()
             if isStopping { beginShutdown() }
             return 0
         // Never LWS_CALLBACK_HTTP_CONFIRM_UPGRADE: Debian's 4.1.6 has a use-after-free there.

@@ -22,11 +22,7 @@ extension LWSServer {
         if isPost { return beginUpload(wsi, id, path) }
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
 
-        if path == "/health" {
-            respond(wsi, id, status: 200, type: "application/json", body: Array(#"{"status":"ok"}"#.utf8),
-                    headers: [("cache-control:", "no-store")])
-            return 0
-        }
+        if path == "/health" { return checkHealth(wsi, id) }
         if path == "/client-config.json" {
             // What the host page needs before it frames an app: where apps are served from.
             respond(wsi, id, status: 200, type: "application/json", body: JSONWriter.object { w in
@@ -132,6 +128,7 @@ extension LWSServer {
     func httpClosed(_ user: UnsafeMutableRawPointer?) {
         guard let id = sessionId(user) else { return }
         exchanges[id] = nil
+        pendingHealth[id] = nil
         if let up = uploads.removeValue(forKey: id) { discard(up) }
     }
 }

@@ -19,6 +19,10 @@ extension LWSServer {
         else {
             return respondError(wsi, id, 401, "invalid_token", "send Authorization: Bearer <token>", close: true)
         }
+        if let problem = diskProblem() {
+            log.warning("upload refused: disk", metadata: ["problem": "\(problem)"])
+            return respondError(wsi, id, 507, "storage_full", "the server is out of space", close: true)
+        }
         let address = clientAddress(wsi)
         guard uploads.count < Limits.uploadsInFlight else {
             log.warning("upload refused: server busy", metadata: ["peer": "\(address)"])

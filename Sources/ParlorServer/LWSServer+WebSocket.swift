@@ -6,6 +6,10 @@ import ParlorCore
 extension LWSServer {
     /// Checks path, subprotocol and Origin before the upgrade; nonzero refuses it.
     func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        if isDraining {
+            _ = lws_return_http_status(wsi, 503, nil)
+            return -1
+        }
         let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
         let isParlor = lws_get_protocol(wsi).map { String(cString: $0.pointee.name) == "parlor.v1" } ?? false
         guard path == "/ws", isParlor else {
@@ -115,6 +119,7 @@ extension LWSServer {
             if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
         }
         engine?.submit(.closed(id))
+        if isDraining { progressDrain() }
         let seconds = (ContinuousClock.now - c.openedAt).components.seconds
         log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
     }
@@ -159,6 +164,7 @@ extension LWSServer {
     func sweep() {
         sweepUploads()
         logRefusals()
+        progressDrain()
         let deadline = ContinuousClock.now - .seconds(Limits.authSeconds)
         for c in connections.values
         where c.userId == nil && c.closeCode == nil && c.inFlight == 0 && c.openedAt < deadline {

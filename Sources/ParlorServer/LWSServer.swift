@@ -20,6 +20,8 @@ public final class LWSServer: @unchecked Sendable {
     var connections: [ConnectionID: WebSocketConnection] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
     var uploads: [UInt64: Upload] = [:]
+    /// Health checks waiting for the engine's write.
+    var pendingHealth: [UInt64: OpaquePointer] = [:]
     /// Checking and storing an upload's file (hash, fsync) happens here, off the loop.
     let blobQueue = DispatchQueue(label: "parlor-blobs")
     var peerLimits: PeerLimits
@@ -43,6 +45,10 @@ public final class LWSServer: @unchecked Sendable {
     // Cross-thread state.
     private let inbox = Mutex<[EngineAction]>([])
     private let stopping = Atomic<Bool>(false)
+    private let draining = Atomic<Bool>(false)
+    private let drained = DispatchSemaphore(value: 0)
+    var drainBegun = false
+    var drainSignalled = false
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let startResult = Mutex<Result<Int, ServerError>?>(nil)
@@ -82,6 +88,24 @@ public final class LWSServer: @unchecked Sendable {
         case .failure(let e)?: throw e
         case nil: throw ServerError(description: "the service thread did not start")
         }
+    }
+
+    /// Stops gracefully (see LWSServer+Drain.swift), waiting at most `timeout` for
+    /// clients to be answered and closed, then stops.
+    public func drainAndStop(timeout: Duration) {
+        draining.store(true, ordering: .sequentiallyConsistent)
+        wake()
+        let ok = drained.wait(timeout: .now() + .milliseconds(Int(timeout.components.seconds * 1000)))
+        if ok == .timedOut { log.warning("drain timed out; closing what is left") }
+        stop()
+    }
+
+    var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
+
+    func signalDrained() {
+        guard !drainSignalled else { return }
+        drainSignalled = true
+        drained.signal()
     }
 
     /// Stops serving: closes every connection and returns when the loop has ended.

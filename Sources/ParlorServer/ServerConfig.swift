@@ -19,6 +19,9 @@ public struct ServerConfig: Sendable {
     public var maxConnectionsPerIP = 64
     /// Peers whose X-Forwarded-For names the client (a reverse proxy on this machine):
     /// their connections are counted per forwarded address at the WebSocket handshake.
+    /// Free space kept in reserve on the data directory's disk: under it /health fails
+    /// and uploads are refused, before SQLite itself runs out.
+    public var minFreeDiskBytes = 64 << 20
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
 
     /// The loop libwebsockets runs on. poll() scans every socket on every turn but only

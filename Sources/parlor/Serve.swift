@@ -21,6 +21,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Open connections one client address may hold (0: no limit).") var maxConnectionsPerIp = 64
     @Option(help: "A reverse proxy whose X-Forwarded-For is trusted (repeatable; default 127.0.0.1 and ::1).")
     var trustedProxy: [String] = []
+    @Option(help: "MiB of free disk kept in reserve: under it /health fails and uploads are refused.")
+    var minFreeDiskMb = 64
+    @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes.") var drainSeconds = 10
     @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(help: "poll (the default) or libev (epoll).") var eventLoop = "poll"
 
@@ -53,10 +56,7 @@ struct Serve: ParsableCommand {
 
         // Whatever umask the shell had, the database and images are this user's only.
         umask(0o077)
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let store = try SQLiteStore(path: data + "/parlor.sqlite")
-        let blobs = try BlobStore(directory: data + "/blobs")
+        let (store, blobs) = try DataDirectory.open(data, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
 
         var config = ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
@@ -65,6 +65,7 @@ struct Serve: ParsableCommand {
         config.appsOrigin = appsOrigin
         config.publicOrigins = origin
         config.maxConnectionsPerIP = maxConnectionsPerIp
+        config.minFreeDiskBytes = minFreeDiskMb << 20
         if !trustedProxy.isEmpty { config.trustedProxies = Set(trustedProxy) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
@@ -84,7 +85,9 @@ struct Serve: ParsableCommand {
         }
         done.wait()
         log.info("shutting down")
-        server.stop()
+        // Requests already read are answered and every WebSocket closed with 1001;
+        // what is still open after the timeout is closed anyway.
+        server.drainAndStop(timeout: .seconds(drainSeconds))
         engineThread.stop()
         log.info("stopped")
     }

@@ -64,6 +64,15 @@ public final class Engine {
                     case .checkUploadToken(let id, let token):
                         let user = try? tx.user(tokenHash: Secrets.tokenHash(token))
                         out.actions.append(.uploadAuthorized(id, ok: user != nil))
+                    case .health(let id):
+                        do {
+                            try tx.isolated { try tx.recordHealthCheck(at: now()) }
+                            out.actions.append(.healthDone(id, problem: nil))
+                        } catch let e as TransactionAborted {
+                            throw e
+                        } catch {
+                            out.actions.append(.healthDone(id, problem: "database: \(Self.describe(error))"))
+                        }
                     case .replay(let conn, let cid, let afterSeq, let generation):
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     }
@@ -83,6 +92,8 @@ public final class Engine {
                     return .uploadAuthorized(id, ok: false)
                 case .replay(let conn, _, _, _):
                     return .close(conn, code: 1011, reason: "the server could not read the history")
+                case .health(let id):
+                    return .healthDone(id, problem: "database: \(Self.describe(error))")
                 case .closed:
                     return nil
                 }

@@ -12,6 +12,8 @@ public enum EngineInput: Sendable {
     /// Whether an upload's bearer token is valid, asked when its headers arrive (before
     /// any of the body is read).
     case checkUploadToken(UploadID, token: String)
+    /// The health check: a write to the database, answered once committed.
+    case health(UploadID)
     /// Continue a resume replay where the last piece ended (see `replayContinues`).
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
 }
@@ -32,6 +34,8 @@ public enum EngineAction: Sendable {
     case close(ConnectionID, code: UInt16, reason: String)
     case uploadDone(UploadID, status: Int, body: [UInt8])
     case uploadAuthorized(UploadID, ok: Bool)
+    /// nil: the database took the health check's write; else why not.
+    case healthDone(UploadID, problem: String?)
     /// A resume replay sent one piece; ask for the next (`.replay`) once the connection's
     /// queue has drained, so a replay never piles up more than a piece in memory.
     case replayContinues(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)

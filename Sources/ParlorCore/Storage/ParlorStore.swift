@@ -10,6 +10,8 @@ public protocol ParlorStore: AnyObject {
 
 public protocol StoreTransaction {
     func isolated<T>(_ body: () throws -> T) throws -> T
+    /// A write that proves the database takes writes (the health check).
+    func recordHealthCheck(at: Int) throws
 
     // Users
     func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws
@@ -61,4 +63,10 @@ public protocol StoreTransaction {
 public struct TransactionAborted: Error {
     public var cause: (any Error)?
     public init(cause: (any Error)? = nil) { self.cause = cause }
+}
+
+/// A store that cannot be opened as it is: the message says what to do.
+public struct StoreError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

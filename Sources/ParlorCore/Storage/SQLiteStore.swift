@@ -17,9 +17,17 @@ public final class SQLiteStore: ParlorStore {
         }
         // The engine is the only writer; waiting on a lock would mean a bug, not load.
         config.busyMode = .timeout(5)
+        if let path, let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0 {
+            // An empty file is not a new database: it is a lost one (a failed copy, a full disk).
+            throw StoreError("\(path) exists but is empty; restore it from a backup or remove it to start afresh")
+        }
         queue = try path.map { try DatabaseQueue(path: $0, configuration: config) }
             ?? DatabaseQueue(configuration: config)
-        try SQLiteSchema.migrator.migrate(queue)
+        let migrator = SQLiteSchema.migrator
+        if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
+            throw StoreError("the database was written by a newer version of Parlor; run that version (or newer)")
+        }
+        try migrator.migrate(queue)
     }
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
@@ -63,6 +71,10 @@ struct SQLiteTransaction: StoreTransaction {
 
     private func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
+    }
+
+    func recordHealthCheck(at: Int) throws {
+        try exec("INSERT OR REPLACE INTO health (id, checked_at) VALUES (1, ?)", [at])
     }
 
     // MARK: Users

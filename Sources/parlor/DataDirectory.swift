@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import GRDB
+import Logging
+import ParlorCore
+
+/// Opens the data directory, or explains in one line why it cannot: a missing parent,
+/// a directory this user cannot write, an empty or newer database.
+enum DataDirectory {
+    static func open(_ path: String, log: Logger) throws -> (SQLiteStore, BlobStore) {
+        func fail(_ why: String) -> ExitCode {
+            log.critical("cannot start: \(why)")
+            return ExitCode(1)
+        }
+        if let error = makeDirectories(path) {
+            throw fail("cannot create the data directory \(path): \(error)")
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            throw fail("the data directory \(path) is not writable by this user (uid \(getuid())): \(String(cString: strerror(errno)))")
+        }
+        let store: SQLiteStore
+        do {
+            store = try SQLiteStore(path: path + "/parlor.sqlite")
+        } catch let e as StoreError {
+            throw fail(e.description)
+        } catch let e as DatabaseError {
+            throw fail("cannot open \(path)/parlor.sqlite: SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")")
+        }
+        do {
+            return (store, try BlobStore(directory: path + "/blobs"))
+        } catch {
+            throw fail("cannot create \(path)/blobs: \(reason(error))")
+        }
+    }
+
+    /// mkdir -p with mode 0700; the system's reason on failure ("Read-only file system").
+    private static func makeDirectories(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            prefix += "/" + part
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { return "\(prefix): \(String(cString: strerror(errno)))" }
+        }
+        return nil
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+}

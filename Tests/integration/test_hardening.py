@@ -1,0 +1,157 @@
+"""What a self-hoster meets first (issue 9): the address bound, a graceful stop,
+a health check that tells the truth, a clear refusal to start on bad data, and no
+memory kept per request served."""
+
+from __future__ import annotations
+
+import asyncio
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import time
+
+import pytest
+
+from client import Env, new_client_id
+from server import PARLOR_BIN, ParlorServer
+from test_http import http_get
+from test_security import rss_kib
+
+
+def test_host_binds_exactly_the_address_asked(server):
+    # the module server runs with --host 127.0.0.1
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5):
+        pass
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.2", server.port), timeout=5)
+    with pytest.raises(OSError):
+        socket.create_connection(("::1", server.port), timeout=5)
+
+
+async def test_sigterm_answers_what_was_read_then_closes_1001(server_factory):
+    srv = server_factory()
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
+        await ben.subscribe(cid)
+        # many sends in flight, then SIGTERM while they are being processed
+        futures = [await ana.start("send", conversationId=cid, clientId=new_client_id(),
+                                   message={"kind": "text", "text": f"m{i}"}) for i in range(300)]
+        srv.proc.send_signal(signal.SIGTERM)
+        srv.expected_running = False
+        results = await asyncio.gather(*futures, return_exceptions=True)
+        assert await ana.wait_closed(10) == 1001
+        assert await ben.wait_closed(10) == 1001
+        acked = {r["result"]["message"]["seq"] for r in results
+                 if isinstance(r, dict) and r.get("type") == "result"}
+        assert acked, "nothing was answered before the close"
+    assert srv.proc.wait(15) == 0
+    assert any("draining" in line for line in srv.lines)
+    srv.start()
+    async with Env(srv) as env:
+        again = await env.login(ana.token)
+        stored = {m["seq"] for m in await again.history_all(cid)}
+        assert acked <= stored, f"acknowledged but lost: {sorted(acked - stored)[:10]}"
+
+
+def test_health_writes_and_head_works(server):
+    status, h, body = http_get(server, "/health")
+    assert status == 200 and json.loads(body) == {"status": "ok"}
+    assert h["cache-control"] == "no-store"
+    status, h, body = http_get(server, "/health", method="HEAD")
+    assert status == 200 and body == b""
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    mnt = tmp_path / "tiny"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=6m", "tmpfs", str(mnt)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)])
+
+
+async def test_health_fails_on_a_full_disk(tiny_disk, public_dir):
+    srv = ParlorServer(tiny_disk / "data", public_dir, extra_args=["--min-free-disk-mb", "1"], name="tiny")
+    srv.start()
+    try:
+        assert http_get(srv, "/health")[0] == 200
+        filler = tiny_disk / "filler"
+        with open(filler, "wb") as f:
+            try:
+                while True:
+                    f.write(b"\0" * 65536)
+            except OSError:
+                pass
+        status, _, body = http_get(srv, "/health")
+        assert status == 503, body
+        report = json.loads(body)
+        assert report["status"] == "failing" and "free" in report["problem"]
+        filler.unlink()
+        assert http_get(srv, "/health")[0] == 200
+    finally:
+        srv.stop()
+
+
+def _start_fails(tmp_path, public_dir, data):
+    out = subprocess.run([str(PARLOR_BIN), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+                          "--public", str(public_dir)], capture_output=True, text=True, timeout=30)
+    lines = [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
+    return out.returncode, lines
+
+
+def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
+    # not writable: a read-only file system (root may write anywhere else)
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", str(ro)]).returncode == 0:
+        try:
+            code, lines = _start_fails(tmp_path, public_dir, ro / "data")
+            assert code == 1 and len(lines) == 1 and "cannot start" in lines[0], lines
+            assert "Read-only file system" in lines[0] or "permission" in lines[0].lower(), lines
+        finally:
+            subprocess.run(["umount", "-l", str(ro)])
+
+    # an existing empty database file is a lost database, not a new one
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "parlor.sqlite").write_bytes(b"")
+    code, lines = _start_fails(tmp_path, public_dir, empty)
+    assert code == 1 and len(lines) == 1 and "empty" in lines[0], lines
+
+    # a database from a newer Parlor is refused, not run on
+    newer = tmp_path / "newer"
+    srv = ParlorServer(newer, public_dir, name="newer").start()
+    srv.stop()
+    with sqlite3.connect(newer / "parlor.sqlite") as db:
+        db.execute("INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+    code, lines = _start_fails(tmp_path, public_dir, newer)
+    assert code == 1 and len(lines) == 1 and "newer version" in lines[0], lines
+
+
+def test_serving_files_keeps_no_memory(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+
+    def burst(n):
+        for i in range(n):
+            path = ("/index.html", "/health", "/nope", "/apps/index.json")[i % 4]
+            conn.request("GET", path)
+            conn.getresponse().read()
+
+    burst(2000)  # warm up allocators and caches
+    before = rss_kib(server.proc.pid)
+    burst(20000)
+    grown = rss_kib(server.proc.pid) - before
+    conn.close()
+    assert grown < 2048, f"RSS grew by {grown} KiB over 20,000 requests"
+
+
+def test_version():
+    out = subprocess.run([str(PARLOR_BIN), "--version"], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 0 and out.stdout.strip().count(".") == 2
