@@ -61,6 +61,7 @@ extension LWSServer {
     func logRefusals() {
         guard !refusedConnections.isEmpty else { return }
         for (why, n) in refusedConnections.sorted(by: { $0.key < $1.key }) {
+            metrics.refusedConnections(why, n)
             log.warning("connections refused", metadata: ["limit": "\(why)", "count": "\(n)", "open": "\(peerLimits.open)"])
         }
         refusedConnections = [:]

@@ -17,6 +17,10 @@ extension LWSServer {
             for c in (userConnections[userId] ?? [:]).values { enqueue(frame, to: c) }
         case .subscribe(let id, let conversation, let userId):
             guard let c = connections[id] else { return }
+            if !c.subscriptions.contains(conversation) {
+                subscriptionCount += 1
+                metrics.subscriptions.record(subscriptionCount)
+            }
             let cameOnline = hub.subscribe(c, to: conversation, userId: userId)
             // A snapshot lists everyone online: in a big room that is n ids per subscribe.
             if hub.subscriberCount(conversation) <= Limits.presenceRoomSize {
@@ -33,6 +37,9 @@ extension LWSServer {
         case .processed(let id, let count):
             guard let c = connections[id] else { return }
             c.inFlight -= count
+            let now = ServerMetrics.now()
+            for t in c.readAt.prefix(count) { metrics.ackLatency.recordNanoseconds(Int64(now - t)) }
+            c.readAt.removeFirst(min(count, c.readAt.count))
             if c.readingPaused && c.inFlight <= WebSocketConnection.maxInFlight / 2 && !isDraining {
                 c.readingPaused = false
                 lws_rx_flow_control(c.wsi, 1)
@@ -53,6 +60,10 @@ extension LWSServer {
     }
 
     func leave(_ c: WebSocketConnection, _ conversation: String) {
+        if c.subscriptions.contains(conversation) {
+            subscriptionCount -= 1
+            metrics.subscriptions.record(subscriptionCount)
+        }
         if hub.unsubscribe(c, from: conversation), let userId = c.userId {
             announce(conversation, userId: userId, online: false, except: nil)
         }

@@ -23,6 +23,15 @@ extension LWSServer {
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
 
         if path == "/health" { return checkHealth(wsi, id) }
+        if path == "/metrics", let render = renderMetrics {
+            // Operators only: from this machine, not through the proxy.
+            guard isLocalDirect(wsi) else { return respondError(wsi, id, 404, "not_found", "no such file") }
+            metrics.pendingResponses.record(exchanges.count)
+            metrics.uploadsInProgress.record(uploads.count)
+            respond(wsi, id, status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: render(),
+                    headers: [("cache-control:", "no-store")])
+            return 0
+        }
         if path == "/client-config.json" {
             // What the host page needs before it frames an app: where apps are served from.
             respond(wsi, id, status: 200, type: "application/json", body: JSONWriter.object { w in
@@ -40,6 +49,13 @@ extension LWSServer {
         }
         guard let file = files.resolve(path) else { return respondError(wsi, id, 404, "not_found", "no such file") }
         return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
+    }
+
+    /// A request from this machine that did not come through a proxy.
+    func isLocalDirect(_ wsi: OpaquePointer) -> Bool {
+        var buf = [CChar](repeating: 0, count: 64)
+        let peer = PeerLimits.normalized(lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "")
+        return (peer == "127.0.0.1" || peer == "::1") && header(wsi, WSI_TOKEN_X_FORWARDED_FOR) == nil
     }
 
     func isHead(_ wsi: OpaquePointer) -> Bool { lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 }

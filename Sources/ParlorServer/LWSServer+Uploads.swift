@@ -112,6 +112,7 @@ extension LWSServer {
 
     func uploadDone(_ id: UInt64, _ status: Int, _ body: [UInt8]) {
         guard let up = uploads.removeValue(forKey: id) else { return }
+        if status == 201 { metrics.blobBytes.increment(by: up.received) }
         respond(up.wsi, id, status: status, type: "application/json", body: body)
     }
 

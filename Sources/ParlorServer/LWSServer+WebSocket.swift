@@ -48,6 +48,7 @@ extension LWSServer {
         var buf = [CChar](repeating: 0, count: 64)
         let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
         connections[id] = WebSocketConnection(id: id, wsi: wsi, peer: peer)
+        metrics.connections.record(connections.count)
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
         return 0
     }
@@ -78,6 +79,7 @@ extension LWSServer {
             c.incoming = []
             engine?.submit(.frame(id, frame))
             c.inFlight += 1
+            c.readAt.append(ServerMetrics.now())
             if c.inFlight >= WebSocketConnection.maxInFlight && !c.readingPaused {
                 c.readingPaused = true
                 lws_rx_flow_control(wsi, 0)
@@ -113,6 +115,7 @@ extension LWSServer {
 
     func closed(_ user: UnsafeMutableRawPointer?) {
         guard let id = sessionId(user), let c = connections.removeValue(forKey: id) else { return }
+        metrics.connections.record(connections.count)
         for conversation in c.subscriptions { leave(c, conversation) }
         if let u = c.userId {
             userConnections[u]?[id] = nil
@@ -155,6 +158,7 @@ extension LWSServer {
             requestWrite(c)
         } else {
             log.warning("ws slow consumer", metadata: ["conn": "\(c.id)", "queued": "\(c.queuedBytes)"])
+            metrics.slowConsumerCloses.increment()
             scheduleClose(c, 4008, "slow_consumer")
         }
     }

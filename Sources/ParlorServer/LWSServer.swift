@@ -32,6 +32,10 @@ public final class LWSServer: @unchecked Sendable {
     var forwardedLimits: PeerLimits
     var forwardedPeers: [OpaquePointer: String] = [:]
     var refusedConnections: [String: Int] = [:]
+    var metrics = ServerMetrics()
+    var subscriptionCount = 0
+    /// Renders /metrics (Prometheus text); nil serves no metrics.
+    public var renderMetrics: (@Sendable () -> [UInt8])?
     var hub = Hub()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: [ConnectionID: WebSocketConnection]] = [:]

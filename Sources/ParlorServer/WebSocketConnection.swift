@@ -28,6 +28,8 @@ final class WebSocketConnection {
     /// stops being read, so one client cannot flood the engine or grow its inbox.
     var inFlight = 0
     var readingPaused = false
+    /// When each frame still with the engine was read, oldest first (ack latency).
+    var readAt: [UInt64] = []
     /// Resume replays waiting for this connection's queue to drain before their next piece.
     var pendingReplays: [(conversationId: String, afterSeq: Int, generation: Int)] = []
     static let maxInFlight = 64

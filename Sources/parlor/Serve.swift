@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
 import ParlorCore
+import Prometheus
 import ParlorServer
 
 struct Serve: ParsableCommand {
@@ -56,6 +58,13 @@ struct Serve: ParsableCommand {
 
         // Whatever umask the shell had, the database and images are this user's only.
         umask(0o077)
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Acks and batches take well under a millisecond on a quiet server.
+        factory.defaultDurationHistogramBuckets = [100, 250, 500, 1000, 2500, 5000, 10_000, 25_000, 50_000,
+                                                   100_000, 250_000, 1_000_000].map { Duration.microseconds($0) }
+        factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
+        MetricsSystem.bootstrap(factory)
         let (store, blobs) = try DataDirectory.open(data, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
 
@@ -68,6 +77,7 @@ struct Serve: ParsableCommand {
         config.minFreeDiskBytes = minFreeDiskMb << 20
         if !trustedProxy.isEmpty { config.trustedProxies = Set(trustedProxy) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
+        server.renderMetrics = { registry.emitToBuffer() }
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
         engineThread.start()
         let bound = try server.start(engine: engineThread)

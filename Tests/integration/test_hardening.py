@@ -150,6 +150,41 @@ def test_serving_files_keeps_no_memory(server):
     grown = rss_kib(server.proc.pid) - before
     conn.close()
     assert grown < 2048, f"RSS grew by {grown} KiB over 20,000 requests"
+    # every response was written and forgotten: no record is left behind
+    assert metrics(server)["parlor_http_pending_responses"][()] == 0
+
+
+def metrics(server) -> dict:
+    """/metrics parsed: {name: {labels tuple: value}}."""
+    from prometheus_client.parser import text_string_to_metric_families
+    status, h, body = http_get(server, "/metrics")
+    assert status == 200 and h["content-type"].startswith("text/plain"), (status, h)
+    out: dict = {}
+    for family in text_string_to_metric_families(body.decode()):
+        for sample in family.samples:
+            out.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
+    return out
+
+
+async def test_metrics_count_what_an_operator_watches(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        await ana.subscribe(cid)
+        for i in range(5):
+            await ana.send_text(cid, f"m{i}")
+        await ana.expect_error("send", "not_member", conversationId="cnope", clientId="x",
+                               message={"kind": "text", "text": "x"})
+        m = metrics(server)
+        assert m["parlor_connections"][()] >= 1
+        assert m["parlor_subscriptions"][()] >= 1
+        assert m["parlor_messages_stored_total"][()] >= 5
+        assert m["parlor_requests_total"][(("outcome", "ok"), ("type", "send"))] >= 5
+        assert m["parlor_requests_total"][(("outcome", "not_member"), ("type", "send"))] >= 1
+        assert m["parlor_ack_latency_seconds_count"][()] >= 6
+        assert m["parlor_engine_batch_size_count"][()] >= 1
+    # not through the proxy: a forwarded request does not see them
+    assert http_get(server, "/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
 
 
 def test_version():

@@ -52,6 +52,7 @@ extension Engine {
         }
 
         try tx.insert(message)
+        metrics.pendingMessages += 1
         cache.lastSeq[cid] = seq
         let json = MessageJSON.bytes(message)
         out.result(conn, id) { w in

@@ -28,6 +28,8 @@ public final class Engine {
     /// from committed-or-committing state, and dropped whole when a request or a batch
     /// fails, so it can never disagree with the database.
     var cache = EngineCache()
+    var metrics = EngineMetrics()
+    private var batchFailed = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
@@ -40,8 +42,12 @@ public final class Engine {
 
     /// Runs a batch in one transaction (group commit). If the commit fails nothing is
     /// acknowledged: every request in the batch gets `internal` instead.
-    public func process(_ batch: [EngineInput]) -> [EngineAction] {
+    public func process(_ batch: [EngineInput], queued: Int = 0) -> [EngineAction] {
+        let start = DispatchTime.now().uptimeNanoseconds
         var actions = run(batch)
+        let committed = !batchFailed
+        metrics.batch(size: batch.count, queued: queued,
+                      nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start), committed: committed)
         var done: [ConnectionID: Int] = [:]
         for case .frame(let conn, _) in batch { done[conn, default: 0] += 1 }
         for (conn, n) in done { actions.append(.processed(conn, count: n)) }
@@ -49,6 +55,7 @@ public final class Engine {
     }
 
     private func run(_ batch: [EngineInput]) -> [EngineAction] {
+        batchFailed = false
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {
@@ -80,6 +87,7 @@ public final class Engine {
             }
             return out.actions
         } catch {
+            batchFailed = true
             log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
             cache = EngineCache()
             for (conn, state) in journal { connections[conn] = state ?? nil }
@@ -115,12 +123,18 @@ public final class Engine {
         let (id, parsed) = RequestParser.parse(bytes)
         let request: Request
         switch parsed {
-        case .failure(let e): out.reply(conn, id, e); return
+        case .failure(let e):
+            metrics.request("invalid", e.code.rawValue)
+            out.reply(conn, id, e)
+            return
         case .success(let r): request = r
         }
+        var outcome = "ok"
+        defer { metrics.request(request.typeName, outcome) }
         let state = connections[conn] ?? ConnectionState()
         if let userId = state.userId {
             if request.isAuthentication {
+                outcome = ParlorError.Code.alreadyAuthenticated.rawValue
                 out.reply(conn, id, ParlorError(.alreadyAuthenticated, "this connection is already signed in"))
                 return
             }
@@ -134,14 +148,17 @@ public final class Engine {
                 // Refusals happen before any write the cache reflects; only an internal
                 // failure may have rolled back something it holds.
                 if e.code == .internalError { cache = EngineCache() }
+                outcome = e.code.rawValue
                 out.reply(conn, id, e)
             } catch {
+                outcome = ParlorError.Code.internalError.rawValue
                 cache = EngineCache()
                 log.error("request failed", metadata: ["cause": "\(Self.describe(error))"])
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         } else {
             guard request.isAuthentication else {
+                outcome = ParlorError.Code.notAuthenticated.rawValue
                 out.reply(conn, id, ParlorError(.notAuthenticated, "send auth or register first"))
                 return
             }
@@ -150,6 +167,7 @@ public final class Engine {
             } catch let e as TransactionAborted {
                 throw e
             } catch let e as ParlorError {
+                outcome = e.code.rawValue
                 out.reply(conn, id, e)
                 if e.code == .invalidToken {
                     var s = connections[conn] ?? ConnectionState()
@@ -160,6 +178,7 @@ public final class Engine {
                     }
                 }
             } catch {
+                outcome = ParlorError.Code.internalError.rawValue
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         }

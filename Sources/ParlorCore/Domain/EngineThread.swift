@@ -52,6 +52,7 @@ public final class EngineThread: @unchecked Sendable {
                 return
             }
             let batch: [EngineInput]
+            let queued = inbox.count
             if inbox.count <= Self.maxBatch {
                 batch = inbox
                 inbox.removeAll(keepingCapacity: true)
@@ -60,7 +61,7 @@ public final class EngineThread: @unchecked Sendable {
                 inbox.removeFirst(Self.maxBatch)
             }
             condition.unlock()
-            let actions = engine.process(batch)
+            let actions = engine.process(batch, queued: queued)
             if !actions.isEmpty { deliver(actions) }
         }
     }

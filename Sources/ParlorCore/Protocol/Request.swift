@@ -26,6 +26,30 @@ public enum Request: Equatable, Sendable {
     /// `value` nil removes the key.
     case setAppData(appId: String, key: String, value: JSONValue?)
 
+    /// The frame type it came as, for metrics.
+    public var typeName: String {
+        switch self {
+        case .register: "register"
+        case .auth: "auth"
+        case .rename: "rename"
+        case .listConversations: "conversations.list"
+        case .createConversation: "conversations.create"
+        case .createInvite: "invites.create"
+        case .join: "conversations.join"
+        case .peekInvite: "invites.peek"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
+        case .send: "send"
+        case .history: "history"
+        case .installApp: "apps.install"
+        case .uninstallApp: "apps.uninstall"
+        case .participants: "participants"
+        case .members: "members"
+        case .getAppData: "appdata.get"
+        case .setAppData: "appdata.set"
+        }
+    }
+
     /// Requests allowed before the connection has authenticated.
     public var isAuthentication: Bool {
         switch self {
