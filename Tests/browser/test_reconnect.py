@@ -209,3 +209,28 @@ def test_a_server_that_closes_with_service_restart_is_shown_restarting_and_rejoi
     expect(texts(ana)).to_have_text(["deploying now", "welcome back"])
     send_text(ana, "all good")
     expect(texts(ben)).to_have_text(["deploying now", "welcome back", "all good"])
+
+
+def test_a_server_stopped_with_sigterm_says_restarting_and_the_page_recovers(people):
+    """SIGTERM: the server closes every WebSocket with 1001 instead of dropping TCP, so
+    the page says the server is restarting (not just offline) and comes back by itself."""
+    server = people.server
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Maintenance")
+    ben = people.join("Ben", link.replace(server.base, ""))
+    send_text(ana, "before the restart")
+    expect(texts(ben)).to_have_text(["before the restart"])
+
+    server.stop()  # SIGTERM, waited for
+    for page in (ana, ben):
+        expect(page.locator("#offline-banner")).to_have_text("Server restarting — reconnecting…")
+    send_text(ana, "during the restart")
+    expect(ana.locator(".row.pending", has_text="during the restart")).to_contain_text("Sending…")
+
+    server.start()  # same port, same data directory
+    for page in (ana, ben):
+        expect(page.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    want = ["before the restart", "during the restart"]
+    expect(texts(ben)).to_have_text(want)
+    expect(texts(ana)).to_have_text(want)
+    expect(ana.locator(".row.pending")).to_have_count(0)
