@@ -8,6 +8,12 @@ final class HTTPExchange {
     /// HEAD: the headers say how long the body is, and no body follows.
     var headOnly = false
     var closeAfter = false
+    /// A refused POST whose body is still arriving: read and dropped after the answer,
+    /// then closed, so a client or proxy still writing it reads the answer instead of
+    /// a reset connection (nginx turned Parlor's early 413 into a 502).
+    var bodyPending = false
+    var discarded = 0
+    var discardUntil: ContinuousClock.Instant?
 
     init(id: UInt64, wsi: OpaquePointer) {
         self.id = id

@@ -58,6 +58,25 @@ extension LWSServer {
         return (peer == "127.0.0.1" || peer == "::1") && header(wsi, WSI_TOKEN_X_FORWARDED_FOR) == nil
     }
 
+    static let discardSeconds = 10
+    static let discardBytes = 8 << 20
+
+    /// Body bytes of a refused POST: dropped, within bounds.
+    func discardBody(_ id: UInt64, _ len: Int) -> Int32 {
+        guard let ex = exchanges[id] else { return 0 }
+        ex.discarded += len
+        return ex.discarded > Self.discardBytes ? -1 : 0
+    }
+
+    /// Closes refused POSTs whose body did not finish arriving in time.
+    func sweepDiscards() {
+        let now = ContinuousClock.now
+        for ex in exchanges.values where ex.discardUntil.map({ $0 < now }) ?? false {
+            exchanges[ex.id] = nil
+            parlor_kill_async(ex.wsi)
+        }
+    }
+
     func isHead(_ wsi: OpaquePointer) -> Bool { lws_hdr_total_length(wsi, WSI_TOKEN_HEAD_URI) > 0 }
 
     /// Whether the request came for the apps origin's host (`--apps-origin`).
@@ -101,6 +120,7 @@ extension LWSServer {
         ex.response = (status, type, body, all)
         ex.headOnly = isHead(wsi)
         ex.closeAfter = close
+        ex.bodyPending = close && lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 && !bodiesDone.contains(id)
         exchanges[id] = ex
         lws_callback_on_writable(wsi)
     }
@@ -136,6 +156,11 @@ extension LWSServer {
             let n = buf.withUnsafeMutableBufferPointer { parlor_write_http(wsi, $0.baseAddress! + pre, r.body.count, 1) }
             if n < r.body.count { return -1 }
         }
+        if ex.closeAfter && ex.bodyPending {
+            ex.response = nil
+            ex.discardUntil = .now + .seconds(Self.discardSeconds)
+            return 0  // closed once the body is in (httpBodyComplete), or by the sweep
+        }
         exchanges[id] = nil
         if ex.closeAfter { return -1 }
         return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
@@ -144,6 +169,7 @@ extension LWSServer {
     func httpClosed(_ user: UnsafeMutableRawPointer?) {
         guard let id = sessionId(user) else { return }
         exchanges[id] = nil
+        bodiesDone.remove(id)
         pendingHealth[id] = nil
         if let up = uploads.removeValue(forKey: id) { discard(up) }
     }

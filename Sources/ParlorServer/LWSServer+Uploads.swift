@@ -45,7 +45,9 @@ extension LWSServer {
     }
 
     func httpBody(_ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?, _ len: Int) -> Int32 {
-        guard let id = sessionId(user), let up = uploads[id], up.fd >= 0, let input, len > 0 else { return 0 }
+        guard let id = sessionId(user) else { return 0 }
+        guard let up = uploads[id] else { return discardBody(id, len) }
+        guard up.fd >= 0, let input, len > 0 else { return 0 }
         guard up.received + len <= up.expected else {
             refuse(up, 400, "bad_length", "the body is longer than its Content-Length")
             return 0
@@ -66,7 +68,17 @@ extension LWSServer {
     }
 
     func httpBodyComplete(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
-        guard let id = sessionId(user), let up = uploads[id] else { return 0 }
+        guard let id = sessionId(user) else { return 0 }
+        guard let up = uploads[id] else {
+            // A refused POST: once its answer is out, the connection can close.
+            if let ex = exchanges[id] {
+                ex.bodyPending = false
+                if ex.response == nil { exchanges[id] = nil; return -1 }
+            } else {
+                bodiesDone.insert(id)
+            }
+            return 0
+        }
         up.bodyDone = true
         commitIfReady(up)
         return 0

@@ -167,6 +167,7 @@ extension LWSServer {
     /// auth or register is still waiting in a busy engine is not the client's fault.
     func sweep() {
         sweepUploads()
+        sweepDiscards()
         logRefusals()
         progressDrain()
         let deadline = ContinuousClock.now - .seconds(Limits.authSeconds)

@@ -20,6 +20,8 @@ public final class LWSServer: @unchecked Sendable {
     var connections: [ConnectionID: WebSocketConnection] = [:]
     var exchanges: [UInt64: HTTPExchange] = [:]
     var uploads: [UInt64: Upload] = [:]
+    /// Requests whose body arrived before their answer was queued.
+    var bodiesDone: Set<UInt64> = []
     /// Health checks waiting for the engine's write.
     var pendingHealth: [UInt64: OpaquePointer] = [:]
     /// Checking and storing an upload's file (hash, fsync) happens here, off the loop.

@@ -171,6 +171,19 @@ def test_an_upload_without_a_valid_token_is_refused_at_its_headers(server, tok):
     assert b'"invalid_token"' in data
 
 
+@pytest.mark.parametrize("size,tok,expected", [(5 * MiB + 512 * 1024, "token", 413), (2 * MiB, None, 401)])
+def test_a_refused_upload_is_answered_while_its_body_is_still_coming(server, token, size, tok, expected):
+    # a proxy (or browser) writes the whole body before it reads: it must read the
+    # answer, not a reset connection (nginx made a 502 of Parlor's early 413)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(_post_head(server.port, size, token if tok else None))
+        body = b"\x89PNG" + b"\0" * (size - 4)
+        for i in range(0, size, 256 * 1024):
+            s.sendall(body[i:i + 256 * 1024])
+        status, data = _read_status(s)
+    assert status == expected, data
+
+
 def test_trickled_uploads_hold_no_memory_and_are_cut_off(server, token):
     pid = server.proc.pid
     before = rss_kib(pid)
