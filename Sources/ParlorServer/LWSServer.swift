@@ -139,7 +139,7 @@ public final class LWSServer: @unchecked Sendable {
 
     private func serviceLoop() {
         serviceThread = pthread_self()
-        lws_set_log_level(LLL_ERR | LLL_WARN, nil)
+        LibWebSocketsLog.route()
         guard let listen = ListenAddress.resolve(config.host) else {
             startResult.withLock { $0 = .failure(ServerError(description: "--host \(config.host) is not an address this machine can resolve")) }
             started.signal()

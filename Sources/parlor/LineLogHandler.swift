@@ -1,10 +1,15 @@
 import Foundation
 import Logging
+import ParlorCore
 
-/// One line per event on stderr: time, level, message, then key=value pairs.
-/// Reads well in `journalctl` and a terminal alike.
+/// One line per event on stderr: time, level, message, then key=value pairs (reads well
+/// in `journalctl` and a terminal alike), or the same as one JSON object per line
+/// (`--log-format json`, for log shippers).
 struct LineLogHandler: LogHandler {
+    enum Format: String, CaseIterable { case line, json }
+
     var logLevel: Logger.Level
+    var format: Format = .line
     var metadata: Logger.Metadata = [:]
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -13,15 +18,29 @@ struct LineLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = Self.timestamp() + " " + event.level.rawValue.uppercased().padding(toLength: 7, withPad: " ", startingAt: 0)
-            + " " + event.message.description
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        for key in merged.keys.sorted() { line += " \(key)=\(merged[key]!)" }
-        line += "\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var line: [UInt8]
+        switch format {
+        case .line:
+            var text = Self.timestamp() + " " + event.level.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)
+                + event.message.description
+            for key in merged.keys.sorted() { text += " \(key)=\(merged[key]!)" }
+            line = Array(text.utf8)
+        case .json:
+            line = JSONWriter.object { w in
+                w.field("time", Self.timestamp())
+                w.field("level", event.level.rawValue)
+                w.field("message", event.message.description)
+                for key in merged.keys.sorted() where !["time", "level", "message"].contains(key) {
+                    w.field(key, "\(merged[key]!)")
+                }
+            }
+        }
+        line.append(0x0A)
+        FileHandle.standardError.write(Data(line))
     }
 
-    private static func timestamp() -> String {
+    static func timestamp() -> String {
         var t = timeval()
         gettimeofday(&t, nil)
         var tmv = tm()

@@ -9,10 +9,13 @@ import ParlorServer
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Serve the web client, the API and live updates.")
 
-    @Option(help: "Address to listen on.") var host = "0.0.0.0"
-    @Option(help: "Port to listen on (0 picks a free one).") var port = 8080
-    @Option(help: "Directory for the database and uploaded images.") var data = "./data"
-    @Option(name: .customLong("public"), help: "Directory of the web client and its apps.") var publicDir = "./Public"
+    // No defaults here: a flag given wins over the environment and the file, which
+    // win over ServeSettings' defaults (see ServeSettings.swift).
+    @Option(help: "Address to listen on (default 0.0.0.0).") var host: String?
+    @Option(help: "Port to listen on, 0 picks a free one (default 8080).") var port: Int?
+    @Option(help: "Directory for the database and uploaded images (default ./data).") var data: String?
+    @Option(name: .customLong("public"), help: "Directory of the web client and its apps (default ./Public).")
+    var publicDir: String?
     @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?
     @Option(help: "TLS private key (PEM).") var tlsKey: String?
     @Option(help: "An extra Origin allowed to open the WebSocket (repeatable).") var allowedOrigin: [String] = []
@@ -20,41 +23,23 @@ struct Serve: ParsableCommand {
     var origin: [String] = []
     @Option(help: "Serve app pages from this separate origin, e.g. https://apps.example.org (see deploy/README.md).")
     var appsOrigin: String?
-    @Option(help: "Open connections one client address may hold (0: no limit).") var maxConnectionsPerIp = 64
+    @Option(help: "Open connections one client address may hold, 0 for no limit (default 64).")
+    var maxConnectionsPerIp: Int?
     @Option(help: "A reverse proxy whose X-Forwarded-For is trusted (repeatable; default 127.0.0.1 and ::1).")
     var trustedProxy: [String] = []
-    @Option(help: "MiB of free disk kept in reserve: under it /health fails and uploads are refused.")
-    var minFreeDiskMb = 64
-    @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes.") var drainSeconds = 10
-    @Option(help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
-    @Option(help: "poll (the default) or libev (epoll).") var eventLoop = "poll"
-
-    func validate() throws {
-        guard (tlsCert == nil) == (tlsKey == nil) else {
-            throw ValidationError("--tls-cert and --tls-key go together")
-        }
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535") }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level \(logLevel)") }
-        guard ServerConfig.EventLoop(rawValue: eventLoop) != nil else { throw ValidationError("--event-loop is libev or poll") }
-        for o in origin + (appsOrigin.map { [$0] } ?? []) {
-            guard o.hasPrefix("https://") || o.hasPrefix("http://"), !o.dropFirst(8).contains("/") else {
-                throw ValidationError("\(o) is not an origin (scheme://host[:port], no path)")
-            }
-        }
-        if appsOrigin != nil && origin.isEmpty {
-            throw ValidationError("--apps-origin needs --origin: the apps only let the host's origin frame them")
-        }
-        guard maxConnectionsPerIp >= 0 else { throw ValidationError("--max-connections-per-ip must be 0 or more") }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
-            throw ValidationError("--public \(publicDir) is not a directory")
-        }
-    }
+    @Option(help: "MiB of free disk kept in reserve: under it /health fails and uploads are refused (default 64).")
+    var minFreeDiskMb: Int?
+    @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes (default 10).") var drainSeconds: Int?
+    @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
+    @Option(help: "line (the default) or json.") var logFormat: String?
+    @Option(help: "poll (the default) or libev (epoll).") var eventLoop: String?
+    @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
-        LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: level) }
+        let settings = try ServeSettings.resolve(self)
+        LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: settings.logLevel, format: settings.logFormat) }
         let log = Logger(label: "parlor")
+        let (host, data, publicDir, tlsCert) = (settings.host, settings.data, settings.publicDir, settings.tlsCert)
 
         // Whatever umask the shell had, the database and images are this user's only.
         umask(0o077)
@@ -68,14 +53,14 @@ struct Serve: ParsableCommand {
         let (store, blobs) = try DataDirectory.open(data, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
 
-        var config = ServerConfig(host: host, port: port, publicDirectory: publicDir, tlsCertificate: tlsCert,
-                                  tlsKey: tlsKey, allowedOrigins: allowedOrigin)
-        config.eventLoop = ServerConfig.EventLoop(rawValue: eventLoop) ?? .poll
-        config.appsOrigin = appsOrigin
-        config.publicOrigins = origin
-        config.maxConnectionsPerIP = maxConnectionsPerIp
-        config.minFreeDiskBytes = minFreeDiskMb << 20
-        if !trustedProxy.isEmpty { config.trustedProxies = Set(trustedProxy) }
+        var config = ServerConfig(host: host, port: settings.port, publicDirectory: publicDir, tlsCertificate: tlsCert,
+                                  tlsKey: settings.tlsKey, allowedOrigins: settings.allowedOrigins)
+        config.eventLoop = settings.eventLoop
+        config.appsOrigin = settings.appsOrigin
+        config.publicOrigins = settings.origins
+        config.maxConnectionsPerIP = settings.maxConnectionsPerIP
+        config.minFreeDiskBytes = settings.minFreeDiskMB << 20
+        if !settings.trustedProxies.isEmpty { config.trustedProxies = Set(settings.trustedProxies) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         server.renderMetrics = { registry.emitToBuffer() }
         let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
@@ -97,7 +82,7 @@ struct Serve: ParsableCommand {
         log.info("shutting down")
         // Requests already read are answered and every WebSocket closed with 1001;
         // what is still open after the timeout is closed anyway.
-        server.drainAndStop(timeout: .seconds(drainSeconds))
+        server.drainAndStop(timeout: .seconds(settings.drainSeconds))
         engineThread.stop()
         log.info("stopped")
     }

@@ -190,3 +190,30 @@ async def test_metrics_count_what_an_operator_watches(server):
 def test_version():
     out = subprocess.run([str(PARLOR_BIN), "--version"], capture_output=True, text=True, timeout=10)
     assert out.returncode == 0 and out.stdout.strip().count(".") == 2
+
+
+def test_settings_from_environment_and_file_and_json_logs(tmp_path, public_dir):
+    conf = tmp_path / "parlor.json"
+    conf.write_text(json.dumps({"log-format": "json", "min-free-disk-mb": 1}))
+    srv = ParlorServer(tmp_path / "data", public_dir, name="settings")
+    command = srv.command
+    srv.command = lambda: ["env", f"PARLOR_CONFIG={conf}", "PARLOR_MAX_CONNECTIONS_PER_IP=1", *command()]
+    srv.start()
+    try:
+        from test_security import ws_handshake
+        status, first = ws_handshake(srv.port, source="127.0.0.2")
+        assert status == 101
+        status, second = ws_handshake(srv.port, source="127.0.0.2")  # over PARLOR_MAX_CONNECTIONS_PER_IP
+        first.close()
+        second.close()
+        assert status is None
+        ws_handshake(srv.port, origin="http://evil.example")[1].close()  # lws logs its refusal too
+        deadline = time.monotonic() + 5
+        while not any('"source":"lws"' in line for line in srv.lines) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        srv.stop()
+    logged = [line for line in srv.lines if line.startswith("{")]
+    assert logged and all(json.loads(line)["level"] for line in logged)
+    assert any(json.loads(line).get("source") == "lws" for line in logged), "lws lines bypass swift-log"
+    assert not [line for line in srv.lines if line.startswith("[20")], "a line in lws's own format"

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Configuration
+import Foundation
+import Logging
+import ParlorServer
+import Synchronization
+import SystemPackage
+
+/// Everything `parlor serve` runs with, from (first wins) its flags, the environment
+/// (`PARLOR_PORT`, `PARLOR_APPS_ORIGIN`, … lists comma-separated) and an optional JSON
+/// file (`--config` or `PARLOR_CONFIG`: `{"port": 8080, "trusted-proxy": ["127.0.0.1"]}`),
+/// read through swift-configuration.
+struct ServeSettings {
+    var host = "0.0.0.0"
+    var port = 8080
+    var data = "./data"
+    var publicDir = "./Public"
+    var tlsCert: String?
+    var tlsKey: String?
+    var allowedOrigins: [String] = []
+    var origins: [String] = []
+    var appsOrigin: String?
+    var maxConnectionsPerIP = 64
+    var trustedProxies: [String] = []
+    var minFreeDiskMB = 64
+    var drainSeconds = 10
+    var logLevel = Logger.Level.info
+    var logFormat = LineLogHandler.Format.line
+    var eventLoop = ServerConfig.EventLoop.poll
+
+    static func resolve(_ o: Serve) throws -> ServeSettings {
+        var flags: [AbsoluteConfigKey: ConfigValue] = [:]
+        func put(_ key: String, _ v: String?) { if let v { flags[AbsoluteConfigKey([key])] = .init(.string(v), isSecret: false) } }
+        func put(_ key: String, _ v: Int?) { if let v { flags[AbsoluteConfigKey([key])] = .init(.int(v), isSecret: false) } }
+        func put(_ key: String, _ v: [String]) {
+            if !v.isEmpty { flags[AbsoluteConfigKey([key])] = .init(.stringArray(v), isSecret: false) }
+        }
+        put("host", o.host); put("port", o.port); put("data", o.data); put("public", o.publicDir)
+        put("tls-cert", o.tlsCert); put("tls-key", o.tlsKey); put("allowed-origin", o.allowedOrigin)
+        put("origin", o.origin); put("apps-origin", o.appsOrigin); put("max-connections-per-ip", o.maxConnectionsPerIp)
+        put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
+        put("drain-seconds", o.drainSeconds); put("log-level", o.logLevel); put("log-format", o.logFormat)
+        put("event-loop", o.eventLoop)
+
+        let environment = ProcessInfo.processInfo.environment
+        var providers: [any ConfigProvider] = [
+            InMemoryProvider(name: "flags", values: flags),
+            // PARLOR_MAX_CONNECTIONS_PER_IP for the key max-connections-per-ip.
+            EnvironmentVariablesProvider(environmentVariables: Dictionary(uniqueKeysWithValues: environment
+                .filter { $0.key.hasPrefix("PARLOR_") }
+                .map { (String($0.key.dropFirst(7)), $0.value) })),
+        ]
+        if let file = o.config ?? environment["PARLOR_CONFIG"] {
+            providers.append(try loadFile(file))
+        }
+        let config = ConfigReader(providers: providers)
+
+        var s = ServeSettings()
+        s.host = config.string(forKey: "host", default: s.host)
+        s.port = config.int(forKey: "port", default: s.port)
+        s.data = config.string(forKey: "data", default: s.data)
+        s.publicDir = config.string(forKey: "public", default: s.publicDir)
+        s.tlsCert = config.string(forKey: "tls-cert")
+        s.tlsKey = config.string(forKey: "tls-key", isSecret: true)
+        s.allowedOrigins = config.stringArray(forKey: "allowed-origin", default: [])
+        s.origins = config.stringArray(forKey: "origin", default: [])
+        s.appsOrigin = config.string(forKey: "apps-origin")
+        s.maxConnectionsPerIP = config.int(forKey: "max-connections-per-ip", default: s.maxConnectionsPerIP)
+        s.trustedProxies = config.stringArray(forKey: "trusted-proxy", default: [])
+        s.minFreeDiskMB = config.int(forKey: "min-free-disk-mb", default: s.minFreeDiskMB)
+        s.drainSeconds = config.int(forKey: "drain-seconds", default: s.drainSeconds)
+        let level = config.string(forKey: "log-level", default: "info")
+        guard let l = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
+        s.logLevel = l
+        let format = config.string(forKey: "log-format", default: "line")
+        guard let f = LineLogHandler.Format(rawValue: format) else { throw ValidationError("log format is line or json") }
+        s.logFormat = f
+        let loop = config.string(forKey: "event-loop", default: "poll")
+        guard let e = ServerConfig.EventLoop(rawValue: loop) else { throw ValidationError("event loop is libev or poll") }
+        s.eventLoop = e
+        try s.validate()
+        return s
+    }
+
+    /// FileProvider reads its file asynchronously; serve starts synchronously.
+    private static func loadFile(_ path: String) throws -> any ConfigProvider {
+        let result = Mutex<Result<FileProvider<JSONSnapshot>, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let loaded: Result<FileProvider<JSONSnapshot>, any Error>
+            do { loaded = .success(try await FileProvider<JSONSnapshot>(filePath: FilePath(path))) }
+            catch { loaded = .failure(error) }
+            result.withLock { $0 = loaded }
+            done.signal()
+        }
+        done.wait()
+        switch result.withLock({ $0 })! {
+        case .success(let p): return p
+        case .failure(let e): throw ValidationError("cannot read the configuration file \(path): \(e)")
+        }
+    }
+
+    func validate() throws {
+        guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("tls-cert and tls-key go together") }
+        guard (0...65535).contains(port) else { throw ValidationError("port must be 0–65535") }
+        for o in origins + (appsOrigin.map { [$0] } ?? []) {
+            guard o.hasPrefix("https://") || o.hasPrefix("http://"), !o.dropFirst(8).contains("/") else {
+                throw ValidationError("\(o) is not an origin (scheme://host[:port], no path)")
+            }
+        }
+        if appsOrigin != nil && origins.isEmpty {
+            throw ValidationError("apps-origin needs origin: the apps only let the host's origin frame them")
+        }
+        guard maxConnectionsPerIP >= 0 else { throw ValidationError("max-connections-per-ip must be 0 or more") }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
+            throw ValidationError("public \(publicDir) is not a directory")
+        }
+    }
+}
