@@ -20,6 +20,7 @@
 #   /usr/local/bin/parlor                  the binary (previous one kept as parlor.previous)
 #   /usr/local/share/parlor/Public/        the web client
 #   /usr/local/share/parlor/README.md      the self-hoster's guide
+#   /usr/local/share/parlor/unit-flags.sh  what parlor-restore reads the service's flags with
 #   /usr/local/sbin/parlor-backup|restore  deploy/backup.sh and deploy/restore.sh
 #   /etc/parlor/parlor.env                 extra flags (PARLOR_OPTS); created once, never overwritten
 #   /etc/systemd/system/parlor.service     the unit; then enable and (re)start it
@@ -89,49 +90,8 @@ find_swift() {
   return 1
 }
 
-# Reads `parlor serve`'s flags as systemd runs the service: ExecStart from the unit
-# and its drop-ins, with $PARLOR_OPTS from its EnvironmentFile (/etc/parlor/parlor.env).
-# The last occurrence of a flag wins, as in `parlor serve`. Sets unit_host,
-# unit_port, unit_data and unit_scheme; without systemd, the unit's defaults.
-unit_flags() {
-  local service="$1" argv="" opts="" f w next="" words=()
-  unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
-  if command -v systemctl >/dev/null; then
-    argv="$(systemctl show -p ExecStart --value "$service" 2>/dev/null |
-            sed -n 's/.*argv\[\]=\([^;]*\) ;.*/\1/p' | tail -n 1)"
-    while read -r f _; do
-      [ -r "$f" ] || continue
-      w="$(sed -n 's/^[[:space:]]*PARLOR_OPTS=//p' "$f" | tail -n 1)"
-      w="${w%\"}"; w="${w#\"}"; w="${w%\'}"; w="${w#\'}"
-      [ -n "$w" ] && opts="$w"
-    done < <(systemctl show -p EnvironmentFiles --value "$service" 2>/dev/null)
-  fi
-  argv="${argv//\$\{PARLOR_OPTS\}/$opts}"
-  read -r -a words <<<"${argv//\$PARLOR_OPTS/$opts}"
-  for w in "${words[@]}"; do
-    case "$next" in
-      host) unit_host="$w" ;; port) unit_port="$w" ;; data) unit_data="$w" ;;
-    esac
-    next=""
-    case "$w" in
-      --host) next=host ;; --port) next=port ;; --data) next=data ;;
-      --host=*) unit_host="${w#*=}" ;; --port=*) unit_port="${w#*=}" ;; --data=*) unit_data="${w#*=}" ;;
-      --tls-cert|--tls-cert=*) unit_scheme=https ;;
-    esac
-  done
-}
-
-# Where to reach /health on this machine: a wildcard address is asked on loopback.
-health_url_for() {  # host port scheme
-  local host="$1"
-  case "$host" in
-    0.0.0.0|"") host=127.0.0.1 ;;
-    ::|"[::]")  host="[::1]" ;;
-    \[*)        ;;
-    *:*)        host="[$host]" ;;
-  esac
-  printf '%s://%s:%s/health\n' "$3" "$host" "$2"
-}
+# unit_flags and health_url_for: where the service really listens (shared with restore.sh).
+. "$here/unit-flags.sh"
 
 # 1. Packages: sqlite3 for backups; build dependencies when building here.
 apt_install sqlite3 ca-certificates curl
@@ -185,6 +145,7 @@ fi
 run mv -f /usr/local/bin/parlor.new /usr/local/bin/parlor
 run install -m 0755 -o root -g root "$here/backup.sh" /usr/local/sbin/parlor-backup
 run install -m 0755 -o root -g root "$here/restore.sh" /usr/local/sbin/parlor-restore
+run install -D -m 0644 -o root -g root "$here/unit-flags.sh" /usr/local/share/parlor/unit-flags.sh
 run install -m 0644 -o root -g root "$here/README.md" /usr/local/share/parlor/README.md
 
 # 4. Public/: copy next to the old one, then swap, so the live tree is never half-copied.

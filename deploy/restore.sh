@@ -34,49 +34,11 @@ health=unset
 yes=0
 backup=""
 
-# Reads `parlor serve`'s flags as systemd runs the service: ExecStart from the unit
-# and its drop-ins, with $PARLOR_OPTS from its EnvironmentFile (/etc/parlor/parlor.env).
-# The last occurrence of a flag wins, as in `parlor serve`. Sets unit_host,
-# unit_port, unit_data and unit_scheme; without systemd, the unit's defaults.
-unit_flags() {
-  local service="$1" argv="" opts="" f w next="" words=()
-  unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
-  if command -v systemctl >/dev/null; then
-    argv="$(systemctl show -p ExecStart --value "$service" 2>/dev/null |
-            sed -n 's/.*argv\[\]=\([^;]*\) ;.*/\1/p' | tail -n 1)"
-    while read -r f _; do
-      [ -r "$f" ] || continue
-      w="$(sed -n 's/^[[:space:]]*PARLOR_OPTS=//p' "$f" | tail -n 1)"
-      w="${w%\"}"; w="${w#\"}"; w="${w%\'}"; w="${w#\'}"
-      [ -n "$w" ] && opts="$w"
-    done < <(systemctl show -p EnvironmentFiles --value "$service" 2>/dev/null)
-  fi
-  argv="${argv//\$\{PARLOR_OPTS\}/$opts}"
-  read -r -a words <<<"${argv//\$PARLOR_OPTS/$opts}"
-  for w in "${words[@]}"; do
-    case "$next" in
-      host) unit_host="$w" ;; port) unit_port="$w" ;; data) unit_data="$w" ;;
-    esac
-    next=""
-    case "$w" in
-      --host) next=host ;; --port) next=port ;; --data) next=data ;;
-      --host=*) unit_host="${w#*=}" ;; --port=*) unit_port="${w#*=}" ;; --data=*) unit_data="${w#*=}" ;;
-      --tls-cert|--tls-cert=*) unit_scheme=https ;;
-    esac
-  done
-}
-
-# Where to reach /health on this machine: a wildcard address is asked on loopback.
-health_url_for() {  # host port scheme
-  local host="$1"
-  case "$host" in
-    0.0.0.0|"") host=127.0.0.1 ;;
-    ::|"[::]")  host="[::1]" ;;
-    \[*)        ;;
-    *:*)        host="[$host]" ;;
-  esac
-  printf '%s://%s:%s/health\n' "$3" "$host" "$2"
-}
+# unit_flags and health_url_for: where the service really listens (shared with install.sh).
+for lib in "$(dirname "$(readlink -f "$0")")/unit-flags.sh" /usr/local/share/parlor/unit-flags.sh; do
+  if [ -r "$lib" ]; then . "$lib"; break; fi
+done
+declare -F unit_flags >/dev/null || { echo "restore.sh: unit-flags.sh not found" >&2; exit 1; }
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 say()   { printf '==> %s\n' "$*"; }
