@@ -265,3 +265,18 @@ def app_console_errors(people):
     yield errors
     assert not errors, f"console errors: {errors}"
 
+
+
+def confirm_app_send(page, outcome):
+    """An app's send() goes out at once with proof that the user acted in the app,
+    else the host asks first (its own dialog): say Send if it asks, then wait for
+    `outcome` (a locator that shows the send happened)."""
+    ask = page.locator("#app-send[open]")
+    deadline = time.monotonic() + 10
+    while not ask.count() and not outcome.count():  # whichever comes first (a frame locator cannot go in or_)
+        assert time.monotonic() < deadline, "neither the host's question nor the send's outcome appeared"
+        page.wait_for_timeout(50)
+    if ask.count():
+        ask.get_by_role("button", name="Send").click()
+        expect(ask).to_have_count(0)
+    expect(outcome.first).to_be_visible()

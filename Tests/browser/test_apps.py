@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import PUBLIC, create_conversation, frame, install_app, open_from_drawer, pane_ready, send_text, shot
+from conftest import PUBLIC, confirm_app_send, create_conversation, frame, install_app, open_from_drawer, pane_ready, send_text, shot
 
 APP = "Quick Poll"
 
@@ -76,6 +76,7 @@ def test_insert_send_get_app_select_and_session_update(people):
 
     # Ben votes: a new message in the same session; the bubble moves to the bottom
     frame(ben).get_by_role("button", name="Yes").click()
+    confirm_app_send(ben, frame(ben).locator("#yes-count", has_text="1"))
     expect(frame(ben).locator("#yes-count")).to_have_text("1")
     for page in (ana, ben):
         current = page.locator(".row[data-seq][data-kind=app]")
@@ -102,6 +103,7 @@ def test_insert_send_get_app_select_and_session_update(people):
 
     # Ana votes no; Ben's open app hears it
     frame(ana).get_by_role("button", name="No").click()
+    confirm_app_send(ana, ana.locator(".row[data-seq][data-kind=app] .trailing-subcaption", has_text="1 no"))
     expect(ben.locator(".row[data-seq][data-kind=app] .trailing-subcaption")).to_have_text("1 no")
     expect(frame(ben).locator("#no-count")).to_have_text("1")
     expect(ben.locator(".summary")).to_have_count(2)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import People, create_conversation, install_app, open_from_drawer, public_with_apps, send_text
+from conftest import People, confirm_app_send, create_conversation, install_app, open_from_drawer, public_with_apps, send_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CHECKS = ["parent-dom", "top-dom", "storage", "parent-storage", "cookie", "top-navigation", "popup",
@@ -58,7 +58,90 @@ def test_a_hostile_app_stays_in_its_frame(people_with_probe):
 
     # a stale session update: refused, with the current state, and told through didReceive
     probe.get_by_role("button", name="Stale update").click()
+    confirm_app_send(ana, probe.locator("[data-check=conflict]"))
     expect(probe.locator("[data-check=conflict]")).to_have_attribute("data-result", "ok")
     expect(ana.locator(".row[data-seq][data-app-id=probe]")).to_have_count(1)
     expect(ben.locator(".row[data-seq][data-app-id=probe]")).to_have_count(1)
     assert not people.errors, people.errors
+
+
+# ---- an app that grabs the keyboard and sends behind the user's back ------------------------
+
+@pytest.fixture
+def people_with_grabber(browser, make_server, tmp_path):
+    server = make_server(public_with_apps(tmp_path, {"grabber": FIXTURES / "grabber"}))
+    p = People(browser, server)
+    yield p
+    p.close()
+    assert not p.errors, f"errors on the page: {p.errors}"
+
+
+def grabber_sends(page, why):
+    return page.frame_locator("#app-pane iframe").locator(f"#sends li[data-why={why}]")
+
+
+def move_mouse_into(page, target):
+    """A real mouse path: from the composer to the target in small steps (the host sees it reach the frame's edge)."""
+    start = page.locator("#composer-input").bounding_box()
+    end = target.bounding_box()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    page.mouse.move(x0, y0)
+    steps = max(2, int(max(abs(x1 - x0), abs(y1 - y0)) / 6))
+    page.mouse.move(x1, y1, steps=steps)
+
+
+@pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
+def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber, touch):
+    people = people_with_grabber
+    kw = {"mobile": True, "viewport": (390, 844)} if touch else {}
+    ana = people.join("Ana", **kw)
+    create_conversation(ana, "Keep typing")
+    install_app(ana, "Grabber")
+    open_from_drawer(ana, "Grabber")
+    app = ana.frame_locator("#app-pane iframe")
+    ask = ana.locator("#app-send[open]")
+    rows = ana.locator("#transcript .row[data-seq][data-kind=app]")
+    press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
+
+    # it focused itself and asked to send on focus: the host asks the user, who says no
+    expect(ask).to_be_visible()
+    expect(ask).to_contain_text("Grabber wants to send a message")
+    expect(ask.locator("#app-send-preview")).to_contain_text("sneaky")
+    ana.keyboard.press("Escape")
+    expect(ask).to_have_count(0)
+    expect(app.locator("#sends li[data-result=cancelled]")).to_have_count(1)
+
+    # the user types in the composer: the app takes the focus again, gets it taken back, and is hidden
+    press(ana.locator("#composer-input"))
+    expect(ana.locator("#app-pane .pane-hidden")).to_contain_text("Grabber was hidden")
+    text = "my bank pin is 4711, do not tell the app"
+    ana.keyboard.type(text, delay=15)
+    expect(ana.locator("#composer-input")).to_have_value(text)
+    assert app.locator("#typed").text_content() == "", "nothing typed reached the app"
+    assert app.locator("#sends li[data-result=sent]").count() == 0
+    expect(ask).to_have_count(0)
+    assert rows.count() == 0, "nothing was sent behind the user's back"
+
+    # the user brings it back: it grabs the focus and asks again; the user says no again
+    press(ana.get_by_role("button", name="Show Grabber"))
+    expect(ask.locator("#app-send-preview")).to_contain_text("sneaky")
+    press(ask.get_by_role("button", name="Cancel"))
+    expect(ask).to_have_count(0)
+    assert rows.count() == 0
+    if touch:
+        # a tap is invisible to the host and the user declined: no second question until they act in the host
+        return
+
+    # the user moves the mouse into the app and clicks its button: the host asks, the user says Send
+    button = app.locator("#send")
+    move_mouse_into(ana, button)
+    ana.mouse.down()
+    ana.mouse.up()
+    expect(ask.locator("#app-send-preview")).to_contain_text("requested")
+    ask.get_by_role("button", name="Send").click()
+    expect(ask).to_have_count(0)
+    expect(app.locator("#sends li[data-why=requested][data-result=sent]")).to_have_count(1)
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("requested")
+    assert app.locator("#typed").text_content() == ""

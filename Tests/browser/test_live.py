@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import People, create_conversation, install_app, open_from_drawer, pane_ready, public_with_apps, shot
+from conftest import confirm_app_send, People, create_conversation, install_app, open_from_drawer, pane_ready, public_with_apps, shot
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -28,6 +28,7 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
     install_app(ana, "Live Counter")
     open_from_drawer(ana, "Live Counter")
     ana.frame_locator("#app-pane iframe").get_by_role("button", name="Start counting").click()
+    confirm_app_send(ana, ana.locator(".row[data-seq][data-app-id=live]"))
     expect(ana.locator("#app-pane")).to_be_hidden()
 
     # Ana has the app: the bubble is the app's own view
@@ -39,6 +40,7 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
     ben.get_by_role("button", name="Get Live Counter").click()
     pane_ready(ben, "expanded")
     ben.frame_locator("#app-pane iframe").get_by_role("button", name="Count 1 + 1").click()
+    confirm_app_send(ben, ben.locator(".summary", has_text="counted to 1"))
     expect(ben.locator("#app-pane")).to_be_hidden()
     for page in (ana, ben):
         live = page.locator(".row[data-seq][data-app-id=live] .live-bubble")

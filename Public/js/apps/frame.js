@@ -13,19 +13,75 @@ const READY_TIMEOUT_MS = 15000;
 const frames = new Set();
 let listening = false;
 
-// Did the user just interact with an app, rather than with the host? The
-// host sees its own input events, and sees its window lose focus when the
-// user clicks or tabs into a frame. An app's interaction is recent when the
-// browser's transient activation is on (a frame's activation reaches its
-// ancestors), focus is inside that frame, and it went there after the last
-// input the host itself received.
-let lastHostInput = 0;
-let lastBlur = -1;
+// What the host can see of the user, and why send() and focus are guarded.
+//
+// Measured in Chromium (the app frame is cross-origin, so out of process):
+// the host gets NO event when the pointer moves into the frame or presses in
+// it (no pointerover/pointerdown on the <iframe>, no :hover on it); a click or
+// tap in the frame and the app calling focus() on itself look the same to the
+// host: the window blurs and document.activeElement becomes the iframe. A
+// gesture in the frame does turn the host's navigator.userActivation on (it
+// reaches ancestors), a host gesture does not reach the frame, and `inert` or
+// `visibility: hidden` on the iframe do not stop the app from focusing itself
+// (display: none does). So:
+//
+// - Focus: when focus jumps from a host text field (the composer) into a
+//   frame without the host having seen the user head there (a Tab key, or the
+//   mouse last moving at the frame's edge after the last host input), the host
+//   takes it back, and hides an app that does it again: keystrokes keep going
+//   to the composer. A live bubble's frame never keeps focus.
+// - send(): proof of a gesture inside the frame is the host's activation being
+//   on although no host input can explain it any more (Chrome's transient
+//   activation lasts 5 s; only a gesture in a child frame renews it, and the
+//   app pane is the only frame that takes pointer input). Without proof, if
+//   the focus went into the app after the user's last host input (a click or
+//   tap in it, or the app focusing itself), the host asks the user with its
+//   own dialog; otherwise the send is refused. A self-focus alone never sends.
+const ACTIVATION_LIFESPAN_MS = 5000;
+const TAB_MS = 1000;
+const EDGE_PX = 24;
+const HIDE_AFTER_STEALS = 2;
+const STEAL_WINDOW_MS = 3000;
+
+const seen = {
+  input: -Infinity, // the last trusted input the host itself received
+  tab: -Infinity,   // the last Tab key press
+  move: null,       // where the mouse last moved in the host, and when
+  field: null,      // the host element that last had focus
+};
 function hostInput(e) {
-  if (e.isTrusted) lastHostInput = performance.now();
+  if (!e.isTrusted) return;
+  seen.input = performance.now();
+  if (e.type === "keydown" && e.key === "Tab") seen.tab = seen.input;
 }
-function focusMoved() {
-  lastBlur = performance.now();
+function pointerMoved(e) {
+  if (e.isTrusted && e.pointerType !== "touch") seen.move = { x: e.clientX, y: e.clientY, t: performance.now() };
+}
+function hostFocus(e) {
+  if (!(e.target instanceof HTMLIFrameElement)) seen.field = e.target;
+}
+function windowBlurred() {
+  const el = document.activeElement;
+  for (const f of frames) {
+    if (f.iframe === el) {
+      f.focusArrived();
+      return;
+    }
+  }
+}
+// From the first moment on (the input that opens an app must count as host input).
+if (typeof window !== "undefined" && typeof document !== "undefined") {
+  for (const type of ["pointerdown", "pointerup", "mousedown", "touchstart", "touchend", "keydown", "click"]) window.addEventListener(type, hostInput, true);
+  window.addEventListener("pointermove", pointerMoved, true);
+  window.addEventListener("pointerover", pointerMoved, true);
+  document.addEventListener("focusin", hostFocus, true);
+  window.addEventListener("blur", windowBlurred);
+}
+
+function isTextEntry(el) {
+  if (!el || !el.isConnected) return false;
+  if (el.isContentEditable || el instanceof HTMLTextAreaElement) return true;
+  return el instanceof HTMLInputElement && !/^(button|submit|reset|checkbox|radio|range|color|file|image|hidden)$/.test(el.type);
 }
 
 function route(event) {
@@ -46,9 +102,16 @@ export class AppFrame {
    * @param {(method: string, args: object, frame: AppFrame) => Promise<unknown>} opts.handle
    *   answers a checked call; throw {code, message} to refuse
    */
-  constructor({ app, style, handle }) {
+  constructor({ app, style, handle, onHidden = () => {} }) {
     this.app = app;
+    this.style = style;
     this.handle = handle;
+    this.onHidden = onHidden;
+    this.focusedAt = -Infinity; // focus went into this frame and was left there
+    this.steals = [];           // times focus was taken back from it
+    this.hidden = false;
+    this.approvedAt = -Infinity; // the user said Send in the host's question
+    this.declinedAt = -Infinity;
     this.nextEventId = 1;
     this.acks = new Map();
     this.closed = false;
@@ -69,17 +132,76 @@ export class AppFrame {
     frames.add(this);
     if (!listening) {
       window.addEventListener("message", route);
-      window.addEventListener("pointerdown", hostInput, true);
-      window.addEventListener("keydown", hostInput, true);
-      window.addEventListener("blur", focusMoved);
       listening = true;
     }
   }
 
-  /** True right after the user interacted with this frame (see above). */
-  userJustInteracted() {
+  /** Did the mouse last move, after the last host input, at this frame's edge (on its way in)? */
+  pointerCameIn() {
+    const m = seen.move;
+    if (!m || m.t <= seen.input) return false;
+    const r = this.iframe.getBoundingClientRect();
+    return m.x >= r.left - EDGE_PX && m.x <= r.right + EDGE_PX && m.y >= r.top - EDGE_PX && m.y <= r.bottom + EDGE_PX;
+  }
+
+  /** The window blurred into this frame: keep the focus there, or take it back (see above). */
+  focusArrived() {
+    const now = performance.now();
+    const field = seen.field;
+    const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn();
+    if (this.style !== "transcript" && (headedHere || !isTextEntry(field))) {
+      this.focusedAt = now;
+      return;
+    }
+    // Taken without the user: give it back once this task ends (a focus()
+    // in the blur handler itself does not move the keyboard back).
+    this.steals = this.steals.filter((t) => now - t < STEAL_WINDOW_MS);
+    this.steals.push(now);
+    setTimeout(() => {
+      if (document.activeElement !== this.iframe) return;
+      window.focus();
+      if (field && field.isConnected) field.focus();
+      else this.iframe.blur();
+    }, 0);
+    if (this.steals.length >= HIDE_AFTER_STEALS) this.hide();
+  }
+
+  /** Hides an app that keeps taking the keyboard: a frame with display: none cannot take focus. */
+  hide() {
+    if (this.hidden || this.closed) return;
+    this.hidden = true;
+    this.iframe.style.display = "none";
+    this.onHidden(this);
+  }
+
+  /** The user asked to see it again. */
+  show() {
+    this.hidden = false;
+    this.steals = [];
+    this.iframe.style.display = "";
+  }
+
+  /**
+   * May this frame send() now? "yes" with proof of the user's gesture in it
+   * (or right after the user said Send in the host's question), "ask" when
+   * the user may have clicked or tapped in it (the host asks), "no" otherwise.
+   */
+  sendVerdict() {
+    if (this.closed || this.hidden || this.style === "transcript") return "no";
+    const now = performance.now();
+    if (seen.input <= this.approvedAt && now - this.approvedAt < ACTIVATION_LIFESPAN_MS) return "yes";
+    if (document.activeElement !== this.iframe) return "no";
     const activation = navigator.userActivation;
-    return !!activation && activation.isActive && document.activeElement === this.iframe && lastBlur > lastHostInput;
+    if (activation && activation.isActive && now - seen.input > ACTIVATION_LIFESPAN_MS + 100) return "yes";
+    if (this.pointerCameIn() && seen.move.t > this.declinedAt) return "ask";
+    if (seen.input <= this.declinedAt) return "no"; // asked and declined: not again before the user does something
+    return this.focusedAt > seen.input ? "ask" : "no";
+  }
+
+  /** The user answered the host's question about a send. */
+  answered(yes) {
+    if (yes) this.approvedAt = performance.now();
+    else this.declinedAt = performance.now();
   }
 
   post(msg) {

@@ -125,7 +125,7 @@ export class AppPane extends EventTarget {
         this.conversationId = ctx.conversationId;
         this.participants = await this.sync.participants(ctx.conversationId, step.appId);
         this.selected = step.message ? this.snapshotOf(step.message) : null;
-        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f) });
+        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f), onHidden: (f) => this.showHidden(f) });
         this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
         this.element.dataset.style = step.style;
@@ -163,6 +163,7 @@ export class AppPane extends EventTarget {
         this.dispatchEvent(new Event("layout"));
         break;
       case "unmount":
+        if (this.confirming) this.sendDialog.close("cancel");
         this.frame?.destroy();
         this.frame = null;
         this.selected = null;
@@ -227,9 +228,13 @@ export class AppPane extends EventTarget {
         }
       }
       case "send": {
-        if (!frame.userJustInteracted())
+        const verdict = this.confirming ? "no" : frame.sendVerdict();
+        if (verdict === "no")
           throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
         const message = draftToMessage(appId, args.message);
+        if (verdict === "ask" && !(await this.confirmSend(frame, message)))
+          throw refused("cancelled", "the user did not send it");
+        if (frame !== this.frame) throw refused("inactive", "this app is not active");
         try {
           const stored = await this.sync.send(conversationId, message);
           return this.snapshotOf(stored);
@@ -277,6 +282,58 @@ export class AppPane extends EventTarget {
       default:
         throw refused("unknown_method", method);
     }
+  }
+
+  /** An app that kept taking the keyboard is hidden (frame.js); the user may bring it back. */
+  showHidden(frame) {
+    if (frame !== this.frame) return;
+    const name = frame.app.name;
+    const notice = h("div", { class: "notice pane-hidden", role: "alert" },
+      h("span", null, `${name} was hidden: it tried to take the keyboard while you were typing.`),
+      h("button", { class: "button", type: "button", onclick: () => {
+        notice.remove();
+        frame.show();
+      } }, `Show ${name}`));
+    this.body.prepend(notice);
+    this.announce(`${name} was hidden: it tried to take the keyboard.`);
+  }
+
+  /**
+   * The host's own question before an app sends without proof that the user
+   * clicked or tapped in it: drawn outside the frame, modal (the frame is
+   * inert meanwhile), Cancel focused first so a keystroke meant for somewhere
+   * else cannot say yes, Send armed only after a moment, Escape cancels.
+   * @returns {Promise<boolean>}
+   */
+  confirmSend(frame, message) {
+    if (!this.sendDialog) {
+      this.sendTitle = h("h2", { id: "app-send-title" });
+      this.sendPreview = h("p", { id: "app-send-preview" });
+      this.sendNo = h("button", { class: "button", type: "button", onclick: () => this.sendDialog.close("cancel") }, "Cancel");
+      this.sendYes = h("button", { class: "button primary", type: "button", onclick: () => this.sendDialog.close("send") }, "Send");
+      this.sendDialog = h("dialog", { id: "app-send", "aria-labelledby": "app-send-title", "aria-describedby": "app-send-preview" },
+        h("div", { class: "dialog-body" }, this.sendTitle, this.sendPreview, h("div", { class: "dialog-actions" }, this.sendNo, this.sendYes)));
+      document.body.append(this.sendDialog);
+    }
+    const d = this.sendDialog;
+    const text = message.layout?.caption || message.summaryText || "";
+    this.sendTitle.textContent = `${frame.app.name} wants to send a message`;
+    this.sendPreview.textContent = text ? `“${text.replace(/\$[0-9a-f-]{36}/gi, "someone")}” will be sent to this conversation.` : "It will be sent to this conversation.";
+    this.confirming = true;
+    return new Promise((resolve) => {
+      d.returnValue = "";
+      this.sendYes.disabled = true;
+      const arm = setTimeout(() => { this.sendYes.disabled = false; }, 400);
+      d.addEventListener("close", () => {
+        clearTimeout(arm);
+        this.confirming = false;
+        const yes = d.returnValue === "send";
+        frame.answered(yes);
+        resolve(yes);
+      }, { once: true });
+      d.showModal();
+      this.sendNo.focus();
+    });
   }
 
   /** A refused send: a conflict reaches the app through didReceive too. */
