@@ -120,7 +120,8 @@ export class Conversation {
   /**
    * Sends a message at once, skipping the composer. Only right after the user
    * interacted with the app (a tap or a key press in it): the host refuses a
-   * send nobody asked for. Settles like insert.
+   * send nobody asked for, and asks the user first when it cannot prove the
+   * gesture (rejects with code "cancelled" if they say no). Settles like insert.
    * @param {Message} message
    * @returns {Promise<Message>}
    */
