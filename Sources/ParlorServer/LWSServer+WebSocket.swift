@@ -17,9 +17,9 @@ extension LWSServer {
             _ = lws_return_http_status(wsi, 400, nil)
             return -1
         }
-        if let origin = header(wsi, WSI_TOKEN_ORIGIN), !originAllowed(origin, host: header(wsi, WSI_TOKEN_HOST))
-            || isAppsHost(wsi) {
-            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(header(wsi, WSI_TOKEN_ORIGIN)?.prefix(100) ?? "")"])
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        if isAppsHost(wsi) || origin.map({ !originAllowed($0, host: header(wsi, WSI_TOKEN_HOST)) }) ?? false {
+            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(origin?.prefix(100) ?? "-")"])
             _ = lws_return_http_status(wsi, 403, nil)
             return -1
         }
