@@ -55,7 +55,7 @@ extension LWSServer {
         case .replayContinues(let id, let conversation, let afterSeq, let generation):
             guard let c = connections[id] else { return }
             c.pendingReplays.append((conversation, afterSeq, generation))
-            if !c.hasQueued { continueReplays(c) }
+            if c.queuedBytes <= WebSocketConnection.replayLowWater { continueReplays(c) }
         }
     }
 

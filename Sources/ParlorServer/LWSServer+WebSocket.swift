@@ -100,11 +100,12 @@ extension LWSServer {
         let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
         if written < n { return -1 }
         if c.hasQueued || c.closeCode != nil { requestWrite(c) }
-        if !c.hasQueued && !c.pendingReplays.isEmpty { continueReplays(c) }
+        if c.queuedBytes <= WebSocketConnection.replayLowWater && !c.pendingReplays.isEmpty { continueReplays(c) }
         return 0
     }
 
-    /// The queue has drained: ask the engine for the next piece of each waiting replay.
+    /// The queue has drained (nearly: live traffic of other rooms may never let it empty):
+    /// ask the engine for the next piece of each waiting replay.
     func continueReplays(_ c: WebSocketConnection) {
         guard c.closeCode == nil else { return }
         for r in c.pendingReplays {

@@ -32,6 +32,8 @@ final class WebSocketConnection {
     var readAt: [UInt64] = []
     /// Resume replays waiting for this connection's queue to drain before their next piece.
     var pendingReplays: [(conversationId: String, afterSeq: Int, generation: Int)] = []
+    /// A replay's next piece is asked for once no more than this is waiting to be written.
+    static let replayLowWater = 64 * 1024
     static let maxInFlight = 64
 
     init(id: ConnectionID, wsi: OpaquePointer, peer: String) {
