@@ -19,6 +19,7 @@ import time
 import pytest
 
 from client import Client, Env, new_client_id
+from rawws import ws_handshake
 from conftest import run
 
 
@@ -461,25 +462,11 @@ async def test_allowed_origin_flag(server_factory):
 
 
 def raw_handshake(port, extra_headers=""):
-    key = base64.b64encode(os.urandom(16)).decode()
-    req = (
-        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n{extra_headers}\r\n"
-    )
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(req.encode())
-        data = b""
-        try:
-            while b"\r\n\r\n" not in data:
-                chunk = sock.recv(4096)
-                if not chunk:
-                    break
-                data += chunk
-        except (ConnectionResetError, socket.timeout):
-            pass
-    head = data.split(b"\r\n\r\n")[0].decode("latin-1")
-    status = head.split("\r\n")[0] if head else ""
-    return status, head
+    """(status line, response head) of an upgrade with these extra header lines."""
+    headers = [h for h in extra_headers.split("\r\n") if h]
+    _, head, sock = ws_handshake(port, headers=headers, subprotocol=False, timeout=10)
+    sock.close()
+    return (head.split("\r\n")[0] if head else ""), head
 
 
 def test_subprotocol_required(server):

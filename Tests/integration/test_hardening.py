@@ -223,16 +223,11 @@ def test_a_one_byte_close_frame_is_a_protocol_error(server):
     # RFC 6455 5.5.1: a close payload is empty or starts with a two-byte code.
     # (Unmasked frames, oversized control frames and a close reason in bad UTF-8 are
     # decided inside Debian's libwebsockets 4.1.6 parser, before Parlor sees them.)
-    import base64
     import struct
-    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        key = base64.b64encode(os.urandom(16)).decode()
-        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nUpgrade: websocket\r\n"
-                   f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                   "Sec-WebSocket-Protocol: parlor.v1\r\n\r\n").encode())
-        data = b""
-        while b"\r\n\r\n" not in data:
-            data += s.recv(4096)
+    from rawws import ws_handshake
+    status, _, s = ws_handshake(server.port)
+    assert status == 101
+    with s:
         mask = os.urandom(4)
         s.sendall(bytes([0x88, 0x81]) + mask + bytes([0x03 ^ mask[0]]))
         frame = s.recv(64)

@@ -19,6 +19,7 @@ import zlib
 import pytest
 
 from client import Env
+from rawws import ws_handshake as raw_ws_handshake
 from conftest import run
 from server import ParlorServer
 from test_http import http_get, png_bytes, upload
@@ -35,29 +36,9 @@ def token(server):
     return run(setup())
 
 
-def ws_handshake(port, *, source="127.0.0.1", origin=None, host=None, headers=(), timeout=5.0):
-    """A raw WebSocket upgrade; returns (status, socket) — the socket stays open."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    sock.bind((source, 0))
-    sock.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    lines = ["GET /ws HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
-             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13",
-             "Sec-WebSocket-Protocol: parlor.v1", *headers]
-    if origin:
-        lines.append(f"Origin: {origin}")
-    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
-    data = b""
-    try:
-        while b"\r\n" not in data:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        pass
-    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else None
+def ws_handshake(port, **kw):
+    """(status, open socket) of a hand-written upgrade (see rawws.py)."""
+    status, _, sock = raw_ws_handshake(port, **kw)
     return status, sock
 
 

@@ -9,24 +9,11 @@ import { Sync } from "../../Public/js/sync.js";
 import { Outgoing } from "../../Public/js/outgoing.js";
 import { ProtocolError } from "../../Public/js/net/client.js";
 import { transcriptRows } from "../../Public/js/state/transcript.js";
+import { FakeClient } from "./fake-client.mjs";
 
 const ME = { id: "uMe", name: "Me" };
 const C = "c1";
 const tick = () => new Promise((r) => setImmediate(r));
-
-class FakeClient extends EventTarget {
-  constructor() {
-    super();
-    this.status = "online";
-    this.requests = [];
-  }
-  request(type, fields) {
-    return new Promise((resolve, reject) => this.requests.push({ type, fields, resolve, reject }));
-  }
-  serverSends(type, detail) {
-    this.dispatchEvent(new CustomEvent(type, { detail }));
-  }
-}
 
 function listMessage(version, url) {
   return { kind: "app", appId: "partylist", url, summaryText: "list", session: { id: "s1", baseVersion: version } };

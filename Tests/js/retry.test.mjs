@@ -7,6 +7,7 @@ import { RETRYABLE, SEND_ATTEMPTS, sendRetryDelay } from "../../Public/js/net/re
 import { Store } from "../../Public/js/store.js";
 import { Sync } from "../../Public/js/sync.js";
 import { ProtocolError } from "../../Public/js/net/client.js";
+import { FakeClient } from "./fake-client.mjs";
 
 // the outbox lives in localStorage
 globalThis.localStorage = {
@@ -35,24 +36,6 @@ test("the schedule: only internal and timeout, exponential with jitter, capped, 
   assert.deepEqual(high, [1000, 2000, 4000, 8000, 16000, 30000, 30000]);
   assert.equal(sendRetryDelay("internal", SEND_ATTEMPTS, () => 0), null, "then it gives up");
 });
-
-class FakeClient extends EventTarget {
-  constructor() {
-    super();
-    this.status = "online";
-    this.requests = [];
-  }
-  request(type, fields) {
-    return new Promise((resolve, reject) => this.requests.push({ type, fields, resolve, reject }));
-  }
-  sends() {
-    return this.requests.filter((r) => r.type === "send");
-  }
-  setStatus(status) {
-    this.status = status;
-    this.dispatchEvent(new CustomEvent("status", { detail: { status } }));
-  }
-}
 
 function setup(t) {
   t.mock.timers.enable({ apis: ["setTimeout"] });

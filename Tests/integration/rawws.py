@@ -1,0 +1,36 @@
+"""WebSocket upgrades written by hand, for what a library client will not send: a
+chosen source address, Host or Origin, no subprotocol, then raw frames."""
+
+from __future__ import annotations
+
+import base64
+import os
+import socket
+
+
+def ws_handshake(port, *, source="127.0.0.1", origin=None, host=None, headers=(), subprotocol=True, timeout=5.0):
+    """Sends an upgrade; returns (status or None, response head, the open socket)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    sock.bind((source, 0))
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    lines = ["GET /ws HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", "Upgrade: websocket",
+             "Connection: Upgrade", f"Sec-WebSocket-Key: {key}", "Sec-WebSocket-Version: 13", *headers]
+    if subprotocol:
+        lines.append("Sec-WebSocket-Protocol: parlor.v1")
+    if origin:
+        lines.append(f"Origin: {origin}")
+    sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+    except (ConnectionResetError, socket.timeout):
+        pass
+    head = data.split(b"\r\n\r\n")[0].decode("latin-1")
+    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else None
+    return status, head, sock
