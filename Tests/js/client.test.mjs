@@ -112,14 +112,19 @@ function statusLog(c) {
   return log;
 }
 
+/** A client online on a fake socket, with its status changes logged; timers mocked. */
+async function signedIn(t) {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
+  c.start({ token: "T" });
+  await online(c, FakeSocket.all[0]);
+  return { c, log: statusLog(c) };
+}
+
 for (const code of [1001, 1012]) {
   test(`a server that closes with ${code} is restarting: said so, and back soon`, async (t) => {
-    t.mock.timers.enable({ apis: ["setTimeout"] });
-    FakeSocket.all = [];
-    const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
-    c.start({ token: "T" });
-    await online(c, FakeSocket.all[0]);
-    const log = statusLog(c);
+    const { c, log } = await signedIn(t);
     const pending = c.request("conversations.list");
 
     FakeSocket.all[0].serverCloses(code);
@@ -144,12 +149,7 @@ for (const code of [1001, 1012]) {
 }
 
 test("a restart that lasts too long becomes an ordinary outage", async (t) => {
-  t.mock.timers.enable({ apis: ["setTimeout"] });
-  FakeSocket.all = [];
-  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
-  c.start({ token: "T" });
-  await online(c, FakeSocket.all[0]);
-  const log = statusLog(c);
+  const { c, log } = await signedIn(t);
   FakeSocket.all[0].serverCloses(1012);
   const delays = [log.at(-1).retryInMs];
   for (let i = 1; log.at(-1).restarting; i++) {
@@ -167,12 +167,7 @@ test("a restart that lasts too long becomes an ordinary outage", async (t) => {
 
 for (const code of [1006, 4001, 4008, 1009]) {
   test(`a close with ${code} reconnects as before: the ordinary backoff, not a restart`, async (t) => {
-    t.mock.timers.enable({ apis: ["setTimeout"] });
-    FakeSocket.all = [];
-    const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 1 });
-    c.start({ token: "T" });
-    await online(c, FakeSocket.all[0]);
-    const log = statusLog(c);
+    const { c, log } = await signedIn(t);
     FakeSocket.all[0].serverCloses(code);
     assert.deepEqual(log.at(-1), { status: "offline", restarting: false, retryInMs: 500 });
     t.mock.timers.tick(500);
