@@ -18,7 +18,7 @@ import { ChatView } from "./views/chat.js";
 import { WelcomeView } from "./views/welcome.js";
 import { AppStoreDialog } from "./views/appStore.js";
 import { StatusView } from "./views/status.js";
-import { textDialog, inviteDialog } from "./views/dialogs.js";
+import { textDialog, inviteDialog, joinDialog } from "./views/dialogs.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -109,6 +109,7 @@ const renameDialog = textDialog({
 });
 
 const invitePopup = inviteDialog();
+const joinQuestion = joinDialog();
 
 async function invite(conversationId) {
   try {
@@ -298,24 +299,62 @@ let joining = null;
 async function route() {
   if (!store.state.user) return;
   const r = parseRoute(location.hash, location.search);
-  if (r.name === "join") {
-    if (joining === r.code) return;
-    joining = r.code;
-    try {
-      const conv = await sync.join(r.code);
-      history.replaceState(null, "", `${location.pathname}${conversationHash(conv.id)}`);
-      announce(`You joined ${conv.title}.`);
-      joining = null;
-      return openConversation(conv.id);
-    } catch (e) {
-      joining = null;
-      if (e.code === "offline") return undefined; // retried on the next ready
-      history.replaceState(null, "", `${location.pathname}#/`);
-      announce(e.code === "invalid_invite" ? "That invite link is not valid." : e.message);
-      return openConversation(null);
-    }
-  }
+  if (r.name === "join") return joinThrough(r.code);
+  joinQuestion.dismiss(); // went somewhere else while asked: that is a no
   return openConversation(r.name === "conversation" ? r.id : null);
+}
+
+/** Still at the invite link `code` (not moved on while asking)? */
+function stillAt(code) {
+  const r = parseRoute(location.hash, location.search);
+  return r.name === "join" && r.code === code;
+}
+
+/** The invite leaves the address; the page shows `id` (or the list). */
+function leaveInvite(id) {
+  history.replaceState(null, "", `${location.pathname}${id ? conversationHash(id) : "#/"}`);
+  return openConversation(id);
+}
+
+function focusWhereYouWere() {
+  if (store.state.currentId) chat.composer.input.focus();
+  else sidebar.focus();
+}
+
+/**
+ * An invite link opened: joining shows your name and presence to the members, so
+ * first ask what it leads to (invites.peek tells nobody) and join only on Join.
+ * A conversation you are already in just opens.
+ */
+async function joinThrough(code) {
+  if (joining === code) return;
+  joinQuestion.dismiss(); // another link opened while asked about one: that one is a no
+  joining = code;
+  try {
+    const { conversation: peek } = await client.request("invites.peek", { invite: code });
+    if (!stillAt(code)) return;
+    if (!store.conversation(peek.id)) {
+      const yes = await joinQuestion.ask({ title: peek.title, memberCount: peek.memberCount, name: store.state.user.name });
+      if (!stillAt(code)) return;
+      if (!yes) {
+        leaveInvite(store.state.currentId);
+        focusWhereYouWere();
+        return;
+      }
+      const conv = await sync.join(code);
+      announce(`You joined ${conv.title}.`);
+    }
+    leaveInvite(peek.id);
+  } catch (e) {
+    if (e.code === "offline" || !stillAt(code)) return; // asked again on the next ready
+    leaveInvite(store.state.currentId);
+    // unknown or revoked, or mangled on the way (too long, control characters)
+    if (e.code === "invalid_invite" || e.code === "invalid_field") await joinQuestion.invalid();
+    else announce(e.message);
+    focusWhereYouWere();
+  } finally {
+    if (joining === code) joining = null;
+  }
 }
 
 function openConversation(id) {

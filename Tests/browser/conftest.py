@@ -168,12 +168,15 @@ class People:
         return page
 
     def join(self, name, path="/", **kw):
-        """A new person: opens the page, picks a name, waits until signed in."""
+        """A new person: opens the page, picks a name, waits until signed in.
+        Through an invite link (a path with /join/), they then say Join when asked."""
         page = self.open(path, **kw)
         page.fill("#welcome-name", name)
         page.get_by_role("button", name="Continue").click()
         page.locator(".me .name", has_text=name).wait_for(state="attached")
         page.locator("#welcome").wait_for(state="hidden")
+        if "/join/" in path:
+            answer_invite(page, "Join")
         return page
 
     def close(self):
@@ -206,6 +209,13 @@ def create_conversation(page, title):
     page.locator("#invite").get_by_role("button", name="Done").click()
     page.locator("#chat-title", has_text=title).wait_for()
     return link
+
+
+def answer_invite(page, button):
+    """The question an invite link asks before joining: "Join" or "Not now"."""
+    ask = page.locator("#join-invite[open]")
+    ask.get_by_role("button", name=button, exact=True).click()
+    expect(ask).to_have_count(0)
 
 
 def send_text(page, text):

@@ -47,6 +47,11 @@ test("checks results by request type", () => {
   assert.notEqual(resultProblem("history", { messages: [{}], hasMore: false }), null);
   assert.equal(resultProblem("participants", { local: "p", participants: [{ userId: "u", participantId: "p" }] }), null);
   assert.equal(resultProblem("send", { message: msg() }), null);
+  assert.equal(resultProblem("invites.peek", { conversation: { id: "c", title: "t", memberCount: 3 } }), null);
+  assert.equal(resultProblem("invites.peek", { conversation: { id: "c", title: "t" } }), "conversation.memberCount");
+  assert.equal(resultProblem("invites.peek", { conversation: { id: "c", title: "t", memberCount: -1 } }), "conversation.memberCount");
+  assert.equal(resultProblem("invites.peek", { conversation: { id: "c", title: 5, memberCount: 1 } }), "conversation.title");
+  assert.equal(resultProblem("invites.peek", {}), "conversation.id");
   assert.equal(resultProblem("something.new", {}), null);
 });
 

@@ -179,6 +179,13 @@ export function resultProblem(requestType, r) {
       return conversationProblem(r.conversation);
     case "invites.create":
       return isString(r.invite) && r.invite.length > 0 ? null : "invite";
+    case "invites.peek": {
+      // what an invite leads to, before joining: shown in the question to the person
+      const c = r.conversation;
+      if (!isObject(c) || !isId(c.id)) return "conversation.id";
+      if (!isString(c.title)) return "conversation.title";
+      return Number.isSafeInteger(c.memberCount) && c.memberCount >= 0 ? null : "conversation.memberCount";
+    }
     case "subscribe":
       if (!Number.isSafeInteger(r.lastSeq) || r.lastSeq < 0) return "lastSeq";
       if (typeof r.resync !== "boolean") return "resync";

@@ -1,4 +1,5 @@
-// Small modal forms (new conversation, rename) and the invite dialog.
+// Small modal forms (new conversation, rename), the invite dialog and the
+// question before joining through an invite link.
 
 import { h } from "./dom.js";
 
@@ -77,6 +78,60 @@ export function inviteDialog() {
       const ok = await copyText(link, field);
       status.textContent = ok ? "Link copied to the clipboard." : "Select the link and copy it.";
       field.select();
+    },
+  };
+}
+
+/**
+ * The question before joining through an invite link: joining shows your name and
+ * when you are online to the members, so nothing is joined until you say Join
+ * (Escape and Not now say no). It also tells of a link that leads nowhere.
+ */
+export function joinDialog() {
+  const title = h("h2", { id: "join-invite-title" });
+  const text = h("p", { id: "join-invite-text" });
+  const no = h("button", { class: "button", type: "button", onclick: () => dialog.close("no") }, "Not now");
+  const yes = h("button", { class: "button primary", type: "button", onclick: () => dialog.close("join") }, "Join");
+  const ok = h("button", { class: "button primary", type: "button", onclick: () => dialog.close("ok") }, "OK");
+  const dialog = h("dialog", { id: "join-invite", "aria-labelledby": "join-invite-title", "aria-describedby": "join-invite-text" },
+    h("div", { class: "dialog-body" }, title, text, h("div", { class: "dialog-actions" }, no, yes, ok)));
+  document.body.append(dialog);
+
+  /** Shows the dialog; resolves with the button's answer ("" for Escape). */
+  function answer(asking) {
+    no.hidden = yes.hidden = !asking;
+    ok.hidden = asking;
+    return new Promise((resolve) => {
+      dialog.returnValue = "";
+      dialog.addEventListener("close", () => resolve(dialog.returnValue), { once: true });
+      dialog.showModal();
+      (asking ? yes : ok).focus();
+    });
+  }
+
+  return {
+    get open() {
+      return dialog.open;
+    },
+    /**
+     * @param {{title: string, memberCount: number, name: string}} o
+     * @returns {Promise<boolean>} true for Join
+     */
+    async ask({ title: conversationTitle, memberCount, name }) {
+      title.textContent = `Join “${conversationTitle}”?`;
+      const members = memberCount === 1 ? "Its 1 member" : `Its ${memberCount} members`;
+      text.textContent = `${members} will see your name (${name}) and when you are online.`;
+      return (await answer(true)) === "join";
+    },
+    /** An invite that leads nowhere (unknown, or no longer valid). */
+    async invalid() {
+      title.textContent = "This invite link is not valid any more";
+      text.textContent = "Nothing was joined. Ask the person who sent it for a new link.";
+      await answer(false);
+    },
+    /** Closes it as a no (the person went somewhere else meanwhile). */
+    dismiss() {
+      if (dialog.open) dialog.close("");
     },
   };
 }

@@ -24,10 +24,15 @@ export class SidebarView {
       h("div", { class: "sidebar-header" },
         h("h1", { class: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "● "), "Parlor"),
         h("span", { class: "spacer" }),
-        h("button", { class: "icon-button", type: "button", "aria-label": "New conversation", onclick: onNew }, icon(ICONS.plus))),
+        this.newButton = h("button", { class: "icon-button", type: "button", "aria-label": "New conversation", onclick: onNew }, icon(ICONS.plus))),
       this.list,
       h("div", { class: "me" }, "Signed in as ", this.meName,
         h("button", { class: "button small", type: "button", "aria-label": "Change your name", onclick: onRename }, "Rename")));
+  }
+
+  /** Focus to the list: the open conversation's link, else the first, else New conversation. */
+  focus() {
+    (this.list.querySelector("a[aria-current=page]") || this.list.querySelector("a") || this.newButton).focus();
   }
 
   /**

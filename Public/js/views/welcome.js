@@ -35,7 +35,7 @@ export class WelcomeView {
 
   show({ invited = false, error = "" } = {}) {
     this.lead.textContent = invited
-      ? "You've been invited to a conversation. Pick the name the others will see."
+      ? "You've been invited to a conversation. Pick a name first; then you can choose whether to join it."
       : "Chat and play with friends. Pick the name the others will see.";
     this.error.textContent = error;
     this.button.disabled = false;
