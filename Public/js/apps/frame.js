@@ -110,7 +110,6 @@ export class AppFrame {
     this.focusedAt = -Infinity; // focus went into this frame and was left there
     this.steals = [];           // times focus was taken back from it
     this.hidden = false;
-    this.approvedAt = -Infinity; // the user said Send in the host's question
     this.declinedAt = -Infinity;
     this.nextEventId = 1;
     this.acks = new Map();
@@ -182,14 +181,13 @@ export class AppFrame {
   }
 
   /**
-   * May this frame send() now? "yes" with proof of the user's gesture in it
-   * (or right after the user said Send in the host's question), "ask" when
+   * May this frame send() now? "yes" with proof of the user's gesture in it,
+   * "ask" when
    * the user may have clicked or tapped in it (the host asks), "no" otherwise.
    */
   sendVerdict() {
     if (this.closed || this.hidden || this.style === "transcript") return "no";
     const now = performance.now();
-    if (seen.input <= this.approvedAt && now - this.approvedAt < ACTIVATION_LIFESPAN_MS) return "yes";
     if (document.activeElement !== this.iframe) return "no";
     const activation = navigator.userActivation;
     if (activation && activation.isActive && now - seen.input > ACTIVATION_LIFESPAN_MS + 100) return "yes";
@@ -198,10 +196,10 @@ export class AppFrame {
     return this.focusedAt > seen.input ? "ask" : "no";
   }
 
-  /** The user answered the host's question about a send. */
+  /** The user answered the host's question about a send. A yes sends that one
+   * message only: an app refocusing itself right after must not ride on it. */
   answered(yes) {
-    if (yes) this.approvedAt = performance.now();
-    else this.declinedAt = performance.now();
+    if (!yes) this.declinedAt = performance.now();
   }
 
   post(msg) {
