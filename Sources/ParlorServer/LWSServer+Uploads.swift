@@ -132,6 +132,7 @@ extension LWSServer {
     private func refuse(_ up: Upload, _ status: Int, _ code: String, _ message: String) {
         uploads[up.id] = nil
         discard(up)
+        if up.bodyDone { bodiesDone.insert(up.id) }  // nothing left to drain: close after the answer
         // lws 4.1 gives no writeable callback to a connection whose reading is paused.
         lws_rx_flow_control(up.wsi, 1)
         respondError(up.wsi, up.id, status, code, message, close: true)
