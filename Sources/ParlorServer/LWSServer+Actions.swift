@@ -17,11 +17,8 @@ extension LWSServer {
             for c in (userConnections[userId] ?? [:]).values { enqueue(frame, to: c) }
         case .subscribe(let id, let conversation, let userId):
             guard let c = connections[id] else { return }
-            if !c.subscriptions.contains(conversation) {
-                subscriptionCount += 1
-                metrics.subscriptions.record(subscriptionCount)
-            }
             let cameOnline = hub.subscribe(c, to: conversation, userId: userId)
+            metrics.subscriptions.record(hub.subscriptionCount)
             // A snapshot lists everyone online: in a big room that is n ids per subscribe.
             if hub.subscriberCount(conversation) <= Limits.presenceRoomSize {
                 enqueue(presenceSnapshot(conversation), to: c)
@@ -60,11 +57,9 @@ extension LWSServer {
     }
 
     func leave(_ c: WebSocketConnection, _ conversation: String) {
-        if c.subscriptions.contains(conversation) {
-            subscriptionCount -= 1
-            metrics.subscriptions.record(subscriptionCount)
-        }
-        if hub.unsubscribe(c, from: conversation), let userId = c.userId {
+        let wentOffline = hub.unsubscribe(c, from: conversation)
+        metrics.subscriptions.record(hub.subscriptionCount)
+        if wentOffline, let userId = c.userId {
             announce(conversation, userId: userId, online: false, except: nil)
         }
     }

@@ -35,7 +35,6 @@ public final class LWSServer: @unchecked Sendable {
     var forwardedPeers: [OpaquePointer: String] = [:]
     var refusedConnections: [String: Int] = [:]
     var metrics = ServerMetrics()
-    var subscriptionCount = 0
     /// Renders /metrics (Prometheus text); nil serves no metrics.
     public var renderMetrics: (@Sendable () -> [UInt8])?
     var hub = Hub()
