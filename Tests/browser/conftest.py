@@ -128,6 +128,22 @@ def make_server():
 
 
 @pytest.fixture
+def people_with_fixture_apps(browser, make_server, tmp_path):
+    """People on a fresh server whose Public/ also holds test-only apps from fixtures/."""
+    made = []
+
+    def make(*names):
+        fixtures = Path(__file__).parent / "fixtures"
+        p = People(browser, make_server(public_with_apps(tmp_path, {n: fixtures / n for n in names})))
+        made.append(p)
+        return p
+
+    yield make
+    for p in made:
+        p.close()
+
+
+@pytest.fixture
 def server(make_server) -> Server:
     return make_server()
 

@@ -2,24 +2,18 @@
 socket, cannot send behind the user's back, sees no user ids, tokens or other
 apps' messages, and a stale session update comes back as a conflict."""
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
-from conftest import People, confirm_app_send, create_conversation, install_app, open_from_drawer, public_with_apps, send_text
+from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, send_text
 
-FIXTURES = Path(__file__).parent / "fixtures"
 CHECKS = ["parent-dom", "top-dom", "storage", "parent-storage", "cookie", "top-navigation", "popup",
           "socket", "upload", "bridge-unknown-method", "bridge-bad-url", "bridge-send-without-user"]
 
 
 @pytest.fixture
-def people_with_probe(browser, make_server, tmp_path):
-    server = make_server(public_with_apps(tmp_path, {"probe": FIXTURES / "probe"}))
-    p = People(browser, server)
-    yield p
-    p.close()
+def people_with_probe(people_with_fixture_apps):
+    return people_with_fixture_apps("probe")
 
 
 def test_a_hostile_app_stays_in_its_frame(people_with_probe):
@@ -70,11 +64,9 @@ def test_a_hostile_app_stays_in_its_frame(people_with_probe):
 # ---- an app that grabs the keyboard and sends behind the user's back ------------------------
 
 @pytest.fixture
-def people_with_grabber(browser, make_server, tmp_path):
-    server = make_server(public_with_apps(tmp_path, {"grabber": FIXTURES / "grabber"}))
-    p = People(browser, server)
+def people_with_grabber(people_with_fixture_apps):
+    p = people_with_fixture_apps("grabber")
     yield p
-    p.close()
     assert not p.errors, f"errors on the page: {p.errors}"
 
 

@@ -1,22 +1,18 @@
 """A live layout: the app draws its own bubble for viewers who have it; the
 others see the template layout and can get the app."""
 
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import confirm_app_send, People, create_conversation, install_app, open_from_drawer, pane_ready, public_with_apps, shot
+from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, pane_ready, shot
 
-FIXTURES = Path(__file__).parent / "fixtures"
 
 
 @pytest.fixture
-def people_with_live(browser, make_server, tmp_path):
-    server = make_server(public_with_apps(tmp_path, {"live": FIXTURES / "live"}))
-    p = People(browser, server)
+def people_with_live(people_with_fixture_apps):
+    p = people_with_fixture_apps("live")
     yield p
-    p.close()
     assert not p.errors, p.errors
 
 

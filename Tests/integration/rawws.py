@@ -22,15 +22,21 @@ def ws_handshake(port, *, source="127.0.0.1", origin=None, host=None, headers=()
     if origin:
         lines.append(f"Origin: {origin}")
     sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+    data = read_until(sock, lambda d: b"\r\n\r\n" in d)
+    head = data.split(b"\r\n\r\n")[0].decode("latin-1")
+    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else None
+    return status, head, sock
+
+
+def read_until(sock, done=lambda data: False):
+    """What the socket gives until `done(data)`, the peer closes, resets or goes quiet."""
     data = b""
     try:
-        while b"\r\n\r\n" not in data:
+        while not done(data):
             chunk = sock.recv(4096)
             if not chunk:
                 break
             data += chunk
     except (ConnectionResetError, socket.timeout):
         pass
-    head = data.split(b"\r\n\r\n")[0].decode("latin-1")
-    status = int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.") else None
-    return status, head, sock
+    return data

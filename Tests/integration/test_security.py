@@ -4,11 +4,9 @@ files other local users can read, image bombs, and the smaller holes."""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 import os
-import resource
 import socket
 import ssl
 import stat
@@ -19,7 +17,7 @@ import zlib
 import pytest
 
 from client import Env
-from rawws import ws_handshake as raw_ws_handshake
+from rawws import read_until, ws_handshake as raw_ws_handshake
 from conftest import run
 from server import ParlorServer
 from test_http import http_get, png_bytes, upload
@@ -130,15 +128,7 @@ def _post_head(port, length, token=None):
 def _read_status(sock, timeout=5.0):
     """The status and the whole answer (the server closes after an error answer)."""
     sock.settimeout(timeout)
-    data = b""
-    try:
-        while True:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-    except (ConnectionResetError, socket.timeout):
-        pass
+    data = read_until(sock)
     return int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.1 ") else None, data
 
 
