@@ -130,6 +130,9 @@ extension LWSServer {
 
     /// Sends a close frame with this code now (only from this connection's own callback).
     func close(_ wsi: OpaquePointer, _ c: WebSocketConnection, _ code: UInt16, _ reason: String) -> Int32 {
+        // lws may call back once more while the close is under way: say it once.
+        if c.closeSent { return -1 }
+        c.closeSent = true
         var bytes = Array(reason.utf8.prefix(120))
         lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &bytes, bytes.count)
         if code != 1000 {

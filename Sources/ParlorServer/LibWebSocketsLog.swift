@@ -16,6 +16,10 @@ private func emitLibWebSocketsLine(_ level: Int32, _ line: UnsafePointer<CChar>?
     guard let line else { return }
     var text = String(cString: line)
     while text.last == "\n" || text.last == "\r" { text.removeLast() }
-    let l: Logger.Level = level & Int32(LLL_ERR) != 0 ? .error : level & Int32(LLL_WARN) != 0 ? .warning : .notice
+    // Parlor logs each refusal itself, with why: lws's line for it would repeat it, at
+    // WARNING, once per refused client.
+    if text == "User code denied connection" { return }
+    // lws's notices (its version and build at start) are for debugging.
+    let l: Logger.Level = level & Int32(LLL_ERR) != 0 ? .error : level & Int32(LLL_WARN) != 0 ? .warning : .debug
     LibWebSocketsLog.logger.log(level: l, "\(text)", metadata: ["source": "lws"])
 }

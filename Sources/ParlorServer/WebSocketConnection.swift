@@ -18,6 +18,7 @@ final class WebSocketConnection {
     /// Set when the connection must be closed at its next writeable callback.
     var closeCode: UInt16?
     var closeReason = ""
+    var closeSent = false
 
     /// The text message being received, across fragments.
     var incoming: [UInt8] = []
