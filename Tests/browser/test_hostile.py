@@ -5,7 +5,7 @@ apps' messages, and a stale session update comes back as a conflict."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, send_text
+from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, send_text, shot
 
 CHECKS = ["parent-dom", "top-dom", "storage", "parent-storage", "cookie", "top-navigation", "popup",
           "socket", "upload", "bridge-unknown-method", "bridge-bad-url", "bridge-send-without-user"]
@@ -102,6 +102,7 @@ def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber,
     expect(ask).to_be_visible()
     expect(ask).to_contain_text("Grabber wants to send a message")
     expect(ask.locator("#app-send-preview")).to_contain_text("sneaky")
+    shot(ana, f"app-send-question-{'touch' if touch else 'mouse'}")
     # (Cancel by pointer: a key press could land in the few milliseconds the app holds
     # the focus before the host takes it back, a known gap noted in frame.js)
     press(ask.get_by_role("button", name="Cancel"))
@@ -111,6 +112,7 @@ def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber,
     # the user types in the composer: the app takes the focus again, gets it taken back, and is hidden
     press(ana.locator("#composer-input"))
     expect(ana.locator("#app-pane .pane-hidden")).to_contain_text("Grabber was hidden")
+    shot(ana, f"app-hidden-{'touch' if touch else 'mouse'}")
     text = "my bank pin is 4711, do not tell the app"
     ana.keyboard.type(text, delay=15)
     expect(ana.locator("#composer-input")).to_have_value(text)
