@@ -8,6 +8,7 @@ export { MessagesAppViewController, PresentationStyle, start } from "./controlle
 export { Conversation, SessionConflictError } from "./conversation.js";
 export { Message, Session, TemplateLayout, LiveLayout, Sticker } from "./model.js";
 export { AppStorage } from "./storage.js";
+export { NewestMessages } from "./sessions.js";
 export { BridgeError } from "./protocol.js";
 export { h } from "./dom.js";
 export { queryItems, queryValue, queryObject, urlWithQueryItems } from "./query.js";

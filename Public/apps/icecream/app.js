@@ -6,7 +6,7 @@
 // storage and shown in the compact view.
 
 import {
-  MessagesAppViewController, Message, Session, TemplateLayout, Sticker, SessionConflictError,
+  MessagesAppViewController, Message, Session, TemplateLayout, Sticker, SessionConflictError, NewestMessages,
   queryItems, urlWithQueryItems,
 } from "/sdk/index.js";
 import {
@@ -52,8 +52,8 @@ class IceCreamBuilder extends MessagesAppViewController {
      * null for a new one. `version` is the session version it was read at.
      */
     this.target = null;
-    /** session id → the newest message of it we have seen, and its version */
-    this.latest = new Map();
+    /** the newest message of each sundae's session we have seen */
+    this.latest = new NewestMessages();
     this.sendToken = 0;
   }
 
@@ -115,32 +115,22 @@ class IceCreamBuilder extends MessagesAppViewController {
   targetOf(message) {
     const sundae = sundaeOf(message);
     if (!sundae) return null;
-    const session = message.session || null;
-    // The version this message holds. (Session objects are shared and their
-    // version is the newest the app has seen; an SDK without
-    // message.sessionVersion gives only that, which for a message just handed
-    // to us is its own.)
-    const version = session ? (Number.isInteger(message.sessionVersion) ? message.sessionVersion : session.version) : 0;
-    if (session) {
-      const known = this.latest.get(session.identifier);
-      if (!known || known.version <= version) this.latest.set(session.identifier, { message, version });
-    }
-    return { sundae, session, version };
+    const version = this.latest.note(message);
+    return { sundae, session: message.session || null, version };
   }
 
   /** The newest state of the target's session we know of. */
   current() {
     const t = this.target;
     if (!t || !t.session) return t;
-    const known = this.latest.get(t.session.identifier);
-    if (known && known.version > t.version) return this.targetOf(known.message) ?? t;
-    return t;
+    const newer = this.latest.newerThan(t.session.identifier, t.version);
+    return (newer && this.targetOf(newer)) || t;
   }
 
   /** The status line's button: open the sundae it is about. */
   openStatus() {
-    const known = this.status?.sessionId ? this.latest.get(this.status.sessionId) : null;
-    if (known) this.target = this.targetOf(known.message);
+    const known = this.status?.sessionId ? this.latest.newest(this.status.sessionId) : null;
+    if (known) this.target = this.targetOf(known);
     this.notice = null;
     this.requestPresentationStyle("expanded");
   }

@@ -12,7 +12,7 @@
 // rendered from them.
 
 import {
-  MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError,
+  MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError, NewestMessages,
   queryItems, urlWithQueryItems,
 } from "/sdk/index.js";
 import {
@@ -58,8 +58,8 @@ class WenderPic extends MessagesAppViewController {
     this.mode = "new";
     /** {game, session, version, message} of the game looked at */
     this.target = null;
-    /** session id → {message, version}: the newest state of each game seen */
-    this.latest = new Map();
+    /** the newest state (message) of each game seen */
+    this.latest = new NewestMessages();
     /** the new game being drawn: {word, draft} */
     this.fresh = null;
     /** session id → strokes of the round the artist is drawing */
@@ -105,8 +105,7 @@ class WenderPic extends MessagesAppViewController {
     const game = gameOf(message);
     if (!game || !message.session) return;
     const id = message.session.identifier;
-    const before = this.latest.get(id);
-    const beforeGame = before ? gameOf(before.message) : null;
+    const beforeGame = gameOf(this.latest.newest(id));
     const t = this.targetOf(message);
     const me = this.me;
     const showing = this.mode === "game" && this.target && this.target.session && this.target.session.identifier === id;
@@ -145,26 +144,16 @@ class WenderPic extends MessagesAppViewController {
   targetOf(message) {
     const game = gameOf(message);
     if (!game) return null;
-    const session = message.session || null;
-    // The version this message holds. (Session objects are shared and their
-    // version is the newest the app has seen; an SDK without
-    // message.sessionVersion gives only that, which for a message just handed
-    // to us is its own.)
-    const version = session ? (Number.isInteger(message.sessionVersion) ? message.sessionVersion : session.version) : 0;
-    if (session) {
-      const known = this.latest.get(session.identifier);
-      if (!known || known.version <= version) this.latest.set(session.identifier, { message, version });
-    }
-    return { game, session, version, message };
+    const version = this.latest.note(message);
+    return { game, session: message.session || null, version, message };
   }
 
   /** The newest state of the game looked at. */
   current() {
     const t = this.target;
     if (!t || !t.session) return t;
-    const known = this.latest.get(t.session.identifier);
-    if (known && known.version > t.version) return this.targetOf(known.message) ?? t;
-    return t;
+    const newer = this.latest.newerThan(t.session.identifier, t.version);
+    return (newer && this.targetOf(newer)) || t;
   }
 
   /** A compact-view line when a friend's move gives this user a turn. */
@@ -343,9 +332,9 @@ class WenderPic extends MessagesAppViewController {
   }
 
   openStatus() {
-    const known = this.status?.sessionId ? this.latest.get(this.status.sessionId) : null;
+    const known = this.status?.sessionId ? this.latest.newest(this.status.sessionId) : null;
     if (known) {
-      this.target = this.targetOf(known.message);
+      this.target = this.targetOf(known);
       this.mode = "game";
     }
     this.requestPresentationStyle("expanded");
