@@ -23,6 +23,8 @@ let package = Package(
             pkgConfig: "libwebsockets",
             providers: [.apt(["libwebsockets-dev", "libssl-dev"])]
         ),
+        // OpenSSL's libcrypto for SHA-256, without the network library.
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // The domain: validation, protocol codec, sessions, storage. No sockets.
         .target(
             name: "ParlorCore",
@@ -31,7 +33,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                "CLibWebSockets",
+                "CCrypto",
             ]
         ),
         // libwebsockets wrapper: the service thread, HTTP, WebSocket connections.
@@ -57,6 +59,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ParlorCoreTests", dependencies: ["ParlorCore"]),
+        // The live state without sockets.
+        .testTarget(name: "ParlorServerTests", dependencies: ["ParlorServer", "ParlorCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 /*
- * The C surface Parlor uses: Debian's libwebsockets 4.1 and OpenSSL's libcrypto.
+ * The C surface Parlor uses: Debian's libwebsockets 4.1 (and OpenSSL's
+ * TLS options). Hashing lives in CCrypto, apart from the network.
  *
  * Swift imports functions and structs but drops macro expressions, so every helper
  * here wraps exactly one such macro or a call whose C signature does not import
@@ -9,8 +10,6 @@
 #define PARLOR_SHIM_H
 
 #include <libwebsockets.h>
-#include <openssl/evp.h>
-#include <openssl/rand.h>
 #include <openssl/ssl.h>
 
 /* LWS_PRE is `#define LWS_PRE _LWS_PAD(...)`: headroom lws_write needs before a buffer. */
@@ -56,17 +55,6 @@ struct parlor_timer {
 };
 static inline struct parlor_timer *parlor_timer_of(lws_sorted_usec_list_t *sul) {
     return lws_container_of(sul, struct parlor_timer, sul);
-}
-
-/* Cryptographically strong random bytes for tokens, ids and invite codes. */
-static inline int parlor_random_bytes(unsigned char *buf, int len) {
-    return RAND_bytes(buf, len);
-}
-
-/* SHA-256 of a buffer into out[32]; returns 1 on success. */
-static inline int parlor_sha256(const void *data, size_t len, unsigned char *out) {
-    unsigned int outlen = 0;
-    return EVP_Digest(data, len, out, &outlen, EVP_sha256(), NULL);
 }
 
 #endif

@@ -1,16 +1,11 @@
-import Dispatch
 import Metrics
 
-/// What the service thread counts, through swift-metrics (Prometheus in `parlor serve`).
+/// What the transport and HTTP side count, through swift-metrics (Prometheus in
+/// `parlor serve`). The live state counts its own (`LiveMetrics`).
 struct ServerMetrics {
-    let connections = Gauge(label: "parlor_connections")
-    let subscriptions = Gauge(label: "parlor_subscriptions")
     let pendingResponses = Gauge(label: "parlor_http_pending_responses")
     let uploadsInProgress = Gauge(label: "parlor_uploads_in_progress")
-    let slowConsumerCloses = Counter(label: "parlor_slow_consumer_closes_total")
     let blobBytes = Counter(label: "parlor_blob_bytes_stored_total")
-    /// From a request frame read to its answer queued: what a client waits for an ack.
-    let ackLatency = Timer(label: "parlor_ack_latency_seconds")
     private var refused: [String: Counter] = [:]
 
     mutating func refusedConnections(_ limit: String, _ n: Int) {
@@ -18,6 +13,4 @@ struct ServerMetrics {
         refused[limit] = c
         c.increment(by: n)
     }
-
-    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 }

@@ -23,7 +23,7 @@ struct BenchEngine: ParsableCommand {
 
         func call(_ json: String) -> JSONValue? {
             for case .send(_, let f) in engine.process([.frame(1, Array(json.utf8))]) {
-                return try? JSONParser.parse(f.payload)
+                return try? JSONParser.parse(f.json)
             }
             return nil
         }

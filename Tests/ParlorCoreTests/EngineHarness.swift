@@ -32,7 +32,7 @@ final class EngineHarness {
     func request(_ conn: ConnectionID, _ json: String) -> JSONValue {
         let actions = batch([(conn, json)])
         for a in actions {
-            if case .send(let c, let f) = a, c == conn, let v = try? JSONParser.parse(f.payload),
+            if case .send(let c, let f) = a, c == conn, let v = try? JSONParser.parse(f.json),
                v["re"] != nil || v["type"] == .string("error") {
                 return v
             }
@@ -58,7 +58,7 @@ final class EngineHarness {
     static func frames(_ actions: [EngineAction]) -> [JSONValue] {
         actions.compactMap { a -> JSONValue? in
             switch a {
-            case .send(_, let f), .broadcast(_, let f), .broadcastInSmallRoom(_, let f): try? JSONParser.parse(f.payload)
+            case .send(_, let f), .broadcast(_, let f), .broadcastInSmallRoom(_, let f): try? JSONParser.parse(f.json)
             default: nil
             }
         }

@@ -187,9 +187,9 @@ extension Engine {
         var bytes = 0
         var last = afterSeq
         for m in try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: Limits.replayPieceMessages) {
-            let frame = MessageJSON.event(m, supersedes: try supersededInfo(m, tx))
-            out.actions.append(.send(conn, frame))
-            bytes += frame.wireCount
+            let event = MessageJSON.event(m, supersedes: try supersededInfo(m, tx))
+            out.actions.append(.send(conn, event))
+            bytes += event.json.count
             last = m.seq
             if bytes >= Limits.replayPieceBytes { break }
         }
@@ -269,19 +269,19 @@ extension Engine {
     }
 
     /// Tells a user's other tabs and devices about a conversation they now belong to.
-    private func conversationEvent(_ c: Conversation) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object { w in
+    private func conversationEvent(_ c: Conversation) -> Payload {
+        Payload { w in
             w.field("type", "conversation")
             w.key("conversation"); MessageJSON.write(c, into: &w)
-        })
+        }
     }
 
-    private func memberEvent(_ cid: String, _ m: Member) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object { w in
+    private func memberEvent(_ cid: String, _ m: Member) -> Payload {
+        Payload { w in
             w.field("type", "member")
             w.field("conversationId", cid)
             w.key("member"); MessageJSON.write(m, into: &w)
-        })
+        }
     }
 
     /// For a replayed message that took over a session: its predecessor and the summary

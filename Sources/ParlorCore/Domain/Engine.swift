@@ -239,25 +239,25 @@ struct Outbox {
 }
 
 enum Replies {
-    static func error(_ id: String?, _ e: ParlorError) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object { w in
+    static func error(_ id: String?, _ e: ParlorError) -> Payload {
+        Payload { w in
             w.field("type", "error")
             w.field("re", id)
             w.field("code", e.code.rawValue)
             w.field("message", e.message)
             w.field("field", e.field)
             if let current = e.current { w.key("current"); w.raw(current) }
-        })
+        }
     }
 
-    static func result(_ id: String?, _ body: (inout JSONWriter) -> Void) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object { w in
+    static func result(_ id: String?, _ body: (inout JSONWriter) -> Void) -> Payload {
+        Payload { w in
             w.field("type", "result")
             w.field("re", id)
             w.key("result")
             w.beginObject()
             body(&w)
             w.endObject()
-        })
+        }
     }
 }

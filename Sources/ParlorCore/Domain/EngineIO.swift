@@ -4,7 +4,7 @@ public typealias ConnectionID = UInt64
 public typealias UploadID = UInt64
 
 /// What the service thread hands the engine.
-public enum EngineInput: Sendable {
+public enum EngineInput: Sendable, Equatable {
     /// One complete text frame from a connection.
     case frame(ConnectionID, [UInt8])
     /// The connection is gone; forget its state.
@@ -20,13 +20,13 @@ public enum EngineInput: Sendable {
 
 /// What the engine asks the service thread to do, in order, after its batch committed.
 public enum EngineAction: Sendable {
-    case send(ConnectionID, OutboundFrame)
-    case broadcast(conversationId: String, OutboundFrame)
+    case send(ConnectionID, Payload)
+    case broadcast(conversationId: String, Payload)
     /// Like broadcast, but skipped in rooms of more than `Limits.presenceRoomSize`
     /// subscribers (member news there would cost n frames per join: n² to fill a room).
-    case broadcastInSmallRoom(conversationId: String, OutboundFrame)
+    case broadcastInSmallRoom(conversationId: String, Payload)
     /// To every connection of one user (their other tabs and devices).
-    case toUser(userId: String, OutboundFrame)
+    case toUser(userId: String, Payload)
     /// Start live delivery of the conversation to the connection (and announce presence).
     case subscribe(ConnectionID, conversationId: String, userId: String)
     case unsubscribe(ConnectionID, conversationId: String)

@@ -30,14 +30,14 @@ enum MessageJSON {
     }
 
     /// The `message` event, built once and sent to every subscriber.
-    static func event(_ m: StoredMessage, supersedes: (seq: Int, summary: String)?) -> OutboundFrame {
+    static func event(_ m: StoredMessage, supersedes: (seq: Int, summary: String)?) -> Payload {
         event(conversationId: m.conversationId, message: bytes(m), supersedes: supersedes)
     }
 
     /// The event around a message already serialized (the send path serializes it once
     /// for both the sender's result and everyone's event).
-    static func event(conversationId: String, message: [UInt8], supersedes: (seq: Int, summary: String)?) -> OutboundFrame {
-        OutboundFrame(text: JSONWriter.object(capacity: message.count + 120) { w in
+    static func event(conversationId: String, message: [UInt8], supersedes: (seq: Int, summary: String)?) -> Payload {
+        Payload(capacity: message.count + 120) { w in
             w.field("type", "message")
             w.field("conversationId", conversationId)
             w.key("message")
@@ -49,7 +49,7 @@ enum MessageJSON {
                 w.field("summary", s.summary)
                 w.endObject()
             }
-        })
+        }
     }
 
     static func write(_ c: Conversation, into w: inout JSONWriter) {

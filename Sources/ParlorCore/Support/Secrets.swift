@@ -1,11 +1,14 @@
-import CLibWebSockets
+import CCrypto
 
-/// Random identifiers and hashes, from OpenSSL's CSPRNG and SHA-256.
+/// Random identifiers and hashes: the system's CSPRNG (getrandom(2) on Linux, through
+/// `SystemRandomNumberGenerator`) and libcrypto's SHA-256.
 public enum Secrets {
     public static func randomBytes(_ n: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: n)
-        let ok = out.withUnsafeMutableBufferPointer { parlor_random_bytes($0.baseAddress, Int32(n)) }
-        precondition(ok == 1, "OpenSSL's random generator failed")
+        var g = SystemRandomNumberGenerator()
+        var out = [UInt8]()
+        out.reserveCapacity(n + 7)
+        while out.count < n { withUnsafeBytes(of: g.next()) { out += $0 } }
+        out.removeLast(out.count - n)
         return out
     }
 

@@ -17,7 +17,12 @@ public final class LWSServer: @unchecked Sendable {
 
     // Service-thread state: touched only on the service thread (see `assertOnServiceThread`).
     var context: OpaquePointer?
-    var connections: [ConnectionID: WebSocketConnection] = [:]
+    /// Connections, subscriptions, queues: everything live, as a value (Live/).
+    var live: LiveState
+    /// Each open WebSocket's lws handle, by the id the live state knows it by.
+    var sockets: [ConnectionID: OpaquePointer] = [:]
+    /// The live state's effects, taken out to be performed (storage reused).
+    var effectBuffer: [LiveEffect] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
     var uploads: [UInt64: Upload] = [:]
     /// Requests whose body arrived before their answer was queued.
@@ -37,14 +42,12 @@ public final class LWSServer: @unchecked Sendable {
     var metrics = ServerMetrics()
     /// Renders /metrics (Prometheus text); nil serves no metrics.
     public var renderMetrics: (@Sendable () -> [UInt8])?
-    var hub = Hub()
-    /// Each signed-in user's open connections, for events meant for all of them.
-    var userConnections: [String: [ConnectionID: WebSocketConnection]] = [:]
     var nextId: UInt64 = 1
+    /// Where queued frames are copied for one raw write, after lws's headroom.
     var scratch: [UInt8]
     var serviceThread: pthread_t?
     var shutdownBegun = false
-    let pre = OutboundFrame.headroom
+    let pre = Int(parlor_lws_pre())
     static let writeBudget = 64 * 1024
 
     // Cross-thread state.
@@ -52,17 +55,14 @@ public final class LWSServer: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let draining = Atomic<Bool>(false)
     private let drained = DispatchSemaphore(value: 0)
-    var drainBegun = false
     var drainSignalled = false
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let startResult = Mutex<Result<Int, ServerError>?>(nil)
 
-    // Memory libwebsockets points into, kept until the context is destroyed.
-    private let strings = CStrings()
-    private var protocols: UnsafeMutablePointer<lws_protocols>?
-    private var retryPolicy: UnsafeMutablePointer<lws_retry_bo_t>?
-    private var sweepTimer: UnsafeMutablePointer<parlor_timer>?
+    /// Memory libwebsockets points into, from the first context attempt until the
+    /// context is destroyed.
+    private let cMemory = ContextMemory()
 
     public struct ServerError: Error, CustomStringConvertible {
         public let description: String
@@ -76,8 +76,14 @@ public final class LWSServer: @unchecked Sendable {
         peerLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: PeerLimits.processCapacity())
         forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
         self.log = logger
-        scratch = [UInt8](repeating: 0, count: OutboundFrame.headroom)
-        scratch.reserveCapacity(OutboundFrame.headroom + Self.writeBudget * 2)
+        live = LiveState(log: logger)
+        scratch = [UInt8](repeating: 0, count: Int(parlor_lws_pre()))
+        scratch.reserveCapacity(scratch.count + Self.writeBudget * 2)
+    }
+
+    deinit {
+        assert(context == nil, "LWSServer released while its context lives")
+        cMemory.free()  // never started: nothing of it was handed to lws
     }
 
     /// Starts the service thread; returns the port it listens on once it does.
@@ -145,14 +151,20 @@ public final class LWSServer: @unchecked Sendable {
             finished.signal()
             return
         }
-        var made = createContext(listen)
+        // lws holds this server's address (the context's user pointer, the sweep timer)
+        // from here until lws_context_destroy returns: a reference taken for that span
+        // and given back below, rather than relying on the thread's closure holding self.
+        let cReference = Unmanaged.passRetained(self)
+        defer { cReference.release() }
+        var made = createContext(listen, user: cReference.toOpaque())
         if made == nil && config.eventLoop == .libev {
             // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still works.
             log.warning("libev event loop unavailable, falling back to poll()")
             config.eventLoop = .poll
-            made = createContext(listen)
+            made = createContext(listen, user: cReference.toOpaque())
         }
         guard let ctx = made else {
+            cMemory.free()
             startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port)")) }
             started.signal()
             finished.signal()
@@ -172,22 +184,18 @@ public final class LWSServer: @unchecked Sendable {
         wakeAddress.withLock { $0 = 0 }
         lws_context_destroy(ctx)
         context = nil
-        strings.free()
-        protocols?.deallocate()
-        sweepTimer?.deallocate()
-        retryPolicy?.deallocate()
+        cMemory.free()
         finished.signal()
     }
 
-    private func createContext(_ listen: ListenAddress) -> OpaquePointer? {
-        let protos = UnsafeMutablePointer<lws_protocols>.allocate(capacity: 3)
-        protos.initialize(repeating: lws_protocols(), count: 3)
+    private func createContext(_ listen: ListenAddress, user: UnsafeMutableRawPointer) -> OpaquePointer? {
+        let protos = cMemory.protocols
         // Protocol 0 answers plain HTTP (files, health, blobs); a WebSocket handshake
         // that names no subprotocol lands here too and is refused.
-        protos[0].name = UnsafePointer(strings.make("http"))
+        protos[0].name = cMemory.string("http")
         protos[0].callback = parlorCallback
         protos[0].per_session_data_size = MemoryLayout<UInt64>.size
-        protos[1].name = UnsafePointer(strings.make("parlor.v1"))
+        protos[1].name = cMemory.string("parlor.v1")
         protos[1].callback = parlorCallback
         protos[1].per_session_data_size = MemoryLayout<UInt64>.size
         // lws keeps an rx buffer of this size for every connection, idle or not: small
@@ -197,35 +205,32 @@ public final class LWSServer: @unchecked Sendable {
         // Left at 0, tx_packet_size would cap every send() at rx_buffer_size and make lws
         // chop each batched write into 256-byte pieces; one write should take a batch.
         protos[1].tx_packet_size = 4 * Self.writeBudget
-        protocols = protos
 
-        let retry = UnsafeMutablePointer<lws_retry_bo_t>.allocate(capacity: 1)
-        retry.initialize(to: lws_retry_bo_t())
+        let retry = cMemory.retry
         retry.pointee.secs_since_valid_ping = 20
         retry.pointee.secs_since_valid_hangup = 40
-        retryPolicy = retry
 
         var info = lws_context_creation_info()
         info.port = Int32(config.port)
-        info.iface = UnsafePointer(strings.make(listen.address))
+        info.iface = cMemory.string(listen.address)
         info.protocols = UnsafePointer(protos)
         info.gid = -1
         info.uid = -1
-        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.user = user
         info.retry_and_idle_policy = UnsafePointer(retry)
         info.timeout_secs = 10  // handshakes and stalled HTTP exchanges
-        info.alpn = UnsafePointer(strings.make("http/1.1"))
-        info.vhost_name = UnsafePointer(strings.make("default"))
-        info.server_string = UnsafePointer(strings.make("parlor"))
+        info.alpn = cMemory.string("http/1.1")
+        info.vhost_name = cMemory.string("default")
+        info.server_string = cMemory.string("parlor")
         let tls = config.tlsCertificate != nil
         if let cert = config.tlsCertificate, let key = config.tlsKey {
-            info.ssl_cert_filepath = UnsafePointer(strings.make(cert))
-            info.ssl_private_key_filepath = UnsafePointer(strings.make(key))
+            info.ssl_cert_filepath = cMemory.string(cert)
+            info.ssl_private_key_filepath = cMemory.string(key)
             // TLS 1.2: forward-secret key exchange and AEAD only (no static RSA, no CBC);
             // TLS 1.3's suites are all of that already.
-            info.ssl_cipher_list = UnsafePointer(strings.make(
+            info.ssl_cipher_list = cMemory.string(
                 "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
-                + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305"))
+                + "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305")
             info.ssl_options_set = parlor_tls_options()
         }
         info.options = parlor_server_options(tls ? 1 : 0, 1, config.eventLoop == .libev ? 1 : 0, listen.isIPv4 ? 1 : 0)
@@ -256,7 +261,16 @@ public final class LWSServer: @unchecked Sendable {
             box.removeAll(keepingCapacity: true)
             return a
         }
-        for a in actions { perform(a) }
+        let now = LiveState.now()
+        for a in actions where !live.perform(a, now: now) {
+            switch a {
+            case .uploadDone(let id, let status, let body): uploadDone(id, status, body)
+            case .healthDone(let id, let problem): healthDone(id, problem)
+            case .uploadAuthorized(let id, let ok): uploadAuthorized(id, ok)
+            default: break
+            }
+        }
+        applyLiveEffects()
     }
 
     func makeId() -> UInt64 {
@@ -266,14 +280,10 @@ public final class LWSServer: @unchecked Sendable {
 
     /// The sweep (sign-in timeouts, upload deadlines, refusal logs) runs once a second.
     func scheduleSweep() {
-        guard let ctx = context else { return }
-        if sweepTimer == nil {
-            let t = UnsafeMutablePointer<parlor_timer>.allocate(capacity: 1)
-            t.initialize(to: parlor_timer())
-            t.pointee.user = Unmanaged.passUnretained(self).toOpaque()
-            sweepTimer = t
-        }
-        lws_sul_schedule(ctx, 0, &sweepTimer!.pointee.sul, sweepFired, 1_000_000)
+        guard let ctx = context, let user = lws_context_user(ctx) else { return }
+        let timer = cMemory.sweepTimer
+        timer.pointee.user = user  // the reference the service loop holds for lws
+        lws_sul_schedule(ctx, 0, &timer.pointee.sul, sweepFired, 1_000_000)
     }
 }
 

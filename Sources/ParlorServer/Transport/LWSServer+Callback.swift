@@ -30,7 +30,7 @@ extension LWSServer {
             return writeable(wsi, user)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
             // RFC 6455 5.5.1: a close payload is empty or starts with a 2-byte code.
-            if len == 1, let id = sessionId(user), let c = connections[id] { return close(wsi, c, 1002, "bad close frame") }
+            if len == 1, let id = sessionId(user) { return close(wsi, id, 1002, "bad close frame") }
             return 0
         case LWS_CALLBACK_CLOSED:
             closed(user)

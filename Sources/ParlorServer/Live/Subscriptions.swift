@@ -2,28 +2,25 @@ import ParlorCore
 
 /// Who receives what: the connections subscribed to each conversation, and which
 /// members are online there (at least one subscribed connection).
-struct Hub {
-    private(set) var subscribers: [String: [ConnectionID: WebSocketConnection]] = [:]
+struct Subscriptions {
+    private(set) var subscribers: [String: Set<ConnectionID>] = [:]
     private var online: [String: [String: Int]] = [:]
     /// (connection, conversation) pairs, for metrics.
-    private(set) var subscriptionCount = 0
+    private(set) var count = 0
 
     /// Returns true if this made the user newly online in the conversation.
-    mutating func subscribe(_ c: WebSocketConnection, to conversation: String, userId: String) -> Bool {
-        guard c.subscriptions.insert(conversation).inserted else { return false }
-        subscriptionCount += 1
-        subscribers[conversation, default: [:]][c.id] = c
+    mutating func add(_ id: ConnectionID, to conversation: String, userId: String) -> Bool {
+        guard subscribers[conversation, default: []].insert(id).inserted else { return false }
+        count += 1
         let n = online[conversation, default: [:]][userId, default: 0]
         online[conversation, default: [:]][userId] = n + 1
         return n == 0
     }
 
     /// Returns true if this made the user go offline in the conversation.
-    mutating func unsubscribe(_ c: WebSocketConnection, from conversation: String) -> Bool {
-        guard c.subscriptions.remove(conversation) != nil else { return false }
-        subscriptionCount -= 1
-        guard let userId = c.userId else { return false }
-        subscribers[conversation]?[c.id] = nil
+    mutating func remove(_ id: ConnectionID, from conversation: String, userId: String) -> Bool {
+        guard subscribers[conversation]?.remove(id) != nil else { return false }
+        count -= 1
         if subscribers[conversation]?.isEmpty == true { subscribers[conversation] = nil }
         let n = (online[conversation]?[userId] ?? 1) - 1
         online[conversation]?[userId] = n > 0 ? n : nil

@@ -1,0 +1,49 @@
+import ParlorCore
+
+/// One connection's frames waiting for its socket, oldest first, with the bounds that
+/// make a slow reader a slow consumer rather than a memory leak.
+struct FrameQueue {
+    private var frames: [OutboundFrame] = []
+    private var head = 0
+    private(set) var bytes = 0
+
+    var isEmpty: Bool { head == frames.count }
+
+    /// Queues a frame; false if the reader is too far behind to keep.
+    mutating func push(_ frame: OutboundFrame) -> Bool {
+        if frames.count - head >= Limits.outboundFrames || bytes + frame.wireCount > Limits.outboundBytes {
+            return false
+        }
+        frames.append(frame)
+        bytes += frame.wireCount
+        return true
+    }
+
+    /// Appends whole frames, oldest first, to `buffer` up to about `budget` bytes;
+    /// always at least one frame. Returns the bytes appended.
+    mutating func pop(into buffer: inout [UInt8], budget: Int) -> Int {
+        var total = 0
+        while head < frames.count {
+            let f = frames[head]
+            if total > 0 && total + f.wireCount > budget { break }
+            f.append(to: &buffer)
+            total += f.wireCount
+            bytes -= f.wireCount
+            head += 1
+        }
+        if head == frames.count {
+            frames.removeAll(keepingCapacity: frames.capacity <= 64)
+            head = 0
+        } else if head > 1024 {
+            frames.removeFirst(head)
+            head = 0
+        }
+        return total
+    }
+
+    mutating func removeAll() {
+        frames.removeAll()
+        head = 0
+        bytes = 0
+    }
+}

@@ -1,0 +1,137 @@
+import ParlorCore
+
+/// What the live state knows of one WebSocket connection. A value: the transport
+/// keeps its socket, the live state keeps this, keyed by the same id.
+struct LiveConnection {
+    let id: ConnectionID
+    let peer: String
+    /// Uptime nanoseconds (see `LiveState.now`).
+    let openedAt: UInt64
+    var userId: String?
+    var subscriptions: Set<String> = []
+    var queue = FrameQueue()
+    /// A writeable callback is already asked for; asking again costs a syscall.
+    var writeRequested = false
+
+    /// Set when the connection must be closed at its next writeable callback.
+    var closeCode: UInt16?
+    var closeReason = ""
+    var closeSent = false
+
+    /// The text message being received, across fragments.
+    var incoming: [UInt8] = []
+    /// Bytes of an oversized frame read and dropped so far.
+    var discarded = 0
+
+    /// Frames handed to the engine and not yet answered; past a limit the connection
+    /// stops being read, so one client cannot flood the engine or grow its inbox.
+    var inFlight = 0
+    var readingPaused = false
+    /// When each frame still with the engine was read, oldest first (ack latency).
+    var readAt: [UInt64] = []
+    /// Resume replays waiting for this connection's queue to drain before their next piece.
+    var pendingReplays: [(conversationId: String, afterSeq: Int, generation: Int)] = []
+
+    /// A replay's next piece is asked for once no more than this is waiting to be written.
+    static let replayLowWater = 64 * 1024
+    static let maxInFlight = 64
+
+    init(id: ConnectionID, peer: String, openedAt: UInt64) {
+        self.id = id
+        self.peer = peer
+        self.openedAt = openedAt
+    }
+}
+
+/// What happens to one connection, in place: each records its effects in `fx`.
+extension LiveConnection {
+    mutating func requestWrite(_ fx: inout [LiveEffect]) {
+        guard !writeRequested else { return }
+        writeRequested = true
+        fx.append(.requestWrite(id))
+    }
+
+    /// Marks the connection for closing once `flush` lets what is queued go out first
+    /// (an error reply before a 4001); a slow consumer's backlog is dropped instead.
+    mutating func scheduleClose(_ code: UInt16, _ reason: String, flush: Bool, _ fx: inout [LiveEffect]) {
+        guard closeCode == nil else { return }
+        closeCode = code
+        closeReason = reason
+        if !flush { queue.removeAll() }
+        requestWrite(&fx)
+    }
+
+    /// Queues a frame; false if this reader is too far behind (it is then being closed).
+    mutating func enqueue(_ frame: OutboundFrame, _ fx: inout [LiveEffect]) -> Bool {
+        guard closeCode == nil else { return true }
+        guard queue.push(frame) else {
+            scheduleClose(4008, "slow_consumer", flush: false, &fx)
+            return false
+        }
+        requestWrite(&fx)
+        return true
+    }
+
+    /// A fragment of a text message arrived: kept, or the whole message handed to the
+    /// engine; `.close` when it breaks the size cap.
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, remaining: Int, now: UInt64,
+                          _ fx: inout [LiveEffect]) -> WriteStep {
+        // The cap applies before buffering: once a frame announces more than the cap,
+        // nothing more of it is kept. The rest is read and dropped (up to a bound) so
+        // the client, done sending, reads the 1009 instead of a reset connection.
+        if discarded > 0 || incoming.count + bytes.count + remaining > Limits.frameBytes {
+            incoming = []
+            discarded += bytes.count
+            if final || discarded > 4 * Limits.frameBytes { return .close(1009, "frames are limited to 64 KiB") }
+            return .nothing
+        }
+        incoming.append(contentsOf: bytes)
+        guard final else { return .nothing }
+        fx.append(.submit(.frame(id, incoming)))
+        incoming = []
+        inFlight += 1
+        readAt.append(now)
+        if inFlight >= Self.maxInFlight && !readingPaused {
+            readingPaused = true
+            fx.append(.setReading(id, false))
+        }
+        return .nothing
+    }
+
+    /// The socket can take a write: frames appended to `buffer`, or the close frame
+    /// once the queue is flushed.
+    mutating func writeable(into buffer: inout [UInt8], budget: Int, _ fx: inout [LiveEffect]) -> WriteStep {
+        writeRequested = false
+        if let code = closeCode, queue.isEmpty { return .close(code, closeReason) }
+        guard !queue.isEmpty else { return .nothing }
+        // Several whole frames in one raw write: lws keeps what the kernel did not take
+        // and calls back only once it is flushed, so frames never interleave with its
+        // own control frames.
+        let n = queue.pop(into: &buffer, budget: budget)
+        if !queue.isEmpty || closeCode != nil { requestWrite(&fx) }
+        if queue.bytes <= Self.replayLowWater { continueReplays(&fx) }
+        return .write(n)
+    }
+
+    /// The queue has drained (nearly: live traffic of other rooms may never let it
+    /// empty): ask the engine for the next piece of each waiting replay.
+    mutating func continueReplays(_ fx: inout [LiveEffect]) {
+        guard closeCode == nil, !pendingReplays.isEmpty else { return }
+        for r in pendingReplays {
+            fx.append(.submit(.replay(id, conversationId: r.conversationId, afterSeq: r.afterSeq, generation: r.generation)))
+        }
+        pendingReplays.removeAll()
+    }
+
+    /// The engine answered `count` frames: resume reading once half the window is free.
+    mutating func processed(_ count: Int, now: UInt64, draining: Bool, latency: (UInt64) -> Void,
+                            _ fx: inout [LiveEffect]) {
+        inFlight -= count
+        for t in readAt.prefix(count) { latency(now &- t) }
+        readAt.removeFirst(min(count, readAt.count))
+        if readingPaused && inFlight <= Self.maxInFlight / 2 && !draining {
+            readingPaused = false
+            fx.append(.setReading(id, true))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import ParlorCore
+
+/// Performs what the engine decided for live connections, in the engine's order.
+extension LiveState {
+    /// Returns false for actions that are not about live connections (HTTP's).
+    @discardableResult
+    mutating func perform(_ action: EngineAction, now: UInt64 = now()) -> Bool {
+        switch action {
+        case .send(let id, let payload):
+            enqueue(OutboundFrame(payload), to: id)
+        case .broadcast(let conversation, let payload):
+            broadcast(OutboundFrame(payload), to: conversation, except: nil)
+        case .broadcastInSmallRoom(let conversation, let payload):
+            guard subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize else { break }
+            broadcast(OutboundFrame(payload), to: conversation, except: nil)
+        case .toUser(let userId, let payload):
+            let frame = OutboundFrame(payload)
+            for id in userConnections[userId] ?? [] { enqueue(frame, to: id) }
+        case .subscribe(let id, let conversation, let userId):
+            subscribe(id, conversation, userId)
+        case .unsubscribe(let id, let conversation):
+            leave(id, conversation)
+        case .authenticated(let id, let userId):
+            guard connections[id] != nil else { break }
+            connections[id]!.userId = userId
+            userConnections[userId, default: []].insert(id)
+            log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
+        case .processed(let id, let count):
+            guard connections[id] != nil else { break }
+            let ack = metrics.ackLatency
+            connections[id]!.processed(count, now: now, draining: draining,
+                                       latency: { ack.recordNanoseconds(Int64($0)) }, &effects)
+        case .close(let id, let code, let reason):
+            guard connections[id] != nil else { break }
+            connections[id]!.scheduleClose(code, reason, flush: true, &effects)
+        case .replayContinues(let id, let conversation, let afterSeq, let generation):
+            guard connections[id] != nil else { break }
+            connections[id]!.pendingReplays.append((conversation, afterSeq, generation))
+            if connections[id]!.queue.bytes <= LiveConnection.replayLowWater {
+                connections[id]!.continueReplays(&effects)
+            }
+        case .uploadDone, .uploadAuthorized, .healthDone:
+            return false
+        }
+        return true
+    }
+
+    private mutating func broadcast(_ frame: OutboundFrame, to conversation: String, except: ConnectionID?) {
+        guard let subs = subscriptions.subscribers[conversation] else { return }
+        for id in subs where id != except { enqueue(frame, to: id) }
+    }
+
+    private mutating func subscribe(_ id: ConnectionID, _ conversation: String, _ userId: String) {
+        guard connections[id] != nil, connections[id]!.subscriptions.insert(conversation).inserted else { return }
+        let cameOnline = subscriptions.add(id, to: conversation, userId: userId)
+        metrics.subscriptions.record(subscriptions.count)
+        // A snapshot lists everyone online: in a big room that is n ids per subscribe.
+        if subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize {
+            let online = subscriptions.onlineUsers(conversation)
+            enqueue(OutboundFrame(PresenceJSON.snapshot(conversationId: conversation, online: online)), to: id)
+        }
+        if cameOnline { announce(conversation, userId: userId, online: true, except: id) }
+    }
+
+    mutating func leave(_ id: ConnectionID, _ conversation: String) {
+        guard let c = connections[id], c.subscriptions.contains(conversation) else { return }
+        connections[id]!.subscriptions.remove(conversation)
+        guard let userId = c.userId else { return }
+        let wentOffline = subscriptions.remove(id, from: conversation, userId: userId)
+        metrics.subscriptions.record(subscriptions.count)
+        if wentOffline { announce(conversation, userId: userId, online: false, except: nil) }
+    }
+
+    /// Tells a conversation's subscribers that a member came or went; big rooms get
+    /// snapshots only, so a thousand arrivals do not cost a million frames.
+    private mutating func announce(_ conversation: String, userId: String, online: Bool, except: ConnectionID?) {
+        guard subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize else { return }
+        let payload = PresenceJSON.change(conversationId: conversation, userId: userId, online: online)
+        broadcast(OutboundFrame(payload), to: conversation, except: except)
+    }
+}

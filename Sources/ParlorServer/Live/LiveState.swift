@@ -1,0 +1,115 @@
+import Dispatch
+import Logging
+import ParlorCore
+
+/// The live side of the server as a value: connections, subscriptions, presence, each
+/// connection's queue and flow control, the slow-consumer policy. It takes inputs
+/// (a connection opened, a frame read, a socket writeable, an engine action, a sweep)
+/// and records effects (`LiveEffect`) that the transport performs; it never touches a
+/// socket, so Tests/ParlorServerTests drive it directly.
+struct LiveState {
+    // Changed only by the methods here and in LiveState+Actions.swift.
+    var connections: [ConnectionID: LiveConnection] = [:]
+    var subscriptions = Subscriptions()
+    /// Each signed-in user's open connections, for events meant for all of them.
+    var userConnections: [String: Set<ConnectionID>] = [:]
+    var effects: [LiveEffect] = []
+    private(set) var draining = false
+    let log: Logger
+    let metrics = LiveMetrics()
+
+    init(log: Logger) { self.log = log }
+
+    /// Uptime nanoseconds: the clock every `now` below is read from.
+    static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    /// Hands over the effects recorded so far (into `out`, whose storage is reused).
+    mutating func takeEffects(into out: inout [LiveEffect]) {
+        out.removeAll(keepingCapacity: true)
+        swap(&out, &effects)
+    }
+
+    mutating func open(_ id: ConnectionID, peer: String, now: UInt64 = now()) {
+        connections[id] = LiveConnection(id: id, peer: peer, openedAt: now)
+        metrics.connections.record(connections.count)
+        log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
+    }
+
+    /// A fragment of a message arrived. nil: the connection is unknown; else whether to
+    /// go on (`.nothing`) or close with a code.
+    mutating func receive(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer, binary: Bool, final: Bool,
+                          remaining: Int, now: UInt64 = now()) -> WriteStep? {
+        guard connections[id] != nil else { return nil }
+        if binary { return .close(1003, "binary frames are not accepted") }
+        return connections[id]!.receive(bytes, final: final, remaining: remaining, now: now, &effects)
+    }
+
+    /// The socket can take a write: what to write (frames appended to `buffer`, up to
+    /// about `budget` bytes), or the close frame once the queue is flushed.
+    mutating func writeable(_ id: ConnectionID, into buffer: inout [UInt8], budget: Int) -> WriteStep {
+        guard connections[id] != nil else { return .nothing }
+        return connections[id]!.writeable(into: &buffer, budget: budget, &effects)
+    }
+
+    /// The transport is about to send a close frame: false if one was sent already
+    /// (lws may call back once more while a close is under way).
+    mutating func closing(_ id: ConnectionID, code: UInt16, reason: String) -> Bool {
+        guard let c = connections[id], !c.closeSent else { return false }
+        connections[id]!.closeSent = true
+        if code != 1000 {
+            log.info("ws closing", metadata: ["conn": "\(id)", "code": "\(code)", "reason": "\(reason)"])
+        }
+        return true
+    }
+
+    /// The connection is gone: it leaves every conversation and the engine forgets it.
+    mutating func closed(_ id: ConnectionID, now: UInt64 = now()) {
+        guard let c = connections[id] else { return }
+        for conversation in c.subscriptions { leave(id, conversation) }
+        connections[id] = nil
+        metrics.connections.record(connections.count)
+        if let u = c.userId {
+            userConnections[u]?.remove(id)
+            if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
+        }
+        effects.append(.submit(.closed(id)))
+        let seconds = (now &- c.openedAt) / 1_000_000_000
+        log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
+    }
+
+    /// Closes connections that have not signed in within the time allowed. One whose
+    /// auth or register is still waiting in a busy engine is not the client's fault.
+    mutating func sweep(now: UInt64 = now()) {
+        let limit = UInt64(Limits.authSeconds) * 1_000_000_000
+        for (id, c) in connections
+        where c.userId == nil && c.closeCode == nil && c.inFlight == 0 && now &- c.openedAt > limit {
+            connections[id]!.scheduleClose(4001, "authentication timeout", flush: false, &effects)
+        }
+    }
+
+    /// A graceful stop: nothing more is read; each connection is closed with 1001 once
+    /// the engine has answered all it read. Called again until `connections` is empty.
+    mutating func drain() {
+        if !draining {
+            draining = true
+            log.info("draining", metadata: ["connections": "\(connections.count)"])
+            for (id, c) in connections where !c.readingPaused {
+                connections[id]!.readingPaused = true
+                effects.append(.setReading(id, false))
+            }
+        }
+        for (id, c) in connections where c.inFlight == 0 && c.closeCode == nil {
+            connections[id]!.pendingReplays.removeAll()
+            connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
+        }
+    }
+
+    /// Queues a frame for one connection; a reader too far behind is closed (4008).
+    mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
+        guard connections[id] != nil else { return }
+        if !connections[id]!.enqueue(frame, &effects) {
+            log.warning("ws slow consumer", metadata: ["conn": "\(id)"])
+            metrics.slowConsumerCloses.increment()
+        }
+    }
+}

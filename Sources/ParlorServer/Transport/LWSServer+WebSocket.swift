@@ -1,0 +1,125 @@
+import CLibWebSockets
+import Foundation
+import ParlorCore
+
+/// The WebSocket shell: handshake checks here; what a connection's callbacks mean is
+/// decided by the live state (Live/), whose effects are performed here.
+extension LWSServer {
+    /// Checks path, subprotocol and Origin before the upgrade; nonzero refuses it.
+    func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
+        if isDraining {
+            _ = lws_return_http_status(wsi, 503, nil)
+            return -1
+        }
+        let path = header(wsi, WSI_TOKEN_GET_URI) ?? ""
+        let isParlor = lws_get_protocol(wsi).map { String(cString: $0.pointee.name) == "parlor.v1" } ?? false
+        guard path == "/ws", isParlor else {
+            log.info("ws refused: path or subprotocol", metadata: ["path": "\(path.prefix(64))"])
+            _ = lws_return_http_status(wsi, 400, nil)
+            return -1
+        }
+        let origin = header(wsi, WSI_TOKEN_ORIGIN)
+        if isAppsHost(wsi) || origin.map({ !originAllowed($0, host: header(wsi, WSI_TOKEN_HOST)) }) ?? false {
+            log.notice("ws refused: origin not allowed", metadata: ["origin": "\(origin?.prefix(100) ?? "-")"])
+            _ = lws_return_http_status(wsi, 403, nil)
+            return -1
+        }
+        guard admitForwarded(wsi) else {
+            _ = lws_return_http_status(wsi, 429, nil)
+            return -1
+        }
+        return 0
+    }
+
+    /// The page's own origin, with the scheme this server is reached by (https only on
+    /// the TLS port; behind a TLS proxy a plain port sees https origins too), or one
+    /// configured. Never the apps origin: app code must not reach the socket.
+    func originAllowed(_ origin: String, host: String?) -> Bool {
+        let o = origin.lowercased()
+        if let apps = config.appsOrigin, o == apps.lowercased().trimmingCharacters(in: ["/"]) { return false }
+        if (config.allowedOrigins + config.publicOrigins).contains(where: { $0.lowercased() == o }) { return true }
+        guard let host = host?.lowercased() else { return false }
+        if config.tlsCertificate != nil { return o == "https://\(host)" }
+        return o == "http://\(host)" || o == "https://\(host)"
+    }
+
+    func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        let id = makeId()
+        setSessionId(user, id)
+        var buf = [CChar](repeating: 0, count: 64)
+        let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
+        sockets[id] = wsi
+        live.open(id, peer: peer)
+        return 0
+    }
+
+    func received(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?,
+                  _ len: Int) -> Int32 {
+        guard let id = sessionId(user) else { return -1 }
+        let bytes = UnsafeRawBufferPointer(start: len > 0 ? input : nil, count: len)
+        let step = live.receive(id, bytes, binary: lws_frame_is_binary(wsi) != 0, final: lws_is_final_fragment(wsi) != 0,
+                                remaining: Int(lws_remaining_packet_payload(wsi)))
+        applyLiveEffects()
+        switch step {
+        case nil: return -1
+        case .close(let code, let reason)?: return close(wsi, id, code, reason)
+        default: return 0
+        }
+    }
+
+    func writeable(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
+        guard let id = sessionId(user) else { return 0 }
+        scratch.removeSubrange(pre...)
+        let step = live.writeable(id, into: &scratch, budget: Self.writeBudget)
+        var result: Int32 = 0
+        switch step {
+        case .nothing: break
+        case .close(let code, let reason): result = close(wsi, id, code, reason)
+        case .write(let n):
+            let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
+            if written < n { result = -1 }
+        }
+        applyLiveEffects()
+        return result
+    }
+
+    func closed(_ user: UnsafeMutableRawPointer?) {
+        guard let id = sessionId(user), sockets.removeValue(forKey: id) != nil else { return }
+        live.closed(id)
+        applyLiveEffects()
+        if isDraining { progressDrain() }
+    }
+
+    /// Sends a close frame with this code now (only from this connection's own callback).
+    func close(_ wsi: OpaquePointer, _ id: ConnectionID, _ code: UInt16, _ reason: String) -> Int32 {
+        guard live.closing(id, code: code, reason: reason) else { return -1 }
+        var bytes = Array(reason.utf8.prefix(120))
+        lws_close_reason(wsi, lws_close_status(rawValue: UInt32(code)), &bytes, bytes.count)
+        return -1
+    }
+
+    /// Performs what the live state asked for, in order.
+    func applyLiveEffects() {
+        live.takeEffects(into: &effectBuffer)
+        for effect in effectBuffer {
+            switch effect {
+            case .requestWrite(let id):
+                if let wsi = sockets[id] { lws_callback_on_writable(wsi) }
+            case .setReading(let id, let on):
+                if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
+            case .submit(let input):
+                engine?.submit(input)
+            }
+        }
+    }
+
+    /// Once a second: sign-in deadlines, upload deadlines, refusal logs, the drain.
+    func sweep() {
+        sweepUploads()
+        sweepDiscards()
+        logRefusals()
+        progressDrain()
+        live.sweep()
+        applyLiveEffects()
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+import Logging
+@testable import ParlorCore
+@testable import ParlorServer
+
+/// A `LiveState` driven the way the transport drives it, with the effects it asked
+/// for collected and the bytes it would have written decoded back into JSON.
+struct LiveHarness {
+    var live = LiveState(log: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    var effects: [LiveEffect] = []
+
+    /// Runs `body`, then returns the effects it recorded.
+    mutating func step(_ body: (inout LiveState) -> Void) -> [LiveEffect] {
+        body(&live)
+        live.takeEffects(into: &effects)
+        return effects
+    }
+
+    mutating func open(_ id: ConnectionID, user: String? = nil, now: UInt64 = 0) {
+        _ = step { $0.open(id, peer: "127.0.0.1", now: now) }
+        if let user { _ = step { $0.perform(.authenticated(id, userId: user)) } }
+    }
+
+    mutating func perform(_ action: EngineAction) -> [LiveEffect] { step { _ = $0.perform(action) } }
+
+    /// What one writeable callback writes, as the frames' JSON payloads, or how it closes.
+    mutating func write(_ id: ConnectionID, budget: Int = 64 * 1024) -> (payloads: [JSONValue], close: UInt16?) {
+        var buffer: [UInt8] = []
+        switch live.writeable(id, into: &buffer, budget: budget) {
+        case .nothing: return ([], nil)
+        case .close(let code, _): return ([], code)
+        case .write(let n):
+            #expect(n == buffer.count)
+            return (Self.payloads(buffer), nil)
+        }
+    }
+
+    /// Splits unmasked server text frames back into their JSON payloads.
+    static func payloads(_ wire: [UInt8]) -> [JSONValue] {
+        var out: [JSONValue] = []
+        var i = 0
+        while i < wire.count {
+            #expect(wire[i] == 0x81)
+            var n = Int(wire[i + 1])
+            var header = 2
+            if n == 126 { n = Int(wire[i + 2]) << 8 | Int(wire[i + 3]); header = 4 }
+            else if n == 127 { n = (0..<8).reduce(0) { $0 << 8 | Int(wire[i + 2 + $1]) }; header = 10 }
+            out.append((try? JSONParser.parse(Array(wire[(i + header)..<(i + header + n)]))) ?? .null)
+            i += header + n
+        }
+        return out
+    }
+
+    static func payload(_ json: String) -> Payload { Payload(json: Array(json.utf8)) }
+}
+
+extension JSONValue {
+    var string: String? { if case .string(let s) = self { s } else { nil } }
+}
