@@ -12,6 +12,7 @@ import { LiveBubbles } from "./apps/live.js";
 import { parseRoute, conversationHash, inviteLink } from "./state/route.js";
 import { unreadCount, hasConflict } from "./state/transcript.js";
 import { substituteParticipants } from "./state/text.js";
+import { participantsKey } from "./state/participants.js";
 import { previewOf } from "./state/format.js";
 import { SidebarView } from "./views/sidebar.js";
 import { ChatView } from "./views/chat.js";
@@ -132,6 +133,7 @@ function setDrawer(open) {
 const changed = new Set();
 let scheduled = false;
 let ctxSignature = "";
+let ctxMaps = [];
 let ctxVersion = 0;
 
 store.addEventListener("change", (e) => {
@@ -157,11 +159,9 @@ function bubbleContext(conversationId) {
     selfId: s.user?.id,
     nameOf: (userId) => store.memberName(conversationId, userId),
     names: (text, appId) => {
-      const map = s.participants[`${conversationId}|${appId}`];
-      if (!map) {
-        if (text.includes("$")) sync.participants(conversationId, appId).catch(() => {});
-        return substituteParticipants(text, () => undefined, "…");
-      }
+      // the map is asked for when the state needs it (sync/participants.js), not here
+      const map = s.participants[participantsKey(conversationId, appId)];
+      if (!map) return substituteParticipants(text, () => undefined, "…");
       return substituteParticipants(text, (pid) => {
         const userId = map.toUser.get(pid);
         return userId ? store.memberName(conversationId, userId) : undefined;
@@ -191,10 +191,13 @@ function bubbleContext(conversationId) {
 function contextVersion(conversationId) {
   const s = store.state;
   const c = store.conversation(conversationId);
-  const parts = Object.keys(s.participants).filter((k) => k.startsWith(`${conversationId}|`));
-  const sig = JSON.stringify([c?.members, s.installedApps, parts, catalog.apps.size, s.user?.name]);
-  if (sig !== ctxSignature) {
+  const prefix = participantsKey(conversationId, "");
+  const maps = Object.keys(s.participants).filter((k) => k.startsWith(prefix)).map((k) => s.participants[k]);
+  const sig = JSON.stringify([c?.members, s.installedApps, catalog.apps.size, s.user?.name]);
+  // a map asked for again (a member joined) is a new object under the same key
+  if (sig !== ctxSignature || maps.length !== ctxMaps.length || maps.some((m, i) => m !== ctxMaps[i])) {
     ctxSignature = sig;
+    ctxMaps = maps;
     ctxVersion++;
   }
   return ctxVersion;

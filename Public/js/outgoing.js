@@ -1,10 +1,13 @@
 // What leaves through the composer: items staged by apps (insert) or the
 // user, the typed text, and Send. Apps wait on their insert until the staged
-// message is sent (or removed, or refused); the pane listens to "startsending"
-// and "cancelsending" to call the app's hooks.
+// message is sent (or removed, or refused): the staged items are the store's
+// `staged`, the waits its `waiters`. The pane listens to "startsending" and
+// "cancelsending" to call the app's hooks.
 
 import { stage, unstage, sendPlan } from "./state/composer.js";
 import { newClientId } from "./net/frames.js";
+
+const waiterKey = (key) => `staged:${key}`;
 
 export class CancelledError extends Error {
   constructor(message = "the user removed the message") {
@@ -22,8 +25,6 @@ export class Outgoing extends EventTarget {
     super();
     this.store = store;
     this.sync = sync;
-    /** @type {Map<string, {resolve: Function, reject: Function}>} */
-    this.waiters = new Map();
   }
 
   staged(conversationId) {
@@ -47,7 +48,7 @@ export class Outgoing extends EventTarget {
     const { staged, replaced } = stage(this.staged(conversationId), full);
     this.setStaged(conversationId, staged);
     if (replaced) this.settle(replaced.key, new CancelledError("replaced by a newer message from the app"));
-    const promise = new Promise((resolve, reject) => this.waiters.set(full.key, { resolve, reject }));
+    const promise = this.store.waiters.wait(waiterKey(full.key));
     promise.catch(() => {});
     this.dispatchEvent(new CustomEvent("staged", { detail: { conversationId, item: full } }));
     return promise;
@@ -62,12 +63,9 @@ export class Outgoing extends EventTarget {
     this.settle(key, new CancelledError());
   }
 
+  /** A staged item's story ended: sent (the stored message), or not (an Error). */
   settle(key, errorOrMessage) {
-    const w = this.waiters.get(key);
-    if (!w) return;
-    this.waiters.delete(key);
-    if (errorOrMessage instanceof Error) w.reject(errorOrMessage);
-    else w.resolve(errorOrMessage);
+    this.store.waiters.settle(waiterKey(key), errorOrMessage);
   }
 
   /**

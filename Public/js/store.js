@@ -1,8 +1,12 @@
 // The page's state, in one place. Changes go through the pure functions of
 // state/*; the store only holds the result, persists what must survive a
-// reload (token, drafts, outbox, read marks) and tells views what changed.
+// reload (token, drafts, outbox, read marks, app data) and tells views what
+// changed. Beside the state it holds the two ledgers that are not drawn: the
+// promises someone awaits (waiters.js) and the requests on the wire (requests.js).
 
 import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
+import { Waiters } from "./waiters.js";
+import { Requests } from "./requests.js";
 
 const KEY = {
   token: "parlor.token",
@@ -40,12 +44,23 @@ export class Store extends EventTarget {
       conversations: [],
       transcripts: {},
       presence: {},
+      /** "conversationId|appId" → {local, toUser, toParticipant}: who is behind each app-scoped id */
       participants: {},
       staged: {},
       currentId: null,
       lastRead: {},
       notices: {},
+      /** sends the server has not confirmed, oldest first (kept in localStorage too) */
+      outbox: [],
+      /** appId → this user's storage for that app, as the server has it */
+      appData: {},
+      /** the app pane: {active, appId, style, conversationId, selected} or {active: false} */
+      pane: { active: false },
     };
+    /** sends (by "send:clientId") and staged items (by "staged:key") someone awaits */
+    this.waiters = new Waiters();
+    /** requests on the wire, by what they ask */
+    this.requests = new Requests();
   }
 
   /**
@@ -124,8 +139,9 @@ export class Store extends EventTarget {
     }
   }
 
+  /** What this browser kept for a user who just signed in: read once, then kept in memory. */
   loadForUser(userId) {
-    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}) };
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), outbox: readJSON(KEY.outbox(userId), []), appData: {} };
   }
 
   markRead(conversationId, seq) {
@@ -136,13 +152,15 @@ export class Store extends EventTarget {
   }
 
   outbox() {
-    const uid = this.state.user?.id;
-    return uid ? readJSON(KEY.outbox(uid), []) : [];
+    return this.state.user ? this.state.outbox : [];
   }
 
+  /** A new outbox (never changed in place: a flush walks the list it started with). */
   saveOutbox(items) {
     const uid = this.state.user?.id;
-    if (uid) writeJSON(KEY.outbox(uid), items);
+    if (!uid) return;
+    this.update(["outbox"], () => ({ outbox: items }));
+    writeJSON(KEY.outbox(uid), items);
   }
 
   draft(conversationId) {
@@ -166,12 +184,15 @@ export class Store extends EventTarget {
     }
   }
 
-  appData(appId) {
+  /** The copy of an app's storage this browser kept, for reading while offline. */
+  offlineAppData(appId) {
     const uid = this.state.user?.id;
     return uid ? readJSON(KEY.appData(uid, appId), {}) : {};
   }
 
+  /** An app's storage as the server has it; a copy is kept for offline reads. */
   saveAppData(appId, data) {
+    this.update(["appData"], (s) => ({ appData: { ...s.appData, [appId]: data } }));
     const uid = this.state.user?.id;
     if (uid) writeJSON(KEY.appData(uid, appId), data);
   }

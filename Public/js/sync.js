@@ -1,15 +1,19 @@
-// Keeps the store in step with the server: after every (re)authentication it
-// lists the conversations, subscribes to each from the last seq it holds (a
-// resume), and sends what the outbox still holds with the same client ids (so
-// nothing is sent twice). Live events are folded into the store here.
+// Keeps the store in step with the server. Each job is a module of sync/:
+// resume.js (catching up after every authentication, history), outbox.js
+// (sends, retries, the outbox), appData.js (apps' per-user storage),
+// participants.js (who is behind app-scoped ids), names.js (senders beyond the
+// member list) and uploads.js (image blobs). This class wires them to the
+// client's events, folds live events into the store, and is what the page calls.
 
-import {
-  applyMessage, applyHistory, resync, startAt, historyCursor, addPending, failPending, removePending, retryPending,
-} from "./state/transcript.js";
+import { applyMessage } from "./state/transcript.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere } from "./state/conversations.js";
-import { newClientId, outboundProblem } from "./net/frames.js";
 import { ProtocolError } from "./net/client.js";
-import { RETRYABLE, sendRetryDelay } from "./net/retry.js";
+import { Resume } from "./sync/resume.js";
+import { Outbox } from "./sync/outbox.js";
+import { AppData } from "./sync/appData.js";
+import { Participants } from "./sync/participants.js";
+import { Names } from "./sync/names.js";
+import { upload } from "./sync/uploads.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
@@ -23,22 +27,20 @@ export class Sync extends EventTarget {
     super();
     this.client = client;
     this.store = store;
-    this.random = random;
-    /** @type {Set<string>} clientIds of sends on the wire now (never two at once) */
-    this.inflight = new Set();
-    /** @type {Map<string, {attempts: number, timer: any}>} sends answered internal or timeout, by clientId */
-    this.retries = new Map();
-    /** @type {Map<string, {resolve: Function, reject: Function}>} sends someone awaits, by clientId */
-    this.waiters = new Map();
-    this.flushing = false;
-    this.participantRequests = new Map();
-    /** @type {Map<string, Promise<object>>} per-user app storage, by app id, as the server has it */
-    this.appDataCache = new Map();
+    this.resume = new Resume(client, store);
+    this.outbox = new Outbox(client, store, {
+      random,
+      stored: (conversationId, message, supersedes) => this.onMessage({ conversationId, message, supersedes }),
+      failed: (item, error) => this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } })),
+    });
+    this.storage = new AppData(client, store);
+    this.participantMaps = new Participants(client, store);
+    this.names = new Names(client, store, (conversationId, member) => this.onMember({ conversationId, member }));
     client.addEventListener("ready", (e) => this.onReady(e.detail));
     client.addEventListener("status", (e) => {
       const online = e.detail.status === "online";
       // Offline, the outbox takes over: it is sent again after the next authentication.
-      if (!online) this.pauseRetries();
+      if (!online) this.outbox.pauseRetries();
       // Offline, we no longer know who is here; the next subscribe sends a snapshot.
       this.store.update(["status", "presence", "conversations"], (s) => ({
         status: e.detail.status, restarting: !!e.detail.restarting, presence: online ? s.presence : {},
@@ -53,18 +55,11 @@ export class Sync extends EventTarget {
   async onReady({ user, installedApps, token }) {
     const first = !this.store.state.user || this.store.state.user.id !== user.id;
     this.store.token = token;
-    if (first) {
-      this.store.loadForUser(user.id);
-      this.restoreOutbox(user.id);
-    }
+    if (first) this.store.loadForUser(user.id);
     this.store.update(["user", "apps"], () => ({ user, installedApps }));
+    if (first) this.outbox.restore(user.id);
     try {
-      const { conversations } = await this.client.request("conversations.list");
-      // keep the server's order (most recently active first) and what we knew
-      const byId = new Map(this.store.state.conversations.map((c) => [c.id, c]));
-      const list = conversations.map((c) => ({ ...byId.get(c.id), ...c }));
-      this.store.update(["conversations"], () => ({ conversations: list }));
-      const subscribed = Promise.all(conversations.map((c) => this.subscribe(c.id)));
+      const { subscribed } = await this.resume.catchUp();
       this.dispatchEvent(new CustomEvent("ready", { detail: { first } }));
       await subscribed;
     } catch (error) {
@@ -73,60 +68,16 @@ export class Sync extends EventTarget {
     this.flushOutbox();
   }
 
-  restoreOutbox(userId) {
-    for (const item of this.store.outbox()) {
-      const t = addPending(this.store.transcript(item.conversationId), {
-        clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message,
-      });
-      this.store.setTranscript(item.conversationId, t);
-    }
-  }
-
-  async subscribe(conversationId) {
-    const held = this.store.transcript(conversationId);
-    const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, this.store.state.lastRead[conversationId] || 0);
-    this.store.setTranscript(conversationId, startAt(held, afterSeq));
-    const r = await this.client.request("subscribe", { conversationId, afterSeq });
-    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
-    if (r.resync) {
-      this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
-      if (this.store.state.currentId === conversationId) await this.loadOlder(conversationId);
-    }
-  }
+  // ---- live events ------------------------------------------------------------
 
   onMessage({ conversationId, message, supersedes }) {
     const selfId = this.store.state.user?.id;
-    this.learnName(conversationId, message.sender);
+    this.names.learn(conversationId, message.sender);
     const t = applyMessage(this.store.transcript(conversationId), message, supersedes, selfId);
     this.store.setTranscript(conversationId, t, ["conversations"]);
     this.store.update(["conversations"], (s) => ({ conversations: touchConversation(s.conversations, conversationId, message) }));
-    if (message.sender === selfId) this.settle(message.clientId, message);
+    if (message.sender === selfId) this.outbox.settle(message.clientId, message);
     this.dispatchEvent(new CustomEvent("message", { detail: { conversationId, message, supersedes } }));
-  }
-
-  /**
-   * Big rooms list only their first members; a sender beyond them is looked up once,
-   * in a batch with any others met in the same moment.
-   */
-  learnName(conversationId, userId) {
-    const c = this.store.conversation(conversationId);
-    if (!c || !userId || userId === this.store.state.user?.id || c.members.some((m) => m.userId === userId)) return;
-    this.namesAsked ??= new Set();
-    this.nameBatches ??= new Map();
-    const key = `${conversationId}|${userId}`;
-    if (this.namesAsked.has(key)) return;
-    this.namesAsked.add(key);
-    const batch = this.nameBatches.get(conversationId);
-    if (batch) return void batch.add(userId);
-    this.nameBatches.set(conversationId, new Set([userId]));
-    queueMicrotask(() => {
-      const userIds = [...this.nameBatches.get(conversationId)].slice(0, 200);
-      this.nameBatches.delete(conversationId);
-      this.client.request("members", { conversationId, userIds }).then(
-        (r) => { for (const member of r.members) this.onMember({ conversationId, member }); },
-        () => { for (const u of userIds) this.namesAsked.delete(`${conversationId}|${u}`); },
-      );
-    });
   }
 
   /** A conversation this user created or joined elsewhere (another tab or device). */
@@ -140,10 +91,7 @@ export class Sync extends EventTarget {
     this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({
       conversations: applyMember(s.conversations, conversationId, member),
     }));
-    // a new member has participant ids the maps do not know yet
-    this.participantRequests.forEach((_, key) => {
-      if (key.startsWith(`${conversationId}|`)) this.participantRequests.delete(key);
-    });
+    this.participantMaps.memberChanged(conversationId, member);
     this.dispatchEvent(new CustomEvent("member", { detail: { conversationId, member } }));
   }
 
@@ -153,214 +101,49 @@ export class Sync extends EventTarget {
     }));
   }
 
-  /**
-   * One app's per-user storage. It lives on the server so it follows the user to
-   * every device; this browser keeps a copy to read while offline.
-   */
-  appData(appId) {
-    let p = this.appDataCache.get(appId);
-    if (!p) {
-      p = this.client.request("appdata.get", { appId }).then(
-        (r) => {
-          this.store.saveAppData(appId, r.data);
-          return r.data;
-        },
-        (error) => {
-          this.appDataCache.delete(appId);
-          if (error.code === "offline") return this.store.appData(appId);
-          throw error;
-        },
-      );
-      this.appDataCache.set(appId, p);
-    }
-    return p;
+  // ---- what the page asks for ---------------------------------------------------
+
+  subscribe(conversationId) {
+    return this.resume.subscribe(conversationId);
   }
 
-  /** Stores (or, with null, removes) one key of an app's storage on the server. */
-  async setAppData(appId, key, value) {
-    await this.client.request("appdata.set", { appId, key, value: value === undefined ? null : value });
-    const data = { ...(await this.appData(appId)) };
-    if (value === null || value === undefined) delete data[key];
-    else data[key] = value;
-    this.appDataCache.set(appId, Promise.resolve(data));
-    this.store.saveAppData(appId, data);
+  loadOlder(conversationId, limit) {
+    return this.resume.loadOlder(conversationId, limit);
   }
 
-  /** Loads a page of older messages for a conversation. */
-  async loadOlder(conversationId, limit = 50) {
-    const t = this.store.transcript(conversationId);
-    if (t.loaded && !t.hasMoreBefore) return;
-    const beforeSeq = historyCursor(t);
-    if (beforeSeq <= 1) {
-      this.store.setTranscript(conversationId, { ...t, loaded: true, hasMoreBefore: false });
-      return;
-    }
-    const r = await this.client.request("history", { conversationId, beforeSeq, limit });
-    this.store.setTranscript(conversationId, applyHistory(this.store.transcript(conversationId), r.messages, r.hasMore));
-  }
-
-  // ---- sending ------------------------------------------------------------
-
-  /**
-   * Sends a message with a local echo. Resolves with the stored message;
-   * rejects with a ProtocolError the server gave (not for being offline: the
-   * outbox keeps it and sends it on reconnect, and the promise waits).
-   * @param {string} conversationId
-   * @param {object} message an outbound body ({kind, …})
-   */
+  /** See sync/outbox.js: resolves with the stored message, rejects with the server's refusal. */
   send(conversationId, message) {
-    const problem = outboundProblem(message);
-    if (problem) return Promise.reject(new ProtocolError({ code: "invalid_field", message: problem }));
-    const user = this.store.state.user;
-    const item = { clientId: newClientId(), conversationId, message, createdAt: Date.now() };
-    this.store.saveOutbox([...this.store.outbox(), item]);
-    this.store.setTranscript(conversationId, addPending(this.store.transcript(conversationId), {
-      clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message,
-    }));
-    const settled = new Promise((resolve, reject) => this.waiters.set(item.clientId, { resolve, reject }));
-    this.trySend(item);
-    return settled;
+    return this.outbox.send(conversationId, message);
   }
 
-  async trySend(item) {
-    const id = item.clientId;
-    if (this.client.status !== "online" || this.inflight.has(id)) return;
-    const retry = this.retries.get(id);
-    if (retry) {
-      clearTimeout(retry.timer);
-      retry.timer = null;
-    }
-    this.inflight.add(id);
-    let answer;
-    try {
-      answer = await this.client.request("send", { conversationId: item.conversationId, clientId: id, message: item.message });
-    } catch (error) {
-      this.inflight.delete(id);
-      this.sendFailed(item, error);
-      return;
-    }
-    this.inflight.delete(id);
-    this.retries.delete(id);
-    this.dropFromOutbox(id);
-    this.onMessage({ conversationId: item.conversationId, message: answer.message, supersedes: answer.supersedes });
+  flushOutbox() {
+    return this.outbox.flush();
   }
 
-  sendFailed(item, error) {
-    if (RETRYABLE.has(error.code) && this.scheduleRetry(item, error.code)) return; // still "Sending…"
-    if (error.code === "offline") return; // stays in the outbox, sent again on reconnect
-    // refused, or retried in vain: the echo shows as failed, with Retry where that can help
-    this.retries.delete(item.clientId);
-    this.dropFromOutbox(item.clientId);
-    this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
-    const w = this.waiters.get(item.clientId);
-    this.waiters.delete(item.clientId);
-    if (w) w.reject(error);
-    else this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } }));
-  }
-
-  /**
-   * A send answered `internal` or timed out while online: the same send again
-   * after a backoff, with the same clientId. False once the attempts are used up.
-   */
-  scheduleRetry(item, code) {
-    const id = item.clientId;
-    const r = this.retries.get(id) || { attempts: 0, timer: null };
-    r.attempts++;
-    const delay = sendRetryDelay(code, r.attempts, this.random);
-    if (delay === null) return false;
-    this.retries.set(id, r);
-    r.timer = setTimeout(() => {
-      if (this.retries.get(id) !== r) return; // settled or given up meanwhile
-      r.timer = null;
-      this.trySend(item);
-    }, delay);
-    return true;
-  }
-
-  /** The connection dropped: no timed retries; the outbox is flushed on reconnect. */
-  pauseRetries() {
-    for (const r of this.retries.values()) {
-      clearTimeout(r.timer);
-      r.timer = null;
-    }
-  }
-
-  forgetRetry(clientId) {
-    const r = this.retries.get(clientId);
-    if (!r) return;
-    clearTimeout(r.timer);
-    this.retries.delete(clientId);
-  }
-
-  settle(clientId, message) {
-    this.forgetRetry(clientId);
-    const w = this.waiters.get(clientId);
-    if (!w) return;
-    this.waiters.delete(clientId);
-    this.dropFromOutbox(clientId);
-    w.resolve(message);
-  }
-
-  dropFromOutbox(clientId) {
-    const items = this.store.outbox();
-    if (items.some((i) => i.clientId === clientId)) this.store.saveOutbox(items.filter((i) => i.clientId !== clientId));
-  }
-
-  async flushOutbox() {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      for (const item of this.store.outbox()) {
-        if (this.client.status !== "online") break;
-        await this.trySend(item);
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  /** A failed local echo: try again with the same client id, or forget it. */
   retry(conversationId, clientId) {
-    const t = this.store.transcript(conversationId);
-    const p = t.pending.find((x) => x.clientId === clientId);
-    if (!p) return;
-    const item = { clientId, conversationId, message: p.message, createdAt: p.createdAt };
-    this.store.saveOutbox([...this.store.outbox(), item]);
-    this.store.setTranscript(conversationId, retryPending(t, clientId));
-    this.trySend(item);
+    this.outbox.retry(conversationId, clientId);
   }
 
   discard(conversationId, clientId) {
-    this.forgetRetry(clientId);
-    this.dropFromOutbox(clientId);
-    this.store.setTranscript(conversationId, removePending(this.store.transcript(conversationId), clientId));
+    this.outbox.discard(conversationId, clientId);
   }
 
-  // ---- participants --------------------------------------------------------
-
-  /**
-   * The participant map of one app in one conversation (cached):
-   * {local, toUser: Map<pid, userId>, toParticipant: Map<userId, pid>}.
-   */
+  /** {local, toUser: Map<pid, userId>, toParticipant: Map<userId, pid>} of one app in one conversation. */
   participants(conversationId, appId) {
-    const key = `${conversationId}|${appId}`;
-    let p = this.participantRequests.get(key);
-    if (!p) {
-      p = this.client.request("participants", { conversationId, appId }).then((r) => {
-        const map = {
-          local: r.local,
-          toUser: new Map(r.participants.map((x) => [x.participantId.toLowerCase(), x.userId])),
-          toParticipant: new Map(r.participants.map((x) => [x.userId, x.participantId])),
-        };
-        this.store.update([`transcript:${conversationId}`], (s) => ({
-          participants: { ...s.participants, [key]: map },
-        }));
-        return map;
-      });
-      p.catch(() => this.participantRequests.delete(key));
-      this.participantRequests.set(key, p);
-    }
-    return p;
+    return this.participantMaps.map(conversationId, appId);
+  }
+
+  appData(appId) {
+    return this.storage.get(appId);
+  }
+
+  setAppData(appId, key, value) {
+    return this.storage.set(appId, key, value);
+  }
+
+  /** Uploads an image blob; resolves with its hash. */
+  upload(blob) {
+    return upload(blob, this.store.token);
   }
 
   // ---- account and conversations ----------------------------------------------
@@ -388,23 +171,5 @@ export class Sync extends EventTarget {
     const r = await this.client.request(install ? "apps.install" : "apps.uninstall", { appId });
     this.store.update(["apps"], () => ({ installedApps: r.installedApps }));
     return r.installedApps;
-  }
-
-  /** Uploads an image blob; resolves with its hash. */
-  async upload(blob) {
-    const res = await fetch("/blobs", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${this.store.token}`, "Content-Type": blob.type || "application/octet-stream" },
-      body: blob,
-    });
-    let body = {};
-    try {
-      body = await res.json();
-    } catch {
-      // no body
-    }
-    if (!res.ok) throw new ProtocolError({ code: body.code || "upload_failed", message: `upload failed (${res.status})` });
-    if (typeof body.hash !== "string" || !/^[0-9a-f]{64}$/.test(body.hash)) throw new ProtocolError({ code: "upload_failed", message: "bad upload answer" });
-    return body.hash;
   }
 }

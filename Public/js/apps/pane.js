@@ -1,12 +1,15 @@
 // The app pane: where an app runs, compact (in the keyboard's place, under
 // the composer) or expanded (over the conversation, with a handle to
 // collapse). It runs the lifecycle plans of apps/lifecycle.js one at a time,
-// and answers the calls of the app in it.
+// and answers the calls of the app in it. What the pane shows (which app, in
+// which style, for which conversation and selected message) is the store's
+// `pane`; this view holds only the frame and the queue of intents.
 
 import { h, icon, ICONS, replaceChildren } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
+import { participantsKey } from "../state/participants.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
@@ -23,11 +26,7 @@ export class AppPane extends EventTarget {
   constructor({ element, store, sync, catalog, outgoing, announce }) {
     super();
     Object.assign(this, { element, store, sync, catalog, outgoing, announce });
-    this.state = { active: false };
     this.frame = null;
-    this.conversationId = null;
-    this.participants = null;
-    this.selected = null;
     this.queue = Promise.resolve();
     this.build();
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
@@ -78,15 +77,37 @@ export class AppPane extends EventTarget {
     return this.enqueue(() => this.run(planTransition(this.state, style)));
   }
 
+  /** {active, appId, style, conversationId, selected} or {active: false} */
+  get state() {
+    return this.store.state.pane;
+  }
+
+  setState(pane) {
+    this.store.update(["pane"], () => ({ pane }));
+  }
+
   get activeAppId() {
     return this.state.active ? this.state.appId : null;
   }
 
+  get conversationId() {
+    return this.state.conversationId;
+  }
+
+  /** The active app's participant map, as the store has it now (refreshed when members change). */
+  get participants() {
+    return this.store.state.participants[participantsKey(this.state.conversationId, this.state.appId)];
+  }
+
   async run(steps, ctx = {}) {
     for (const step of steps) {
-      if (step.call) await this.callStep(step);
-      else await this.doStep(step, ctx);
-      this.state = stateAfter(this.state, [step]);
+      if (step.call) {
+        await this.callStep(step);
+        continue;
+      }
+      await this.doStep(step, ctx);
+      const next = stateAfter(this.state, [step]);
+      this.setState(next.active ? { ...this.state, ...next } : next);
     }
     this.dispatchEvent(new Event("change"));
   }
@@ -105,14 +126,14 @@ export class AppPane extends EventTarget {
     if (!f) return;
     switch (step.call) {
       case "willBecomeActive":
-        await f.hook("willBecomeActive", { style: this.state.style, conversation: this.conversationFor(this.selected) });
+        await f.hook("willBecomeActive", { style: this.state.style, conversation: this.conversationFor(this.state.selected) });
         break;
       case "willTransition":
       case "didTransition":
         await f.hook(step.call, { style: step.arg });
         break;
       case "didSelect":
-        await f.hook("didSelect", { conversation: this.conversationFor(this.selected) });
+        await f.hook("didSelect", { conversation: this.conversationFor(this.state.selected) });
         break;
       default:
         await f.hook(step.call, {});
@@ -122,9 +143,8 @@ export class AppPane extends EventTarget {
   async doStep(step, ctx) {
     switch (step.do) {
       case "mount": {
-        this.conversationId = ctx.conversationId;
-        this.participants = await this.sync.participants(ctx.conversationId, step.appId);
-        this.selected = step.message ? this.snapshotOf(step.message) : null;
+        await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
+        const selected = step.message ? this.snapshotOf(step.message) : null;
         this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f), onHidden: (f) => this.showHidden(f) });
         this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
@@ -133,7 +153,7 @@ export class AppPane extends EventTarget {
         this.element.classList.add("mounting");
         this.element.hidden = false;
         this.body.replaceChildren(this.frame.iframe);
-        this.state = { active: true, appId: step.appId, style: step.style };
+        this.setState({ active: true, appId: step.appId, style: step.style, conversationId: ctx.conversationId, selected });
         this.updateControls();
         this.dispatchEvent(new Event("layout"));
         try {
@@ -151,12 +171,12 @@ export class AppPane extends EventTarget {
         break;
       case "resize":
         this.element.dataset.style = step.style;
-        this.state = { ...this.state, style: step.style };
+        this.setState({ ...this.state, style: step.style });
         this.updateControls();
         this.dispatchEvent(new Event("layout"));
         break;
       case "select":
-        this.selected = this.snapshotOf(step.message);
+        this.setState({ ...this.state, selected: this.snapshotOf(step.message) });
         break;
       case "hide":
         this.element.hidden = true;
@@ -166,7 +186,6 @@ export class AppPane extends EventTarget {
         if (this.confirming) this.sendDialog.close("cancel");
         this.frame?.destroy();
         this.frame = null;
-        this.selected = null;
         delete this.element.dataset.appId;
         this.body.replaceChildren();
         this.dispatchEvent(new Event("closed"));
@@ -199,7 +218,7 @@ export class AppPane extends EventTarget {
   /** Membership changed: the app's remote participants change too. */
   async membersChanged(conversationId) {
     if (!this.state.active || conversationId !== this.conversationId) return;
-    this.participants = await this.sync.participants(conversationId, this.state.appId);
+    await this.sync.participants(conversationId, this.state.appId); // the map asked again for the newcomer
     this.frame?.hook("conversationDidChange", { conversation: this.conversationFor(undefined) });
   }
 

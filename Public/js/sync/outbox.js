@@ -1,0 +1,164 @@
+// The outbox: what this user sent that the server has not confirmed. Each send
+// shows at once as a local echo and stays in the store's outbox (kept in
+// localStorage, so a reload loses nothing) until the server stores it; it is
+// sent again with the same client id after a reconnect, so it is never stored
+// twice. A send answered `internal` or timed out is retried here with backoff.
+
+import { addPending, failPending, removePending, retryPending } from "../state/transcript.js";
+import { newClientId, outboundProblem } from "../net/frames.js";
+import { ProtocolError } from "../net/client.js";
+import { RETRYABLE, sendRetryDelay } from "../net/retry.js";
+
+const waiterKey = (clientId) => `send:${clientId}`;
+const wireKey = (clientId) => `send|${clientId}`;
+
+export class Outbox {
+  /**
+   * @param {import("../net/client.js").ParlorClient} client
+   * @param {import("../store.js").Store} store
+   * @param {object} hooks
+   * @param {() => number} hooks.random for the retries' jitter
+   * @param {(conversationId: string, message: object, supersedes?: object) => void} hooks.stored the server's answer, a message like a live one
+   * @param {(item: object, error: Error) => void} hooks.failed a refused send nobody awaits
+   */
+  constructor(client, store, { random, stored, failed }) {
+    Object.assign(this, { client, store, random, stored, failed });
+    /** @type {Map<string, {attempts: number, timer: any}>} the retry timers, by clientId: how the outbox resends, not state anyone draws */
+    this.retries = new Map();
+  }
+
+  /** Local echoes for what the outbox kept across a reload. */
+  restore(userId) {
+    for (const item of this.store.outbox()) {
+      const t = addPending(this.store.transcript(item.conversationId), {
+        clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message,
+      });
+      this.store.setTranscript(item.conversationId, t);
+    }
+  }
+
+  /**
+   * Sends a message with a local echo. Resolves with the stored message;
+   * rejects with a ProtocolError the server gave (not for being offline: the
+   * outbox keeps it and sends it on reconnect, and the promise waits).
+   */
+  send(conversationId, message) {
+    const problem = outboundProblem(message);
+    if (problem) return Promise.reject(new ProtocolError({ code: "invalid_field", message: problem }));
+    const user = this.store.state.user;
+    const item = { clientId: newClientId(), conversationId, message, createdAt: Date.now() };
+    this.store.saveOutbox([...this.store.outbox(), item]);
+    this.store.setTranscript(conversationId, addPending(this.store.transcript(conversationId), {
+      clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message,
+    }));
+    const settled = this.store.waiters.wait(waiterKey(item.clientId));
+    this.trySend(item);
+    return settled;
+  }
+
+  async trySend(item) {
+    const id = item.clientId;
+    if (this.client.status !== "online" || this.store.requests.has(wireKey(id))) return; // never two at once
+    const retry = this.retries.get(id);
+    if (retry) {
+      clearTimeout(retry.timer);
+      retry.timer = null;
+    }
+    let answer;
+    try {
+      answer = await this.store.requests.join(wireKey(id), () =>
+        this.client.request("send", { conversationId: item.conversationId, clientId: id, message: item.message }));
+    } catch (error) {
+      this.sendFailed(item, error);
+      return;
+    }
+    this.retries.delete(id);
+    this.drop(id);
+    this.stored(item.conversationId, answer.message, answer.supersedes);
+  }
+
+  sendFailed(item, error) {
+    if (RETRYABLE.has(error.code) && this.scheduleRetry(item, error.code)) return; // still "Sending…"
+    if (error.code === "offline") return; // stays in the outbox, sent again on reconnect
+    // refused, or retried in vain: the echo shows as failed, with Retry where that can help
+    this.retries.delete(item.clientId);
+    this.drop(item.clientId);
+    this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
+    if (!this.store.waiters.settle(waiterKey(item.clientId), error)) this.failed(item, error);
+  }
+
+  /**
+   * A send answered `internal` or timed out while online: the same send again
+   * after a backoff, with the same clientId. False once the attempts are used up.
+   */
+  scheduleRetry(item, code) {
+    const id = item.clientId;
+    const r = this.retries.get(id) || { attempts: 0, timer: null };
+    r.attempts++;
+    const delay = sendRetryDelay(code, r.attempts, this.random);
+    if (delay === null) return false;
+    this.retries.set(id, r);
+    r.timer = setTimeout(() => {
+      if (this.retries.get(id) !== r) return; // settled or given up meanwhile
+      r.timer = null;
+      this.trySend(item);
+    }, delay);
+    return true;
+  }
+
+  /** The connection dropped: no timed retries; the outbox is flushed on reconnect. */
+  pauseRetries() {
+    for (const r of this.retries.values()) {
+      clearTimeout(r.timer);
+      r.timer = null;
+    }
+  }
+
+  forgetRetry(clientId) {
+    const r = this.retries.get(clientId);
+    if (!r) return;
+    clearTimeout(r.timer);
+    this.retries.delete(clientId);
+  }
+
+  /** Our message arrived stored (live, or as the answer to a send): its sender stops waiting. */
+  settle(clientId, message) {
+    this.forgetRetry(clientId);
+    if (!this.store.waiters.has(waiterKey(clientId))) return;
+    this.drop(clientId);
+    this.store.waiters.settle(waiterKey(clientId), message);
+  }
+
+  drop(clientId) {
+    const items = this.store.outbox();
+    if (items.some((i) => i.clientId === clientId)) this.store.saveOutbox(items.filter((i) => i.clientId !== clientId));
+  }
+
+  /** Sends what the outbox holds, one after another; a second flush meanwhile joins the first. */
+  flush() {
+    return this.store.requests.join("outbox|flush", async () => {
+      for (const item of this.store.outbox()) {
+        if (this.client.status !== "online") break;
+        await this.trySend(item);
+      }
+    });
+  }
+
+  /** A failed local echo: try again with the same client id. */
+  retry(conversationId, clientId) {
+    const t = this.store.transcript(conversationId);
+    const p = t.pending.find((x) => x.clientId === clientId);
+    if (!p) return;
+    const item = { clientId, conversationId, message: p.message, createdAt: p.createdAt };
+    this.store.saveOutbox([...this.store.outbox(), item]);
+    this.store.setTranscript(conversationId, retryPending(t, clientId));
+    this.trySend(item);
+  }
+
+  /** A failed local echo: forget it. */
+  discard(conversationId, clientId) {
+    this.forgetRetry(clientId);
+    this.drop(clientId);
+    this.store.setTranscript(conversationId, removePending(this.store.transcript(conversationId), clientId));
+  }
+}

@@ -1,0 +1,56 @@
+// Resuming after every (re)authentication: the conversations are listed again
+// and each is subscribed to from the last seq this page holds, so the server
+// replays only what was missed (or says to start over). Older messages come by
+// history paging, a page at a time, as the user scrolls up.
+
+import { applyHistory, resync, startAt, historyCursor } from "../state/transcript.js";
+import { upsertConversation } from "../state/conversations.js";
+
+export class Resume {
+  /**
+   * @param {import("../net/client.js").ParlorClient} client
+   * @param {import("../store.js").Store} store
+   */
+  constructor(client, store) {
+    this.client = client;
+    this.store = store;
+  }
+
+  /**
+   * Lists the conversations (the server's order, most recently active first,
+   * keeping what we knew of each) and subscribes to each.
+   * @returns {Promise<{subscribed: Promise<void[]>}>} once listed; the subscriptions are still on their way
+   */
+  async catchUp() {
+    const { conversations } = await this.client.request("conversations.list");
+    const byId = new Map(this.store.state.conversations.map((c) => [c.id, c]));
+    const list = conversations.map((c) => ({ ...byId.get(c.id), ...c }));
+    this.store.update(["conversations"], () => ({ conversations: list }));
+    return { subscribed: Promise.all(conversations.map((c) => this.subscribe(c.id))) };
+  }
+
+  async subscribe(conversationId) {
+    const held = this.store.transcript(conversationId);
+    const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, this.store.state.lastRead[conversationId] || 0);
+    this.store.setTranscript(conversationId, startAt(held, afterSeq));
+    const r = await this.client.request("subscribe", { conversationId, afterSeq });
+    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
+    if (r.resync) {
+      this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
+      if (this.store.state.currentId === conversationId) await this.loadOlder(conversationId);
+    }
+  }
+
+  /** Loads a page of older messages for a conversation. */
+  async loadOlder(conversationId, limit = 50) {
+    const t = this.store.transcript(conversationId);
+    if (t.loaded && !t.hasMoreBefore) return;
+    const beforeSeq = historyCursor(t);
+    if (beforeSeq <= 1) {
+      this.store.setTranscript(conversationId, { ...t, loaded: true, hasMoreBefore: false });
+      return;
+    }
+    const r = await this.client.request("history", { conversationId, beforeSeq, limit });
+    this.store.setTranscript(conversationId, applyHistory(this.store.transcript(conversationId), r.messages, r.hasMore));
+  }
+}

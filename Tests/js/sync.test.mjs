@@ -1,0 +1,173 @@
+// Sync against a fake client: catching up after authentication, the outbox kept
+// across a reload, participant maps (asked for by state, asked again when a
+// member joins), senders' names in batches, and apps' storage.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Store } from "../../Public/js/store.js";
+import { Sync } from "../../Public/js/sync.js";
+import { ProtocolError } from "../../Public/js/net/client.js";
+import { FakeClient } from "./fake-client.mjs";
+import { installFakeStorage } from "./fake-storage.mjs";
+
+const storage = installFakeStorage();
+const ME = { id: "uMe", name: "Me" };
+const ANA = { userId: "uAna", name: "Ana" };
+const BEN = { userId: "uBen", name: "Ben" };
+const P_ME = "11111111-1111-4111-8111-111111111111";
+const P_ANA = "22222222-2222-4222-8222-222222222222";
+const P_BEN = "33333333-3333-4333-8333-333333333333";
+const C = "c1";
+const tick = () => new Promise((r) => setImmediate(r));
+const asked = (client, type) => client.requests.filter((r) => r.type === type);
+
+function setup() {
+  storage.clear();
+  const store = new Store();
+  const client = new FakeClient();
+  const sync = new Sync(client, store);
+  return { store, client, sync };
+}
+
+/** Signed in, in conversation C with Ana, looking at it. */
+function inConversation() {
+  const s = setup();
+  s.store.update(["user"], () => ({ user: ME }));
+  s.store.update(["conversations"], () => ({ conversations: [{ id: C, title: "Games", lastSeq: 0, members: [{ userId: ME.id, name: ME.name }, ANA] }] }));
+  s.store.update(["current"], () => ({ currentId: C }));
+  return s;
+}
+
+const answerParticipants = (req, members) =>
+  req.resolve({ local: P_ME, participants: members.map(([userId, participantId]) => ({ userId, participantId })) });
+
+function appMessage(seq, caption, sender = ANA.userId) {
+  return { seq, clientId: `k${seq}`, sender, createdAt: seq, kind: "app", appId: "wenderpic", url: "?w", live: false, layout: { caption } };
+}
+
+test("ready: the list in the server's order, a subscribe from the last seq held, 'ready' before the subscriptions end, then the outbox", async () => {
+  const { store, client, sync } = setup();
+  storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ c2: 4 }));
+  let ready = null;
+  sync.addEventListener("ready", (e) => (ready = e.detail));
+  client.serverSends("ready", { user: ME, installedApps: ["wenderpic"], token: "t" });
+  assert.deepEqual(store.state.user, ME);
+  const list = asked(client, "conversations.list")[0];
+  list.resolve({ conversations: [{ id: "c2", title: "B", lastSeq: 9, members: [] }, { id: C, title: "A", lastSeq: 1, members: [] }] });
+  await tick();
+  assert.deepEqual(store.state.conversations.map((c) => c.id), ["c2", C]);
+  assert.deepEqual(ready, { first: true }, "ready once listed, while subscribing");
+  assert.deepEqual(asked(client, "subscribe").map((r) => r.fields), [{ conversationId: "c2", afterSeq: 4 }, { conversationId: C, afterSeq: 0 }]);
+  assert.equal(store.transcript("c2").hasMoreBefore, true, "what came before the read mark is left to history");
+});
+
+test("the outbox is read once when the user signs in, kept in memory, written through, and echoed as Sending…", async () => {
+  const { store, client } = setup();
+  const item = { clientId: "kept1", conversationId: C, message: { kind: "text", text: "sent before the reload" }, createdAt: 5 };
+  storage.setItem(`parlor.outbox.${ME.id}`, JSON.stringify([item]));
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  const reads = storage.reads;
+  assert.deepEqual(store.outbox(), [item]);
+  store.outbox();
+  assert.equal(storage.reads, reads, "not read again");
+  assert.deepEqual(store.transcript(C).pending.map((p) => [p.clientId, p.status]), [["kept1", "sending"]]);
+
+  asked(client, "conversations.list")[0].resolve({ conversations: [] });
+  await tick();
+  await tick();
+  const send = client.sends()[0];
+  assert.equal(send.fields.clientId, "kept1", "sent again with the same client id");
+  send.resolve({ message: { seq: 3, clientId: "kept1", sender: ME.id, createdAt: 5, kind: "text", text: "sent before the reload" } });
+  await tick();
+  assert.deepEqual(store.outbox(), []);
+  assert.equal(storage.m.get(`parlor.outbox.${ME.id}`), "[]", "written through");
+  assert.equal(store.transcript(C).pending.length, 0);
+});
+
+test("a caption naming a participant gets its map asked for by the state changing, not by drawing", async () => {
+  const { store, client } = inConversation();
+  client.serverSends("message", { conversationId: C, message: appMessage(1, "a plain caption") });
+  assert.equal(asked(client, "participants").length, 0, "nothing to name");
+  client.serverSends("message", { conversationId: C, message: appMessage(2, `$${P_ANA} drew`) });
+  client.serverSends("message", { conversationId: C, message: appMessage(3, `$${P_ANA} drew again`) });
+  assert.deepEqual(asked(client, "participants").map((r) => r.fields), [{ conversationId: C, appId: "wenderpic" }], "once");
+  answerParticipants(asked(client, "participants")[0], [[ME.id, P_ME], [ANA.userId, P_ANA]]);
+  await tick();
+  assert.equal(store.state.participants[`${C}|wenderpic`].toUser.get(P_ANA), ANA.userId);
+});
+
+test("a member who joined later: the participant map is asked for again, so their identifier gets a name", async () => {
+  const { store, client, sync } = inConversation();
+  const first = sync.participants(C, "wenderpic");
+  answerParticipants(asked(client, "participants")[0], [[ME.id, P_ME], [ANA.userId, P_ANA]]);
+  await first;
+  assert.equal(store.state.participants[`${C}|wenderpic`].toUser.get(P_BEN), undefined);
+
+  client.serverSends("member", { conversationId: C, member: BEN });
+  assert.equal(asked(client, "participants").length, 2, "asked again when Ben joined");
+  assert.equal(store.state.participants[`${C}|wenderpic`].toUser.get(P_ANA), ANA.userId, "the old map serves meanwhile");
+  const joined = sync.participants(C, "wenderpic"); // the pane asks after the member event: it gets the new map
+  answerParticipants(asked(client, "participants")[1], [[ME.id, P_ME], [ANA.userId, P_ANA], [BEN.userId, P_BEN]]);
+  assert.equal((await joined).toUser.get(P_BEN), BEN.userId);
+  assert.equal(store.state.participants[`${C}|wenderpic`].toUser.get(P_BEN), BEN.userId);
+
+  client.serverSends("member", { conversationId: C, member: { ...ANA, name: "Ana B." } });
+  assert.equal(asked(client, "participants").length, 2, "a rename of someone the map knows asks nothing");
+});
+
+test("a map on its way when a member joins is stale: the newer answer is the one kept", async () => {
+  const { store, client, sync } = inConversation();
+  const old = sync.participants(C, "wenderpic");
+  client.serverSends("member", { conversationId: C, member: BEN });
+  const [before, after] = asked(client, "participants");
+  answerParticipants(after, [[ME.id, P_ME], [ANA.userId, P_ANA], [BEN.userId, P_BEN]]);
+  await tick();
+  answerParticipants(before, [[ME.id, P_ME], [ANA.userId, P_ANA]]);
+  assert.equal((await old).toUser.get(P_BEN), BEN.userId, "the stale request's caller gets the new map");
+  assert.equal(store.state.participants[`${C}|wenderpic`].toUser.get(P_BEN), BEN.userId);
+});
+
+test("senders beyond the member list are looked up in one batch, and again if that failed", async () => {
+  const { store, client } = inConversation();
+  const text = (seq, sender) => ({ seq, clientId: `k${seq}`, sender, createdAt: seq, kind: "text", text: "hi" });
+  client.serverSends("message", { conversationId: C, message: text(1, "uZoe") });
+  client.serverSends("message", { conversationId: C, message: text(2, "uYan") });
+  client.serverSends("message", { conversationId: C, message: text(3, "uZoe") });
+  client.serverSends("message", { conversationId: C, message: text(4, ANA.userId) });
+  await tick();
+  assert.deepEqual(asked(client, "members").map((r) => r.fields), [{ conversationId: C, userIds: ["uZoe", "uYan"] }]);
+  asked(client, "members")[0].reject(new ProtocolError({ code: "timeout", message: "slow" }));
+  await tick();
+  client.serverSends("message", { conversationId: C, message: text(5, "uZoe") });
+  await tick();
+  const again = asked(client, "members")[1];
+  assert.deepEqual(again.fields.userIds, ["uZoe"]);
+  again.resolve({ members: [{ userId: "uZoe", name: "Zoe" }] });
+  await tick();
+  assert.equal(store.memberName(C, "uZoe"), "Zoe");
+  client.serverSends("message", { conversationId: C, message: text(6, "uZoe") });
+  await tick();
+  assert.equal(asked(client, "members").length, 2, "known now");
+});
+
+test("app storage: asked once, then held; a write updates it; offline reads the copy this browser kept", async () => {
+  const { store, client, sync } = inConversation();
+  const a = sync.appData("icecream");
+  const b = sync.appData("icecream");
+  assert.equal(asked(client, "appdata.get").length, 1);
+  asked(client, "appdata.get")[0].resolve({ data: { history: [1] } });
+  assert.deepEqual(await a, { history: [1] });
+  assert.deepEqual(await b, { history: [1] });
+  assert.deepEqual(await sync.appData("icecream"), { history: [1] });
+  assert.equal(asked(client, "appdata.get").length, 1, "held");
+
+  const written = sync.setAppData("icecream", "recent", "cone");
+  asked(client, "appdata.set")[0].resolve({});
+  await written;
+  assert.deepEqual(store.state.appData.icecream, { history: [1], recent: "cone" });
+
+  const offline = sync.appData("wenderpic");
+  storage.setItem(`parlor.appdata.${ME.id}.wenderpic`, JSON.stringify({ drafts: "x" }));
+  asked(client, "appdata.get")[1].reject(new ProtocolError({ code: "offline", message: "not connected" }));
+  assert.deepEqual(await offline, { drafts: "x" });
+  assert.equal(store.state.appData.wenderpic, undefined, "asked again when back online");
+});
