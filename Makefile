@@ -10,12 +10,12 @@ PIP_PKGS   := websockets pytest playwright prometheus-client
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
-.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke
+.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke architecture
 
 run: deps build
 	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
 
-test: deps build-debug unit js integration browser bench-smoke
+test: deps architecture build-debug unit js integration browser bench-smoke
 
 deps:
 	@missing=""; for p in $(APT_PKGS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -33,6 +33,10 @@ build:
 
 build-debug:
 	$(SWIFT) build --build-tests
+
+# Which module may import which (docs/ARCHITECTURE.md).
+architecture:
+	scripts/check-architecture
 
 unit:
 	$(SWIFT) test --skip-build
