@@ -16,9 +16,12 @@ struct LiveHarness {
         return effects
     }
 
-    mutating func open(_ id: ConnectionID, user: String? = nil, now: UInt64 = 0) {
-        _ = step { $0.open(id, peer: "127.0.0.1", now: now) }
+    @discardableResult
+    mutating func open(user: String? = nil, now: UInt64 = 0) -> ConnectionID {
+        var id: ConnectionID = 0
+        _ = step { id = $0.open(peer: "127.0.0.1", now: now) }
         if let user { _ = step { $0.perform(.authenticated(id, userId: user)) } }
+        return id
     }
 
     mutating func perform(_ action: EngineAction) -> [LiveEffect] { step { _ = $0.perform(action) } }

@@ -21,20 +21,20 @@ extension LiveState {
         case .unsubscribe(let id, let conversation):
             leave(id, conversation)
         case .authenticated(let id, let userId):
-            guard connections[id] != nil else { break }
+            guard connections.contains(id) else { break }
             connections[id]!.userId = userId
             userConnections[userId, default: []].insert(id)
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
         case .processed(let id, let count):
-            guard connections[id] != nil else { break }
+            guard connections.contains(id) else { break }
             let ack = metrics.ackLatency
             connections[id]!.processed(count, now: now, draining: draining,
                                        latency: { ack.recordNanoseconds(Int64($0)) }, &effects)
         case .close(let id, let code, let reason):
-            guard connections[id] != nil else { break }
+            guard connections.contains(id) else { break }
             connections[id]!.scheduleClose(code, reason, flush: true, &effects)
         case .replayContinues(let id, let conversation, let afterSeq, let generation):
-            guard connections[id] != nil else { break }
+            guard connections.contains(id) else { break }
             connections[id]!.pendingReplays.append((conversation, afterSeq, generation))
             if connections[id]!.queue.bytes <= LiveConnection.replayLowWater {
                 connections[id]!.continueReplays(&effects)
@@ -51,7 +51,7 @@ extension LiveState {
     }
 
     private mutating func subscribe(_ id: ConnectionID, _ conversation: String, _ userId: String) {
-        guard connections[id] != nil, connections[id]!.subscriptions.insert(conversation).inserted else { return }
+        guard connections.contains(id), connections[id]!.subscriptions.insert(conversation).inserted else { return }
         let cameOnline = subscriptions.add(id, to: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)
         // A snapshot lists everyone online: in a big room that is n ids per subscribe.
@@ -63,9 +63,8 @@ extension LiveState {
     }
 
     mutating func leave(_ id: ConnectionID, _ conversation: String) {
-        guard let c = connections[id], c.subscriptions.contains(conversation) else { return }
-        connections[id]!.subscriptions.remove(conversation)
-        guard let userId = c.userId else { return }
+        guard connections.contains(id), connections[id]!.subscriptions.remove(conversation) != nil,
+              let userId = connections[id]!.userId else { return }
         let wentOffline = subscriptions.remove(id, from: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)
         if wentOffline { announce(conversation, userId: userId, online: false, except: nil) }

@@ -9,7 +9,7 @@ import ParlorCore
 /// socket, so Tests/ParlorServerTests drive it directly.
 struct LiveState {
     // Changed only by the methods here and in LiveState+Actions.swift.
-    var connections: [ConnectionID: LiveConnection] = [:]
+    var connections = ConnectionTable()
     var subscriptions = Subscriptions()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: Set<ConnectionID>] = [:]
@@ -29,17 +29,19 @@ struct LiveState {
         swap(&out, &effects)
     }
 
-    mutating func open(_ id: ConnectionID, peer: String, now: UInt64 = now()) {
-        connections[id] = LiveConnection(id: id, peer: peer, openedAt: now)
+    /// A connection opened: returns the id it is known by from now on.
+    mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
+        let id = connections.insert { LiveConnection(id: $0, peer: peer, openedAt: now) }
         metrics.connections.record(connections.count)
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
+        return id
     }
 
     /// A fragment of a message arrived. nil: the connection is unknown; else whether to
     /// go on (`.nothing`) or close with a code.
     mutating func receive(_ id: ConnectionID, _ bytes: UnsafeRawBufferPointer, binary: Bool, final: Bool,
                           remaining: Int, now: UInt64 = now()) -> WriteStep? {
-        guard connections[id] != nil else { return nil }
+        guard connections.contains(id) else { return nil }
         if binary { return .close(1003, "binary frames are not accepted") }
         return connections[id]!.receive(bytes, final: final, remaining: remaining, now: now, &effects)
     }
@@ -47,14 +49,20 @@ struct LiveState {
     /// The socket can take a write: what to write (frames appended to `buffer`, up to
     /// about `budget` bytes), or the close frame once the queue is flushed.
     mutating func writeable(_ id: ConnectionID, into buffer: inout [UInt8], budget: Int) -> WriteStep {
-        guard connections[id] != nil else { return .nothing }
+        guard connections.contains(id) else { return .nothing }
         return connections[id]!.writeable(into: &buffer, budget: budget, &effects)
+    }
+
+    /// The transport asked lws for this connection's writeable callback itself (a close
+    /// frame can only be sent from there).
+    mutating func callbackRequested(_ id: ConnectionID) {
+        connections[id]?.writeRequested = true
     }
 
     /// The transport is about to send a close frame: false if one was sent already
     /// (lws may call back once more while a close is under way).
     mutating func closing(_ id: ConnectionID, code: UInt16, reason: String) -> Bool {
-        guard let c = connections[id], !c.closeSent else { return false }
+        guard connections.contains(id), !connections[id]!.closeSent else { return false }
         connections[id]!.closeSent = true
         if code != 1000 {
             log.info("ws closing", metadata: ["conn": "\(id)", "code": "\(code)", "reason": "\(reason)"])
@@ -66,7 +74,7 @@ struct LiveState {
     mutating func closed(_ id: ConnectionID, now: UInt64 = now()) {
         guard let c = connections[id] else { return }
         for conversation in c.subscriptions { leave(id, conversation) }
-        connections[id] = nil
+        connections.remove(id)
         metrics.connections.record(connections.count)
         if let u = c.userId {
             userConnections[u]?.remove(id)
@@ -81,8 +89,9 @@ struct LiveState {
     /// auth or register is still waiting in a busy engine is not the client's fault.
     mutating func sweep(now: UInt64 = now()) {
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
-        for (id, c) in connections
-        where c.userId == nil && c.closeCode == nil && c.inFlight == 0 && now &- c.openedAt > limit {
+        for id in connections.ids {
+            let c = connections[id]!
+            guard c.userId == nil && c.closeCode == nil && c.inFlight == 0 && now &- c.openedAt > limit else { continue }
             connections[id]!.scheduleClose(4001, "authentication timeout", flush: false, &effects)
         }
     }
@@ -93,12 +102,12 @@ struct LiveState {
         if !draining {
             draining = true
             log.info("draining", metadata: ["connections": "\(connections.count)"])
-            for (id, c) in connections where !c.readingPaused {
+            for id in connections.ids where !connections[id]!.readingPaused {
                 connections[id]!.readingPaused = true
                 effects.append(.setReading(id, false))
             }
         }
-        for (id, c) in connections where c.inFlight == 0 && c.closeCode == nil {
+        for id in connections.ids where connections[id]!.inFlight == 0 && connections[id]!.closeCode == nil {
             connections[id]!.pendingReplays.removeAll()
             connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
         }
@@ -106,7 +115,7 @@ struct LiveState {
 
     /// Queues a frame for one connection; a reader too far behind is closed (4008).
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
-        guard connections[id] != nil else { return }
+        guard connections.contains(id) else { return }
         if !connections[id]!.enqueue(frame, &effects) {
             log.warning("ws slow consumer", metadata: ["conn": "\(id)"])
             metrics.slowConsumerCloses.increment()

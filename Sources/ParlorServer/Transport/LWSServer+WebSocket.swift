@@ -44,12 +44,11 @@ extension LWSServer {
     }
 
     func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
-        let id = makeId()
-        setSessionId(user, id)
         var buf = [CChar](repeating: 0, count: 64)
         let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
-        sockets[id] = wsi
-        live.open(id, peer: peer)
+        let id = live.open(peer: peer)
+        setSessionId(user, id)
+        sockets.set(id, wsi)
         return 0
     }
 
@@ -84,7 +83,7 @@ extension LWSServer {
     }
 
     func closed(_ user: UnsafeMutableRawPointer?) {
-        guard let id = sessionId(user), sockets.removeValue(forKey: id) != nil else { return }
+        guard let id = sessionId(user), sockets.remove(id) else { return }
         live.closed(id)
         applyLiveEffects()
         if isDraining { progressDrain() }
@@ -98,18 +97,50 @@ extension LWSServer {
         return -1
     }
 
-    /// Performs what the live state asked for, in order.
+    /// Performs what the live state asked for, in order, until it asks for nothing more
+    /// (a write can ask for the next one).
     func applyLiveEffects() {
-        live.takeEffects(into: &effectBuffer)
-        for effect in effectBuffer {
-            switch effect {
-            case .requestWrite(let id):
-                if let wsi = sockets[id] { lws_callback_on_writable(wsi) }
-            case .setReading(let id, let on):
-                if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
-            case .submit(let input):
-                engine?.submit(input)
+        while true {
+            live.takeEffects(into: &effectBuffer)
+            if effectBuffer.isEmpty { return }
+            for effect in effectBuffer {
+                switch effect {
+                case .requestWrite(let id):
+                    guard let wsi = sockets[id] else { continue }
+                    // Nothing of this socket's is waiting in lws: write now instead of
+                    // asking for a writeable callback, which costs an epoll_ctl to arm
+                    // and one to disarm, and a loop turn. lws keeps what the kernel does
+                    // not take and arms POLLOUT itself; only a backed-up socket waits.
+                    if directWrites && lws_partial_buffered(wsi) == 0 {
+                        writeNow(wsi, id)
+                    } else {
+                        lws_callback_on_writable(wsi)
+                    }
+                case .setReading(let id, let on):
+                    if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
+                case .submit(let input):
+                    engine?.submit(input)
+                }
             }
+        }
+    }
+
+    /// Writes are made outside a socket's own writeable callback only while the loop
+    /// runs normally: never while lws is tearing connections down.
+    var directWrites: Bool { !shutdownBegun && !isStopping }
+
+    /// A write outside the socket's own callback: frames only; a close frame is sent
+    /// from the connection's callback, so that one is asked for.
+    private func writeNow(_ wsi: OpaquePointer, _ id: ConnectionID) {
+        scratch.removeSubrange(pre...)
+        switch live.writeable(id, into: &scratch, budget: Self.writeBudget) {
+        case .nothing: break
+        case .close:
+            live.callbackRequested(id)
+            lws_callback_on_writable(wsi)
+        case .write(let n):
+            let written = scratch.withUnsafeMutableBufferPointer { parlor_write_raw(wsi, $0.baseAddress! + pre, n) }
+            if written < 0 { parlor_kill_async(wsi) }
         }
     }
 

@@ -20,7 +20,7 @@ public final class LWSServer: @unchecked Sendable {
     /// Connections, subscriptions, queues: everything live, as a value (Live/).
     var live: LiveState
     /// Each open WebSocket's lws handle, by the id the live state knows it by.
-    var sockets: [ConnectionID: OpaquePointer] = [:]
+    var sockets = SocketTable()
     /// The live state's effects, taken out to be performed (storage reused).
     var effectBuffer: [LiveEffect] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
