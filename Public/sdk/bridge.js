@@ -17,6 +17,20 @@ export class AppBridge {
     /** @type {(name: string, data: object) => unknown} */
     this.onEvent = () => undefined;
     win.addEventListener("message", (e) => this.receive(e));
+    // The host guards the keyboard: focus that reaches this frame without a
+    // gesture in it is taken back. Telling it when the focus arrives lets a
+    // click or tap in the app keep it (the browser vouches for the gesture).
+    win.addEventListener("focus", () => this.notice("focused"));
+    // Escape closes the pane, as in the host, unless the app used the key.
+    win.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && !e.defaultPrevented) this.notice("escape");
+    });
+  }
+
+  notice(name) {
+    // includeUserActivation: the host's MessageEvent then carries this
+    // frame's activation state, filled in by the browser.
+    this.host.postMessage({ parlor: BRIDGE_VERSION, type: "notice", name }, { targetOrigin: "*", includeUserActivation: true });
   }
 
   post(msg) {

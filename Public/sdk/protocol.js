@@ -5,6 +5,10 @@
 //
 // app → host   {parlor:1, type:"call", id, method, args}
 //              {parlor:1, type:"ack", re, value?}      a hook has returned
+//              {parlor:1, type:"notice", name}          no reply: "focused" (the app's
+//                window got the focus; posted with includeUserActivation, so the
+//                host reads from the browser, not the app, whether a gesture in
+//                the frame did it) or "escape" (Escape pressed and not handled)
 // host → app   {parlor:1, type:"reply", re, ok:true, value}
 //              {parlor:1, type:"reply", re, ok:false, error:{code, message, current?}}
 //              {parlor:1, type:"event", id, name, data}
@@ -27,6 +31,8 @@ export const HOOKS = Object.freeze([
   "contentSizeThatFits",
   "conversationDidChange",
 ]);
+
+export const NOTICES = Object.freeze(["focused", "escape"]);
 
 export const LIMITS = Object.freeze({
   url: 5000,
@@ -117,6 +123,10 @@ export function checkAppMessage(data) {
   if (data.type === "ack") {
     if (!Number.isSafeInteger(data.re)) return bad("ack without re");
     return { ok: true, kind: "ack", re: data.re, value: data.value };
+  }
+  if (data.type === "notice") {
+    if (!NOTICES.includes(data.name)) return bad("unknown notice");
+    return { ok: true, kind: "notice", name: data.name };
   }
   if (data.type !== "call") return bad("unknown message type");
   if (!Number.isSafeInteger(data.id) || data.id < 0) return bad("call without id");

@@ -8,16 +8,19 @@ import {
 } from "../../Public/sdk/index.js";
 
 function fakeWindow() {
-  const listeners = [];
+  const on = { message: [], focus: [], keydown: [] };
   const toHost = [];
-  const host = { postMessage: (msg) => toHost.push(msg) };
+  const options = [];
+  const host = { postMessage: (msg, opts) => { toHost.push(msg); options.push(opts); } };
   const win = {
     parent: host,
-    addEventListener: (type, fn) => listeners.push(fn),
+    addEventListener: (type, fn) => on[type].push(fn),
   };
+  const listeners = on.message;
   const fromHost = (data) => listeners.forEach((fn) => fn({ source: host, data }));
   const fromStranger = (data) => listeners.forEach((fn) => fn({ source: {}, data }));
-  return { win, toHost, fromHost, fromStranger };
+  const fire = (type, event = {}) => on[type].forEach((fn) => fn(event));
+  return { win, toHost, options, fromHost, fromStranger, fire };
 }
 
 const lastCall = (sent) => sent.filter((m) => m.type === "call").at(-1);
@@ -139,4 +142,18 @@ test("messages need a url and a layout", async () => {
   const m = new Message();
   m.url = "?a";
   await assert.rejects(c.insert(m), TypeError);
+});
+
+test("the SDK tells the host when its window gets the focus, and of an Escape it did not use", async () => {
+  const { win, toHost, options, fire } = fakeWindow();
+  const { start } = await import("../../Public/sdk/controller.js");
+  start(new Recorder(), win);
+  fire("focus");
+  assert.deepEqual(toHost.at(-1), { parlor: 1, type: "notice", name: "focused" });
+  assert.equal(options.at(-1).includeUserActivation, true, "the browser vouches for the gesture, not the app");
+  fire("keydown", { key: "Escape", defaultPrevented: true });
+  assert.equal(toHost.at(-1).name, "focused", "an Escape the app used stays in the app");
+  fire("keydown", { key: "a" });
+  fire("keydown", { key: "Escape", defaultPrevented: false });
+  assert.deepEqual(toHost.at(-1), { parlor: 1, type: "notice", name: "escape" });
 });

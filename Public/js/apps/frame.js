@@ -28,8 +28,17 @@ let listening = false;
 // - Focus: when focus jumps from a host text field (the composer) into a
 //   frame without the host having seen the user head there (a Tab key, or the
 //   mouse last moving at the frame's edge after the last host input), the host
-//   takes it back, and hides an app that does it again: keystrokes keep going
-//   to the composer. A live bubble's frame never keeps focus.
+//   takes it back at once, so keystrokes keep going to the composer. A tap, or
+//   a mouse that jumps (Playwright's click; a fast flick whose last host move
+//   is far from the frame), shows the host nothing, so the frame gets to vouch:
+//   the SDK posts a "focused" notice with includeUserActivation, and the
+//   browser, not the app, fills in whether the frame has transient activation.
+//   With it (and no host input since), the focus is the user's: it is given
+//   back and nothing is counted. Without it (a notice saying no gesture, none
+//   before the next jump, or none within VOUCH_MS), it was a theft; an app
+//   that steals twice is hidden. What remains: an app the user touched less
+//   than 5 s ago still has activation, so it could take the focus once in that
+//   time. A live bubble's frame never keeps focus.
 // - send(): proof of a gesture inside the frame is the host's activation being
 //   on although no host input can explain it any more (Chrome's transient
 //   activation lasts 5 s; only a gesture in a child frame renews it, and the
@@ -42,6 +51,7 @@ const TAB_MS = 1000;
 const EDGE_PX = 24;
 const HIDE_AFTER_STEALS = 2;
 const STEAL_WINDOW_MS = 3000;
+const VOUCH_MS = 1000; // how long a jump waits for the frame's word before it counts as a theft
 
 const seen = {
   input: -Infinity, // the last trusted input the host itself received
@@ -87,7 +97,7 @@ function isTextEntry(el) {
 function route(event) {
   for (const f of frames) {
     if (f.iframe.contentWindow && event.source === f.iframe.contentWindow) {
-      f.receive(event.data);
+      f.receive(event.data, event.userActivation);
       return;
     }
   }
@@ -102,13 +112,16 @@ export class AppFrame {
    * @param {(method: string, args: object, frame: AppFrame) => Promise<unknown>} opts.handle
    *   answers a checked call; throw {code, message} to refuse
    */
-  constructor({ app, style, handle, onHidden = () => {} }) {
+  constructor({ app, style, handle, onHidden = () => {}, onEscape = () => {} }) {
     this.app = app;
     this.style = style;
     this.handle = handle;
     this.onHidden = onHidden;
+    this.onEscape = onEscape;
     this.focusedAt = -Infinity; // focus went into this frame and was left there
-    this.steals = [];           // times focus was taken back from it
+    this.steals = [];           // times focus was taken from the user by it
+    this.jump = null;           // a focus jump waiting for the frame's word: {t, field, timer}
+    this.vouchedAt = -Infinity; // the frame said "focused" with a gesture in it
     this.hidden = false;
     this.declinedAt = -Infinity;
     this.nextEventId = 1;
@@ -147,22 +160,58 @@ export class AppFrame {
   focusArrived() {
     const now = performance.now();
     const field = seen.field;
+    if (this.style === "transcript") return this.takeBack(field, this.judge({ t: now, field }, false));
     const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn();
-    if (this.style !== "transcript" && (headedHere || !isTextEntry(field))) {
+    // a "focused" notice can overtake the blur: it counts while the user did nothing in the host since
+    const vouched = this.vouchedAt > seen.input;
+    if (headedHere || vouched || !isTextEntry(field)) {
       this.focusedAt = now;
       return;
     }
-    // Taken without the user: give it back once this task ends (a focus()
-    // in the blur handler itself does not move the keyboard back).
-    this.steals = this.steals.filter((t) => now - t < STEAL_WINDOW_MS);
-    this.steals.push(now);
+    if (this.jump) this.judge(this.jump, false); // the previous jump got no word in time
+    const jump = { t: now, field };
+    jump.timer = setTimeout(() => this.judge(jump, false), VOUCH_MS);
+    this.jump = jump;
+    this.takeBack(field, jump);
+  }
+
+  /** Gives the keyboard back to the host field once this task ends (a focus()
+   * in the blur handler itself does not move it back), unless the frame has
+   * vouched for the jump by then. */
+  takeBack(field, jump) {
     setTimeout(() => {
-      if (document.activeElement !== this.iframe) return;
+      if (jump.genuine || document.activeElement !== this.iframe) return;
       window.focus();
       if (field && field.isConnected) field.focus();
       else this.iframe.blur();
     }, 0);
+  }
+
+  /** The frame's word on a focus jump: a gesture in it (genuine) or none (a theft). */
+  judge(jump, genuine) {
+    clearTimeout(jump.timer);
+    if (this.jump === jump) this.jump = null;
+    if (genuine) {
+      jump.genuine = true;
+      this.focusedAt = performance.now();
+      if (document.activeElement !== this.iframe && !this.closed && !this.hidden) this.iframe.focus();
+      return jump;
+    }
+    const now = performance.now();
+    this.steals = this.steals.filter((t) => now - t < STEAL_WINDOW_MS);
+    this.steals.push(jump.t);
     if (this.steals.length >= HIDE_AFTER_STEALS) this.hide();
+    return jump;
+  }
+
+  /** The SDK's "focused" notice; `activation` is the browser's word on this frame's gesture. */
+  focusNotice(activation) {
+    const gesture = Boolean(activation && activation.isActive) && this.style !== "transcript";
+    if (gesture) this.vouchedAt = performance.now();
+    const jump = this.jump;
+    if (!jump) return;
+    // a host input since the jump means the user is back in the host: the jump stays a theft
+    this.judge(jump, gesture && seen.input < jump.t);
   }
 
   /** Hides an app that keeps taking the keyboard: a frame with display: none cannot take focus. */
@@ -209,11 +258,16 @@ export class AppFrame {
     this.iframe.contentWindow.postMessage({ parlor: BRIDGE_VERSION, ...msg }, "*");
   }
 
-  async receive(data) {
+  async receive(data, activation = null) {
     if (this.closed) return;
     const r = checkAppMessage(data);
     if (!r.ok) {
       if (r.id !== undefined) this.post({ type: "reply", re: r.id, ok: false, error: r.error });
+      return;
+    }
+    if (r.kind === "notice") {
+      if (r.name === "focused") this.focusNotice(activation);
+      else if (r.name === "escape" && !this.hidden && this.style !== "transcript") this.onEscape(this);
       return;
     }
     if (r.kind === "ack") {
@@ -264,6 +318,7 @@ export class AppFrame {
   destroy() {
     this.closed = true;
     clearTimeout(this.readyTimer);
+    if (this.jump) clearTimeout(this.jump.timer);
     frames.delete(this);
     for (const w of this.acks.values()) w(null);
     this.acks.clear();

@@ -32,12 +32,16 @@ export class AppPane extends EventTarget {
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
     outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
     document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.state.active && !document.querySelector("dialog[open]")) {
-        e.preventDefault();
-        if (this.state.style === EXPANDED) this.transition(COMPACT);
-        else this.close();
-      }
+      if (e.key === "Escape" && this.escape()) e.preventDefault();
     });
+  }
+
+  /** Escape, in the host or forwarded by the app: expanded → compact → closed. */
+  escape() {
+    if (!this.state.active || document.querySelector("dialog[open]")) return false;
+    if (this.state.style === EXPANDED) this.transition(COMPACT);
+    else this.close();
+    return true;
   }
 
   build() {
@@ -145,7 +149,7 @@ export class AppPane extends EventTarget {
       case "mount": {
         await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
         const selected = step.message ? this.snapshotOf(step.message) : null;
-        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f), onHidden: (f) => this.showHidden(f) });
+        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f), onHidden: (f) => this.showHidden(f), onEscape: () => this.escape() });
         this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
         this.element.dataset.style = step.style;
