@@ -61,6 +61,7 @@ const chat = new ChatView($("chat"), {
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
   onStick: (key, seq, x, y) => outgoing.stick(store.state.currentId, key, { seq, x, y }),
+  announce,
   onDraft: (text) => store.saveDraft(store.state.currentId, text),
   onToggleDrawer: () => setDrawer(!chat.drawer.open),
   onOpen: (appId) => {

@@ -6,6 +6,7 @@ import { HeaderView } from "./header.js";
 import { TranscriptView } from "./transcript.js";
 import { ComposerView } from "./composer.js";
 import { DrawerView } from "./drawer.js";
+import { StickerPeel } from "./peel.js";
 
 export class ChatView {
   /**
@@ -25,7 +26,8 @@ export class ChatView {
     this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });
     this.header = new HeaderView(this.headerEl, handlers);
     this.transcript = new TranscriptView(this.transcriptEl, handlers);
-    this.composer = new ComposerView(this.composerEl, handlers);
+    const peel = new StickerPeel({ transcript: this.transcriptEl, onStick: handlers.onStick, announce: handlers.announce });
+    this.composer = new ComposerView(this.composerEl, { ...handlers, peel });
     this.drawer = new DrawerView(this.drawerEl, handlers);
     this.live = [this.headerEl, this.transcriptEl, this.composerEl, this.drawerEl, this.paneEl];
     el.replaceChildren(this.empty, ...this.live);

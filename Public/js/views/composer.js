@@ -5,9 +5,6 @@
 import { h, icon, ICONS } from "./dom.js";
 import { blobURL } from "./bubble.js";
 
-/** The drag type of a staged sticker (its key), dropped onto a bubble. */
-export const STAGED_TYPE = "application/x-parlor-staged";
-
 export class ComposerView {
   /**
    * @param {HTMLElement} el
@@ -16,10 +13,12 @@ export class ComposerView {
    * @param {(key: string) => void} opts.onRemove
    * @param {(text: string) => void} opts.onDraft
    * @param {() => void} opts.onToggleDrawer
+   * @param {import("./peel.js").StickerPeel} opts.peel carries a staged sticker onto a bubble
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel }) {
     this.el = el;
     this.onRemove = onRemove;
+    this.peel = peel;
     this.staged = [];
     this.notice = h("div", { class: "notice", role: "alert", hidden: true });
     this.stagedEl = h("div", { class: "staged", "aria-label": "Ready to send", role: "list" });
@@ -119,19 +118,15 @@ export class ComposerView {
       sub = m.kind === "sticker" ? m.description || "" : "Attachment";
       preview = h("img", { class: "thumb", src: blobURL(m.image), alt: "" });
     }
-    const sticker = m.kind === "sticker";
-    return h("div", {
-      class: "staged-item", role: "listitem", dataset: { key: s.key, kind: m.kind },
-      draggable: sticker ? "true" : null,
-      title: sticker ? "Drag onto a message to stick it there" : null,
-      ondragstart: sticker ? (e) => {
-        e.dataTransfer.setData(STAGED_TYPE, s.key);
-        e.dataTransfer.effectAllowed = "move";
-      } : null,
-    },
+    const item = h("div", { class: "staged-item", role: "listitem", dataset: { key: s.key, kind: m.kind } },
       preview,
       h("div", { class: "staged-text" }, h("strong", null, title), h("span", null, sub)),
       h("button", { class: "icon-button", type: "button", "aria-label": `Remove ${title}`, onclick: () => this.onRemove(s.key) }, icon(ICONS.close)));
+    if (m.kind === "sticker" && this.peel) {
+      item.setAttribute("aria-label", `Sticker${m.description ? `: ${m.description}` : ""}. Enter to stick it onto a message`);
+      this.peel.attach(item, s.key, blobURL(m.image), m.description);
+    }
+    return item;
   }
 }
 

@@ -6,7 +6,6 @@
 import { h } from "./dom.js";
 import { transcriptRows } from "../state/transcript.js";
 import { messageRow, summaryRow, pendingRow } from "./bubble.js";
-import { STAGED_TYPE } from "./composer.js";
 
 const GROUP_MS = 5 * 60 * 1000;
 
@@ -22,9 +21,9 @@ function dayLabel(ms) {
 export class TranscriptView {
   /**
    * @param {HTMLElement} el  the scrolling log element
-   * @param {{onLoadOlder: () => void, onStick: (key: string, seq: number, x: number, y: number) => void}} opts
+   * @param {{onLoadOlder: () => void}} opts
    */
-  constructor(el, { onLoadOlder, onStick }) {
+  constructor(el, { onLoadOlder }) {
     this.el = el;
     this.cache = new Map();
     this.conversationId = null;
@@ -32,27 +31,6 @@ export class TranscriptView {
     this.emptyHint = h("div", { class: "transcript-empty" },
       h("p", null, "No messages yet."),
       h("p", null, "Say hello, or open an app with the apps button next to the message box."));
-    // A staged sticker dragged onto a bubble sticks there.
-    const target = (e) => {
-      if (!e.dataTransfer || !e.dataTransfer.types.includes(STAGED_TYPE)) return null;
-      const row = e.target.closest && e.target.closest(".row[data-seq]");
-      return row ? row.querySelector(".bubble") : null;
-    };
-    el.addEventListener("dragover", (e) => {
-      const bubble = target(e);
-      if (!bubble) return;
-      e.preventDefault();
-      e.dataTransfer.dropEffect = "move";
-    });
-    el.addEventListener("drop", (e) => {
-      const bubble = target(e);
-      if (!bubble) return;
-      e.preventDefault();
-      const r = bubble.getBoundingClientRect();
-      const clamp = (v) => Math.min(1, Math.max(0, v));
-      const seq = Number(bubble.closest(".row").dataset.seq);
-      onStick(e.dataTransfer.getData(STAGED_TYPE), seq, clamp((e.clientX - r.left) / r.width), clamp((e.clientY - r.top) / r.height));
-    });
     el.addEventListener("scroll", () => {
       this.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
     });
