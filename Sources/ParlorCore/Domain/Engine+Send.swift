@@ -40,13 +40,22 @@ extension Engine {
             }
             message.senderParticipantId = try participantId(userId, appId, tx)
             if let ref = content.session {
-                let (version, previousSeq) = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq, tx)
+                let summaryText = content.summaryText.flatMap { $0.isEmpty ? nil : $0 }
+                let (version, previous) = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq,
+                                                             summary: summaryText, tx)
                 message.sessionId = ref.id
                 message.sessionVersion = version
-                if let previousSeq, let old = try tx.message(conversationId: cid, seq: previousSeq) {
-                    let summary = try summary(of: old, appId: appId, tx)
-                    try tx.markSuperseded(conversationId: cid, seq: old.seq, by: seq, summary: summary)
-                    supersedes = (old.seq, summary)
+                if let previous {
+                    // The summary the engine kept when the head was sent saves reading
+                    // and parsing that message on every update.
+                    var summary = previous.summary
+                    if summary == nil, let old = try tx.message(conversationId: cid, seq: previous.seq) {
+                        summary = try self.summary(of: old, appId: appId, tx)
+                    }
+                    if let summary {
+                        try tx.markSuperseded(conversationId: cid, seq: previous.seq, by: seq, summary: summary)
+                        supersedes = (previous.seq, summary)
+                    }
                 }
             }
         }
@@ -85,14 +94,14 @@ extension Engine {
     /// Checks the update against the session's version and moves its head; returns the
     /// new version and the message it supersedes. A stale base is a conflict carrying the
     /// current message.
-    private func advanceSession(_ ref: SessionRef, appId: String, cid: String, newSeq: Int,
-                                _ tx: any StoreTransaction) throws -> (version: Int, previousSeq: Int?) {
+    private func advanceSession(_ ref: SessionRef, appId: String, cid: String, newSeq: Int, summary: String?,
+                                _ tx: any StoreTransaction) throws -> (version: Int, previous: (seq: Int, summary: String?)?) {
         let key = cid + "\u{0}" + ref.id
         guard let head = try cache.sessions[key] ?? tx.session(conversationId: cid, id: ref.id) else {
             guard ref.baseVersion == 0 else {
                 throw ParlorError(.notFound, "there is no session with this id to update", field: "message.session.id")
             }
-            let first = SessionHead(appId: appId, version: 1, currentSeq: newSeq)
+            let first = SessionHead(appId: appId, version: 1, currentSeq: newSeq, summary: summary)
             try tx.setSession(conversationId: cid, id: ref.id, head: first)
             cache.sessions[key] = first
             return (1, nil)
@@ -106,10 +115,10 @@ extension Engine {
                               "the session is at version \(head.version), not \(ref.baseVersion)",
                               field: "message.session.baseVersion", current: current)
         }
-        let next = SessionHead(appId: appId, version: head.version + 1, currentSeq: newSeq)
+        let next = SessionHead(appId: appId, version: head.version + 1, currentSeq: newSeq, summary: summary)
         try tx.setSession(conversationId: cid, id: ref.id, head: next)
         cache.sessions[key] = next
-        return (next.version, head.currentSeq)
+        return (next.version, (head.currentSeq, head.summary))
     }
 
     /// The line that replaces a superseded bubble: its summaryText, else "<name> played <app>".

@@ -23,6 +23,16 @@ public struct SessionHead: Equatable, Sendable {
     public var appId: String
     public var version: Int
     public var currentSeq: Int
+    /// The head message's summaryText, when the engine saw it sent (not stored: read
+    /// back from the database a head has none, and its message is read when superseded).
+    public var summary: String? = nil
+
+    public init(appId: String, version: Int, currentSeq: Int, summary: String? = nil) {
+        self.appId = appId
+        self.version = version
+        self.currentSeq = currentSeq
+        self.summary = summary
+    }
 }
 
 /// A message as stored: the envelope the server assigns, plus the sender's body.

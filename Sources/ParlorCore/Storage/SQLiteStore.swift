@@ -240,8 +240,9 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws {
-        try exec("UPDATE messages SET superseded_by = ?, summary = ? WHERE conversation_id = ? AND seq = ?",
-                 [newSeq, summary, conversationId, seq])
+        let q = try RawStatement(db, "UPDATE messages SET superseded_by = ?, summary = ? WHERE conversation_id = ? AND seq = ?")
+        q.bind(1, newSeq); q.bind(2, summary); q.bind(3, conversationId); q.bind(4, seq)
+        try q.run()
     }
 
     func session(conversationId: String, id: String) throws -> SessionHead? {
@@ -250,10 +251,12 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func setSession(conversationId: String, id: String, head: SessionHead) throws {
-        try exec("""
+        let q = try RawStatement(db, """
             INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
             ON CONFLICT (conversation_id, id) DO UPDATE SET version = excluded.version, current_seq = excluded.current_seq
-            """, [conversationId, id, head.appId, head.version, head.currentSeq])
+            """)
+        q.bind(1, conversationId); q.bind(2, id); q.bind(3, head.appId); q.bind(4, head.version); q.bind(5, head.currentSeq)
+        try q.run()
     }
 
     // MARK: Apps
