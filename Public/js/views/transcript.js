@@ -1,7 +1,9 @@
 // The transcript view: draws transcriptRows() with keyed reuse, so a new
 // message appends one row and a session update rewrites two, never the whole
 // list (live frames and scroll position survive). Sticks to the bottom while
-// the reader is there.
+// the reader is there, also when a bubble grows after it is drawn (an image
+// or an app frame gets its size later); a reader who scrolled up is not moved
+// but gets a "new messages" pill.
 
 import { h } from "./dom.js";
 import { transcriptRows } from "../state/transcript.js";
@@ -31,10 +33,24 @@ export class TranscriptView {
     this.emptyHint = h("div", { class: "transcript-empty" },
       h("p", null, "No messages yet."),
       h("p", null, "Say hello, or open an app with the apps button next to the message box."));
+    this.pill = h("button", { class: "new-pill", type: "button", hidden: true, onclick: () => this.scrollToBottom() });
+    this.unseen = 0;
+    this.seenSeq = 0;
     el.addEventListener("scroll", () => {
       this.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      if (this.atBottom) this.showPill(0);
     });
     this.atBottom = true;
+    // rows change size after they are drawn: keep the newest one in view
+    this.resized = new ResizeObserver(() => {
+      if (this.atBottom) this.scrollToBottom();
+    });
+  }
+
+  showPill(unseen) {
+    this.unseen = unseen;
+    this.pill.hidden = unseen === 0;
+    this.pill.textContent = unseen === 1 ? "1 new message ↓" : `${unseen} new messages ↓`;
   }
 
   /**
@@ -47,11 +63,13 @@ export class TranscriptView {
     const switched = conversationId !== this.conversationId;
     if (switched) {
       this.cache.clear();
+      this.resized.disconnect();
       this.el.replaceChildren();
       this.conversationId = conversationId;
       this.atBottom = true;
     }
-    const fromBottom = this.el.scrollHeight - this.el.scrollTop;
+    const anchor = switched || this.atBottom ? null : this.firstVisible();
+    const anchorTop = anchor && anchor.getBoundingClientRect().top;
     const rows = transcriptRows(t);
     const wanted = [];
     if (t.hasMoreBefore) wanted.push(this.loadOlderButton);
@@ -80,14 +98,30 @@ export class TranscriptView {
       prev = m;
     }
     if (rows.length === 0 && !t.hasMoreBefore && t.loaded) wanted.push(this.emptyHint);
+    wanted.push(this.pill);
     this.reconcile(wanted);
+    if (switched) this.seenSeq = t.lastSeq;
     if (switched || this.atBottom) this.scrollToBottom();
-    else this.el.scrollTop = this.el.scrollHeight - fromBottom;
+    else {
+      // what the reader looks at stays put, whether rows came below (new) or above (older)
+      if (anchor && anchor.isConnected) this.el.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+      const arrived = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
+      if (arrived) this.showPill(this.unseen + arrived);
+    }
+    this.seenSeq = Math.max(this.seenSeq, t.lastSeq || 0);
+  }
+
+  /** The first element at least partly in view. */
+  firstVisible() {
+    const top = this.el.getBoundingClientRect().top;
+    for (const child of this.el.children) if (child.getBoundingClientRect().bottom > top) return child;
+    return null;
   }
 
   /** Forgets everything drawn (the next render starts afresh). */
   reset() {
     this.cache.clear();
+    this.resized.disconnect();
     this.el.replaceChildren();
     this.conversationId = null;
   }
@@ -107,7 +141,11 @@ export class TranscriptView {
 
   reconcile(wanted) {
     const keep = new Set(wanted);
-    for (const child of [...this.el.children]) if (!keep.has(child)) child.remove();
+    for (const child of [...this.el.children]) {
+      if (keep.has(child)) continue;
+      this.resized.unobserve(child);
+      child.remove();
+    }
     for (const [key, entry] of this.cache) {
       if (!entry.used) this.cache.delete(key);
       else entry.used = false;
@@ -118,6 +156,7 @@ export class TranscriptView {
         cursor = cursor.nextElementSibling;
       } else {
         this.el.insertBefore(el, cursor);
+        this.resized.observe(el);
       }
     }
   }
@@ -125,5 +164,6 @@ export class TranscriptView {
   scrollToBottom() {
     this.el.scrollTop = this.el.scrollHeight;
     this.atBottom = true;
+    this.showPill(0);
   }
 }

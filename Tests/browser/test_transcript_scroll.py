@@ -1,0 +1,76 @@
+"""The newest bubble stays in view (#13 item 2): an image or app bubble gets
+its size after it is drawn, and the transcript follows it while the reader is
+at the bottom; a reader who scrolled up is left where they are and gets a
+"new messages" pill. On a touch phone, 390x844."""
+
+from playwright.sync_api import expect
+
+from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button, send_text, shot
+
+PHONE = {"mobile": True, "viewport": (390, 844)}
+
+
+def fully_in_view(page, row):
+    """The row's bottom is inside the transcript's visible box."""
+    return page.evaluate("""row => {
+        const t = document.getElementById('transcript').getBoundingClientRect();
+        const r = row.getBoundingClientRect();
+        return r.bottom <= t.bottom + 1 && r.top >= t.top - 1;
+    }""", row.element_handle())
+
+
+def test_a_new_image_bubble_arrives_fully_in_view(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Sundaes")
+    ben = people.join("Ben", link.replace(people.server.base, ""), dark=True, **PHONE)
+    for n in range(12):
+        send_text(ana, f"filler {n}")
+    expect(ben.locator(".row[data-seq]")).to_have_count(12)
+    install_app(ana, "Ice Cream Builder")
+    open_from_drawer(ana, "Ice Cream Builder")
+    frame(ana).get_by_role("button", name="New sundae").click()
+    pane_ready(ana, "expanded")
+    frame(ana).get_by_role("button", name="Waffle cone", exact=True).click()
+    pane_ready(ana, "compact")
+    press_send_button(ana)
+    row = app_rows(ben)
+    expect(row).to_have_count(1)
+    img = row.locator(".app-image img")
+    ben.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    ben.wait_for_function("""row => {
+        const t = document.getElementById('transcript').getBoundingClientRect();
+        return row.getBoundingClientRect().bottom <= t.bottom + 1;
+    }""", arg=row.element_handle())
+    assert fully_in_view(ben, row)
+    shot(ben, "scroll-phone-dark-image-in-view")
+
+
+def test_a_reader_who_scrolled_up_gets_a_pill_not_a_jump(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Long talk")
+    ben = people.join("Ben", link.replace(people.server.base, ""), **PHONE)
+    for n in range(20):
+        send_text(ana, f"line {n}")
+    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    pill = ben.locator(".new-pill")
+    expect(pill).to_be_hidden()
+    # Ben scrolls up with his finger (a swipe down), to the first line
+    ben.locator(".row[data-seq]", has_text="line 0").scroll_into_view_if_needed()
+    top = ben.evaluate("document.getElementById('transcript').scrollTop")
+    send_text(ana, "are you there?")
+    send_text(ana, "hello?")
+    expect(pill).to_have_text("2 new messages ↓")
+    expect(pill).to_be_visible()
+    assert ben.evaluate("document.getElementById('transcript').scrollTop") == top, "the reader was not moved"
+    shot(ben, "scroll-phone-light-pill")
+    pill.tap()
+    expect(pill).to_be_hidden()
+    newest = ben.locator(".row[data-seq]", has_text="hello?")
+    ben.wait_for_function("""row => {
+        const t = document.getElementById('transcript').getBoundingClientRect();
+        return row.getBoundingClientRect().bottom <= t.bottom + 1;
+    }""", arg=newest.element_handle())
+    # at the bottom again: the next one scrolls into view, no pill
+    send_text(ana, "there you are")
+    expect(ben.locator(".row[data-seq]", has_text="there you are")).to_be_in_viewport()
+    expect(pill).to_be_hidden()
