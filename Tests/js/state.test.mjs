@@ -5,7 +5,7 @@ import { parseRoute, inviteLink, conversationHash } from "../../Public/js/state/
 import { substituteParticipants, mentionedParticipants, initials } from "../../Public/js/state/text.js";
 import { backoffDelay } from "../../Public/js/net/backoff.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, membersLine } from "../../Public/js/state/conversations.js";
-import { unreadLabel, previewOf } from "../../Public/js/state/format.js";
+import { unreadLabel, previewOf, counted } from "../../Public/js/state/format.js";
 
 const P1 = "9d0c0c4e-1111-4222-8333-444455556666";
 const P2 = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
@@ -67,11 +67,25 @@ test("conversation list: upsert, activity to the top, members, presence", () => 
   list = applyMember(list, "a", { userId: "u2", name: "Ben" });
   list = applyMember(list, "a", { userId: "u1", name: "Ana B." });
   assert.deepEqual(list[0].members.map((m) => m.name), ["Ana B.", "Ben"]);
+  assert.equal(list[0].memberCount, 2, "a join is counted at once; a rename is not a join");
   assert.equal(membersLine(list[0].members, "u1"), "Ben");
   let online = applyPresence(new Set(), { online: ["u1"] });
   online = applyPresence(online, { userId: "u2", online: true });
   online = applyPresence(online, { userId: "u1", online: false });
   assert.deepEqual([...online], ["u2"]);
+});
+
+test("the member count follows joins, also when the list it came with was cut short", () => {
+  const room = (members, memberCount) => [{ id: "r", title: "R", members, memberCount }];
+  let list = applyMember(room([{ userId: "u1", name: "Ana" }], 1), "r", { userId: "u2", name: "Ben" });
+  list = applyMember(list, "r", { userId: "u3", name: "Cy" });
+  assert.equal(list[0].memberCount, 3);
+  // 200 listed of 250: an unlisted name may be an old member, so the count is not raised past the list
+  const many = Array.from({ length: 200 }, (_, i) => ({ userId: `u${i}`, name: `N${i}` }));
+  assert.equal(applyMember(room(many, 250), "r", { userId: "u230", name: "Old" })[0].memberCount, 250);
+  assert.equal(counted(1, "member"), "1 member");
+  assert.equal(counted(3, "member"), "3 members");
+  assert.equal(counted(0, "new message", "new messages"), "0 new messages");
 });
 
 test("labels", () => {

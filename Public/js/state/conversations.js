@@ -38,8 +38,12 @@ export function applyMember(list, conversationId, member) {
     if (c.id !== conversationId) return c;
     const members = c.members || [];
     const at = members.findIndex((m) => m.userId === member.userId);
-    const next = at < 0 ? [...members, member] : members.map((m, j) => (j === at ? { ...m, ...member } : m));
-    return { ...c, members: next };
+    if (at >= 0) return { ...c, members: members.map((m, j) => (j === at ? { ...m, ...member } : m)) };
+    // someone the list lacks: a join, unless the list was cut short (then maybe an old member)
+    const complete = c.memberCount === undefined || members.length >= c.memberCount;
+    const next = [...members, member];
+    const count = Math.max(next.length, (c.memberCount ?? members.length) + (complete ? 1 : 0));
+    return { ...c, members: next, memberCount: count };
   });
 }
 

@@ -19,6 +19,11 @@ export function shortWhen(ms, now = Date.now()) {
 }
 
 /** Unread badge text: "" for none, "99+" past 99. */
+/** "1 member", "3 members": a count and its noun, singular for one. */
+export function counted(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 export function unreadLabel(n) {
   if (!n || n < 1) return "";
   return n > 99 ? "99+" : String(n);

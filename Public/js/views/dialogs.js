@@ -2,6 +2,7 @@
 // question before joining through an invite link.
 
 import { h } from "./dom.js";
+import { counted } from "../state/format.js";
 
 /**
  * A dialog with one text field.
@@ -119,7 +120,7 @@ export function joinDialog() {
      */
     async ask({ title: conversationTitle, memberCount, name }) {
       title.textContent = `Join “${conversationTitle}”?`;
-      const members = memberCount === 1 ? "Its 1 member" : `Its ${memberCount} members`;
+      const members = `Its ${counted(memberCount, "member")}`;
       text.textContent = `${members} will see your name (${name}) and when you are online.`;
       return (await answer(true)) === "join";
     },

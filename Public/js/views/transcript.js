@@ -6,6 +6,7 @@
 // but gets a "new messages" pill.
 
 import { h } from "./dom.js";
+import { counted } from "../state/format.js";
 import { transcriptRows } from "../state/transcript.js";
 import { messageRow, summaryRow, pendingRow } from "./bubble.js";
 
@@ -50,7 +51,7 @@ export class TranscriptView {
   showPill(unseen) {
     this.unseen = unseen;
     this.pill.hidden = unseen === 0;
-    this.pill.textContent = unseen === 1 ? "1 new message ↓" : `${unseen} new messages ↓`;
+    this.pill.textContent = `${counted(unseen, "new message", "new messages")} ↓`;
   }
 
   /**
