@@ -46,12 +46,38 @@ export class AppPane extends EventTarget {
 
   build() {
     this.title = h("span", { class: "pane-title" });
-    this.toggle = h("button", { class: "icon-button pane-toggle", type: "button", onclick: () => this.transition(this.state.style === EXPANDED ? COMPACT : EXPANDED) });
+    this.toggle = h("button", { class: "icon-button pane-toggle", type: "button", onclick: () => this.toggleStyle() });
     this.closeButton = h("button", { class: "icon-button", type: "button", onclick: () => this.close() }, icon(ICONS.close));
-    this.handle = h("button", { class: "pane-handle", type: "button", onclick: () => this.transition(this.state.style === EXPANDED ? COMPACT : EXPANDED) });
+    // a pointer taps or drags it (dragHandle); a click with no pointer behind it (detail 0) is Enter or Space
+    this.handle = h("button", { class: "pane-handle", type: "button", onclick: (e) => e.detail === 0 && this.toggleStyle() });
+    this.dragHandle();
     this.body = h("div", { class: "pane-body" });
     replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), this.toggle, this.closeButton), this.body);
     this.element.hidden = true;
+  }
+
+  toggleStyle() {
+    if (this.state.active) this.transition(this.state.style === EXPANDED ? COMPACT : EXPANDED);
+  }
+
+  /** The handle is dragged, as in the Daily Quote seed: up expands, down collapses; a tap toggles. */
+  dragHandle() {
+    const DRAG_PX = 24;
+    this.handle.addEventListener("pointerdown", (e) => {
+      const y0 = e.clientY;
+      this.handle.setPointerCapture(e.pointerId);
+      const up = (ev) => {
+        this.handle.removeEventListener("pointerup", up);
+        this.handle.removeEventListener("pointercancel", up);
+        if (ev.type !== "pointerup") return;
+        const dy = ev.clientY - y0;
+        if (Math.abs(dy) < DRAG_PX) return this.toggleStyle();
+        const style = dy < 0 ? EXPANDED : COMPACT;
+        if (this.state.active && this.state.style !== style) this.transition(style);
+      };
+      this.handle.addEventListener("pointerup", up);
+      this.handle.addEventListener("pointercancel", up);
+    });
   }
 
   /** Runs intents one after another (each one plans against the state it finds). */
