@@ -7,7 +7,7 @@ public struct ServerConfig: Sendable {
     public var tlsKey: String?
     /// Origins allowed to open the WebSocket besides the server's own host.
     public var allowedOrigins: [String]
-    public var eventLoop: EventLoop = .poll
+    public var eventLoop: EventLoop = .libev
     /// Where app pages are served from, when not from the host's own origin (the
     /// stronger setup: an app is then another site even for a browser that ignores
     /// the CSP sandbox). Requests whose Host is this origin's get only /apps/ and /sdk/.
@@ -24,10 +24,10 @@ public struct ServerConfig: Sendable {
     public var minFreeDiskBytes = 64 << 20
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
 
-    /// The loop libwebsockets runs on. poll() scans every socket on every turn but only
-    /// flips a flag to ask for a writeable callback; libev (epoll) pays an epoll_ctl for
-    /// each. Measured with bench/run: poll fans out to a 1,000-member room 1.4x faster,
-    /// libev does better with thousands of mostly idle connections.
+    /// The loop libwebsockets runs on. poll() scans every socket on every turn; libev
+    /// (epoll) pays only for sockets that are ready. libev used to lose the big room
+    /// (an epoll_ctl per writeable request); since writes go out at once unless a socket
+    /// is backed up, it fans out 2-3x faster too (bench/run, docs/BENCHMARKS.md).
     public enum EventLoop: String, Sendable, CaseIterable {
         case libev, poll
     }

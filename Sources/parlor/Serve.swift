@@ -32,7 +32,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes (default 10).") var drainSeconds: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "line (the default) or json.") var logFormat: String?
-    @Option(help: "poll (the default) or libev (epoll).") var eventLoop: String?
+    @Option(help: "libev (epoll, the default) or poll.") var eventLoop: String?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {

@@ -26,7 +26,7 @@ struct ServeSettings {
     var drainSeconds = 10
     var logLevel = Logger.Level.info
     var logFormat = LineLogHandler.Format.line
-    var eventLoop = ServerConfig.EventLoop.poll
+    var eventLoop = ServerConfig.EventLoop.libev
 
     static func resolve(_ o: Serve) throws -> ServeSettings {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
@@ -75,7 +75,7 @@ struct ServeSettings {
         let format = config.string(forKey: "log-format", default: "line")
         guard let f = LineLogHandler.Format(rawValue: format) else { throw ValidationError("log format is line or json") }
         s.logFormat = f
-        let loop = config.string(forKey: "event-loop", default: "poll")
+        let loop = config.string(forKey: "event-loop", default: "libev")
         guard let e = ServerConfig.EventLoop(rawValue: loop) else { throw ValidationError("event loop is libev or poll") }
         s.eventLoop = e
         try s.validate()
