@@ -21,6 +21,24 @@ from playwright.sync_api import expect
 
 expect.set_options(timeout=10_000)
 
+# Tests that are not about sign-up control or abuse limits register freely and send
+# fast (as Tests/integration/server.py's RELAXED on the community branch): these
+# apply unless a test passes the flag itself.
+RELAXED = {
+    "--registration": "open",
+    "--limit-registrations": "0",
+    "--limit-sign-in-failures": "0",
+    "--limit-sends": "0",
+    "--limit-conversations": "0",
+    "--limit-invites": "0",
+    "--limit-upload-bytes": "0",
+    "--limit-stored-image-mb": "0",
+}
+
+
+def relaxed_args(extra_args) -> list:
+    return [x for flag, value in RELAXED.items() if flag not in extra_args for x in (flag, value)]
+
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "Public"
 ARTIFACTS = ROOT / "test-artifacts"
@@ -47,7 +65,8 @@ class Server:
 
     def start(self):
         cmd = [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.data), "--public", str(self.public), *self.extra_args]
+               "--data", str(self.data), "--public", str(self.public),
+               *relaxed_args(self.extra_args), *self.extra_args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines: "queue.Queue[str | None]" = queue.Queue()
 
