@@ -14,6 +14,7 @@ const KEY = {
   outbox: (u) => `parlor.outbox.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
+  recoveryKey: "parlor.recoveryKey",
 };
 
 function readJSON(key, fallback) {
@@ -40,6 +41,10 @@ export class Store extends EventTarget {
       status: "connecting",
       restarting: false,
       user: null,
+      /** this browser's device, as the server lists it */
+      device: null,
+      /** a recovery key the person has not yet said they saved */
+      unsavedRecoveryKey: null,
       installedApps: [],
       conversations: [],
       transcripts: {},
@@ -137,6 +142,29 @@ export class Store extends EventTarget {
     } catch {
       // private mode without storage: the account lasts as long as the tab
     }
+  }
+
+  /**
+   * The recovery key the server showed once at sign-up, kept only until the person
+   * confirms they saved it (the reminder stays until then). It is no more powerful
+   * than the token kept beside it.
+   */
+  get recoveryKey() {
+    try {
+      return localStorage.getItem(KEY.recoveryKey);
+    } catch {
+      return null;
+    }
+  }
+
+  saveRecoveryKey(value) {
+    try {
+      if (value) localStorage.setItem(KEY.recoveryKey, value);
+      else localStorage.removeItem(KEY.recoveryKey);
+    } catch {
+      // no storage: the dialog still shows it this once
+    }
+    this.update(["recovery"], () => ({ unsavedRecoveryKey: value || null }));
   }
 
   /** What this browser kept for a user who just signed in: read once, then kept in memory. */

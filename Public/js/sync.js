@@ -32,6 +32,7 @@ export class Sync extends EventTarget {
       random,
       stored: (conversationId, message, supersedes) => this.onMessage({ conversationId, message, supersedes }),
       failed: (item, error) => this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } })),
+      limited: (item, retryInMs) => this.dispatchEvent(new CustomEvent("ratelimited", { detail: { item, retryInMs } })),
     });
     this.storage = new AppData(client, store);
     this.participantMaps = new Participants(client, store);
@@ -52,11 +53,13 @@ export class Sync extends EventTarget {
     client.addEventListener("presence", (e) => this.onPresence(e.detail));
   }
 
-  async onReady({ user, installedApps, token }) {
+  async onReady({ user, installedApps, token, recoveryKey, device }) {
     const first = !this.store.state.user || this.store.state.user.id !== user.id;
     this.store.token = token;
     if (first) this.store.loadForUser(user.id);
-    this.store.update(["user", "apps"], () => ({ user, installedApps }));
+    // shown once by the server: kept in this browser only until the person says it is saved
+    if (recoveryKey) this.store.saveRecoveryKey(recoveryKey);
+    this.store.update(["user", "apps"], () => ({ user, installedApps, device: device ?? null }));
     if (first) this.outbox.restore(user.id);
     try {
       const { subscribed } = await this.resume.catchUp();
@@ -87,12 +90,13 @@ export class Sync extends EventTarget {
     if (!known) this.subscribe(conversation.id).catch(() => {});
   }
 
-  onMember({ conversationId, member }) {
+  onMember({ conversationId, member, change, memberCount, by }) {
+    const selfId = this.store.state.user?.id;
     this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({
-      conversations: applyMember(s.conversations, conversationId, member),
+      conversations: applyMember(s.conversations, conversationId, member, { change, memberCount, by, selfId }),
     }));
     this.participantMaps.memberChanged(conversationId, member);
-    this.dispatchEvent(new CustomEvent("member", { detail: { conversationId, member } }));
+    this.dispatchEvent(new CustomEvent("member", { detail: { conversationId, member, change, by, self: member.userId === selfId } }));
   }
 
   onPresence(frame) {
@@ -162,9 +166,30 @@ export class Sync extends EventTarget {
     return r.conversation;
   }
 
+  /** Leaves a conversation; the member event that follows marks it left. */
+  async leave(conversationId) {
+    await this.client.request("conversations.leave", { conversationId });
+    this.onMember({ conversationId, member: this.store.state.user, change: "left" });
+  }
+
+  removeMember(conversationId, userId) {
+    return this.client.request("conversations.removeMember", { conversationId, userId });
+  }
+
+  async renameConversation(conversationId, title) {
+    const r = await this.client.request("conversations.rename", { conversationId, title });
+    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
+  }
+
+  /** Deletes a message (own, or any for an admin); the deletion record arrives live. */
+  deleteMessage(conversationId, seq) {
+    return this.client.request("messages.delete", { conversationId, seq });
+  }
+
   async rename(name) {
     const r = await this.client.request("rename", { name });
-    this.store.update(["user", "conversations"], (s) => ({ user: r.user, conversations: renameEverywhere(s.conversations, r.user) }));
+    // the answer names the user; whether they are an admin is known from sign-in
+    this.store.update(["user", "conversations"], (s) => ({ user: { ...s.user, ...r.user }, conversations: renameEverywhere(s.conversations, r.user) }));
   }
 
   async setInstalled(appId, install) {

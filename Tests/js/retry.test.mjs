@@ -21,11 +21,13 @@ const ME = { id: "uMe", name: "Me" };
 const C = "c1";
 const tick = () => new Promise((r) => setImmediate(r));
 
-test("the schedule: only internal and timeout, exponential with jitter, capped, bounded", () => {
+test("the schedule: internal and timeout exponential with jitter, capped, bounded; rate_limited after the server's time", () => {
   for (const code of ["too_long", "not_member", "session_conflict", "client_id_reused", "invalid_field", "offline"]) {
     assert.equal(sendRetryDelay(code, 1), null, code);
   }
-  assert.deepEqual([...RETRYABLE].sort(), ["internal", "timeout"]);
+  assert.deepEqual([...RETRYABLE].sort(), ["internal", "rate_limited", "timeout"]);
+  assert.equal(sendRetryDelay("rate_limited", 1, () => 0, 2000), 2050, "the server's time and a margin");
+  assert.equal(sendRetryDelay("rate_limited", SEND_ATTEMPTS + 5, () => 0, 300), 350, "never given up: slowing down is not failing");
   const low = [];
   const high = [];
   for (let attempts = 1; attempts < SEND_ATTEMPTS; attempts++) {
@@ -178,4 +180,30 @@ test("a flush while a retry waits sends once, and the live copy settles a waitin
   t.mock.timers.tick(60000);
   await tick();
   assert.equal(client.sends().length, 2, "no retry after it settled");
+});
+
+test("rate_limited: Sending… for the time the server gave, told once, then sent again with the same clientId, stored once", async (t) => {
+  const { store, client, sync } = setup(t);
+  const told = [];
+  sync.addEventListener("ratelimited", (e) => told.push(e.detail.retryInMs));
+  let result = null;
+  sync.send(C, { kind: "text", text: "slow" }).then((m) => (result = m));
+  const clientId = client.sends()[0].fields.clientId;
+  client.sends()[0].reject(new ProtocolError({ code: "rate_limited", message: "slow down", retryAfterMs: 1200 }));
+  await tick();
+  assert.deepEqual(told, [1250]);
+  assert.equal(pending(store)[0].status, "sending");
+  t.mock.timers.tick(1249);
+  await tick();
+  assert.equal(client.sends().length, 1, "not before the time given");
+  t.mock.timers.tick(1);
+  await tick();
+  assert.equal(client.sends().length, 2);
+  assert.equal(client.sends()[1].fields.clientId, clientId);
+  client.sends()[1].resolve(storedFor(client.sends()[1]));
+  await tick();
+  assert.equal(result.seq, 7);
+  assert.equal(pending(store).length, 0);
+  assert.equal(store.outbox().length, 0);
+  assert.equal(store.transcript(C).messages.length, 1, "stored once");
 });

@@ -8,8 +8,12 @@
 //   "status"   detail {status: "connecting" | "online" | "offline", attempt, retryInMs, restarting}
 //              restarting: the server closed with 1001/1012 (going away, service
 //              restart) and the client is reconnecting on a short backoff
-//   "ready"    detail {user, installedApps, token, registered}  after each (re)authentication
-//   "authfailed" detail {code}   the token is unknown: sign in again
+//   "ready"    detail {user, installedApps, token, registered, device, recoveryKey?, conversation?}
+//              after each (re)authentication; recoveryKey only right after sign-up
+//   "authfailed" detail {code, message, how}   the credential was refused: sign in again
+//              (how: "token", "register", "link" or "recover")
+//   "signedout" detail {}   the server closed with 4003: this device was revoked or
+//              the account deactivated; the token is dead, so no reconnect
 //   "message" | "member" | "presence" | "conversation"   detail: the event frame
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 
@@ -24,10 +28,26 @@ export class ProtocolError extends Error {
     this.code = e.code;
     this.field = e.field;
     this.current = e.current;
+    /** for rate_limited: when to try again */
+    this.retryAfterMs = e.retryAfterMs;
   }
 }
 
 const REQUEST_TIMEOUT_MS = 20000;
+
+/** The server signed this device out (revoked, or the account deactivated). */
+export const SIGNED_OUT_CLOSE_CODE = 4003;
+
+/** How each first frame is built from the credentials start() was given. */
+const SIGN_IN = {
+  token: (c) => ["auth", { token: c.token }],
+  register: (c) => ["register", { name: c.register, ...(c.invite ? { invite: c.invite } : {}), deviceName: c.deviceName }],
+  link: (c) => ["device.link", { code: c.link, deviceName: c.deviceName }],
+  recover: (c) => ["recover", { recoveryKey: c.recover, revokeOthers: !!c.revokeOthers, deviceName: c.deviceName }],
+};
+const howOf = (c) => Object.keys(SIGN_IN).find((k) => k in c);
+/** Answers to a first frame that a retry would only repeat. */
+const TRANSIENT_SIGN_IN = new Set(["offline", "timeout", "internal"]);
 
 /** Close codes of a server that shuts down on purpose: 1001 going away, 1012 service restart. */
 export const RESTART_CLOSE_CODES = new Set([1001, 1012]);
@@ -64,7 +84,8 @@ export class ParlorClient extends EventTarget {
 
   /**
    * Connects and keeps connecting.
-   * @param {{token: string} | {register: string}} credentials
+   * @param {{token: string} | {register: string, invite?: string} | {link: string} | {recover: string, revokeOthers?: boolean}} credentials
+   *   (each may carry deviceName, how the account's device list names this browser)
    */
   start(credentials) {
     this.credentials = credentials;
@@ -117,6 +138,15 @@ export class ParlorClient extends EventTarget {
     ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      if (e?.code === SIGNED_OUT_CLOSE_CODE) {
+        // the token is dead: reconnecting with it would only be refused again
+        this.stopped = true;
+        this.authenticated = false;
+        this.failAll("offline", "signed out");
+        this.setStatus("offline");
+        this.dispatchEvent(new CustomEvent("signedout", { detail: {} }));
+        return;
+      }
       if (RESTART_CLOSE_CODES.has(e?.code)) {
         // the server is shutting down on purpose, and will most likely be back in seconds
         this.restarting = true;
@@ -130,29 +160,35 @@ export class ParlorClient extends EventTarget {
 
   async authenticate(ws) {
     const c = this.credentials;
+    const how = howOf(c);
     try {
-      const isRegister = "register" in c;
-      const result = isRegister
-        ? await this.rawRequest(ws, "register", { name: c.register })
-        : await this.rawRequest(ws, "auth", { token: c.token });
+      const [type, fields] = SIGN_IN[how](c);
+      const result = await this.rawRequest(ws, type, fields);
       if (ws !== this.ws) return;
-      if (isRegister) this.credentials = { token: result.token };
+      this.credentials = { token: result.token ?? c.token };
       this.user = result.user;
       this.authenticated = true;
       this.attempt = 0;
       this.restarting = false;
       this.setStatus("online");
       this.dispatchEvent(new CustomEvent("ready", {
-        detail: { user: result.user, installedApps: result.installedApps, token: this.credentials.token, registered: isRegister },
+        detail: {
+          user: result.user, installedApps: result.installedApps, token: this.credentials.token,
+          registered: how === "register", device: result.device, recoveryKey: result.recoveryKey, conversation: result.conversation,
+        },
       }));
     } catch (error) {
       if (ws !== this.ws) return;
-      if (error.code === "invalid_token" || error.code === "invalid_field" || error.code === "too_long") {
+      // a refused token is dead; a refused sign-up, link or key would be refused again
+      const refused = how === "token"
+        ? error.code === "invalid_token" || error.code === "invalid_field" || error.code === "too_long"
+        : !TRANSIENT_SIGN_IN.has(error.code);
+      if (refused) {
         this.stopped = true;
         this.ws.close(1000);
         this.ws = null;
         this.setStatus("offline");
-        this.dispatchEvent(new CustomEvent("authfailed", { detail: { code: error.code, message: error.message } }));
+        this.dispatchEvent(new CustomEvent("authfailed", { detail: { code: error.code, message: error.message, how, retryAfterMs: error.retryAfterMs } }));
       }
       // otherwise the close handler retries
     }

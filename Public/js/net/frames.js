@@ -5,9 +5,11 @@
 
 export const SUBPROTOCOL = "parlor.v1";
 
-const KINDS = new Set(["text", "app", "sticker", "attachment"]);
+// "deleted": a tombstone where a message stood; "deletion": the record that says so
+const KINDS = new Set(["text", "app", "sticker", "attachment", "deleted", "deletion"]);
 const LAYOUT_TEXT = ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"];
 const HASH = /^[0-9a-f]{64}$/;
+const MEMBER_CHANGES = new Set(["joined", "renamed", "left", "removed"]);
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
 const isString = (v) => typeof v === "string";
@@ -72,6 +74,10 @@ export function messageProblem(m) {
       if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
       if (!optString(m.name, 300)) return "message.name";
       break;
+    case "deletion":
+      if (!isSeq(m.deletes)) return "message.deletes";
+      if (m.by !== undefined && !isId(m.by)) return "message.by";
+      break;
   }
   return null;
 }
@@ -102,6 +108,8 @@ function eventProblem(f) {
     case "member":
       if (!isId(f.conversationId)) return "conversationId";
       if (!isObject(f.member) || !isId(f.member.userId) || !isString(f.member.name)) return "member";
+      if (f.change !== undefined && !MEMBER_CHANGES.has(f.change)) return "change";
+      if (f.memberCount !== undefined && !(Number.isSafeInteger(f.memberCount) && f.memberCount >= 0)) return "memberCount";
       return null;
     case "conversation":
       return conversationProblem(f.conversation);
@@ -138,6 +146,7 @@ export function parseFrame(data) {
     if (f.re !== undefined && f.re !== null && !isString(f.re)) return fail("error.re");
     if (!isString(f.code)) return fail("error.code");
     if (f.message !== undefined && !isString(f.message)) return fail("error.message");
+    if (f.retryAfterMs !== undefined && !(typeof f.retryAfterMs === "number" && f.retryAfterMs >= 0)) return fail("error.retryAfterMs");
     if (f.current !== undefined && f.current !== null) {
       const p = messageProblem(f.current);
       if (p) return fail(`error.current: ${p}`);
@@ -157,7 +166,11 @@ export function parseFrame(data) {
 export function resultProblem(requestType, r) {
   switch (requestType) {
     case "register":
+    case "device.link":
+    case "recover":
       if (!isString(r.token) || r.token.length === 0) return "token";
+      if (r.recoveryKey !== undefined && !isString(r.recoveryKey)) return "recoveryKey";
+      if (r.conversation !== undefined && conversationProblem(r.conversation)) return "conversation";
     // falls through
     case "auth":
       if (!isObject(r.user) || !isId(r.user.id) || !isString(r.user.name)) return "user";
@@ -178,7 +191,17 @@ export function resultProblem(requestType, r) {
     case "conversations.join":
       return conversationProblem(r.conversation);
     case "invites.create":
+    case "admin.registrationLinks.create":
       return isString(r.invite) && r.invite.length > 0 ? null : "invite";
+    case "devices.list":
+      return Array.isArray(r.devices) && r.devices.every((d) => isObject(d) && isId(d.id) && isString(d.name)) ? null : "devices";
+    case "devices.createLink":
+      return isString(r.token) && isString(r.code) && isTime(r.expiresAt) ? null : "link";
+    case "invites.list":
+    case "admin.invites.list":
+      return Array.isArray(r.invites) && r.invites.every((i) => isObject(i) && isId(i.id) && isTime(i.expiresAt)) ? null : "invites";
+    case "admin.users.list":
+      return Array.isArray(r.users) && r.users.every((u) => isObject(u) && isId(u.id) && isString(u.name)) ? null : "users";
     case "invites.peek": {
       // what an invite leads to, before joining: shown in the question to the person
       const c = r.conversation;

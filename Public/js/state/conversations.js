@@ -32,10 +32,26 @@ export function touchConversation(list, conversationId, message) {
   return [updated, ...list.slice(0, i), ...list.slice(i + 1)];
 }
 
-/** Someone joined or was renamed. */
-export function applyMember(list, conversationId, member) {
+/**
+ * Someone joined, was renamed, left or was removed (`change`; `memberCount` the
+ * server's count after it). When the one who left is this user the conversation
+ * stays listed, marked `left` ("left" or "removed"), and can no longer be sent to.
+ */
+export function applyMember(list, conversationId, member, { change, memberCount, by, selfId } = {}) {
+  if (change === "left" || change === "removed") {
+    return list.map((c) => {
+      if (c.id !== conversationId) return c;
+      const members = (c.members || []).filter((m) => m.userId !== member.userId);
+      const count = memberCount ?? Math.max(members.length, (c.memberCount ?? members.length + 1) - 1);
+      const gone = member.userId === selfId ? { left: change, leftBy: by } : {};
+      return { ...c, members, memberCount: Math.max(count, members.length), ...gone };
+    });
+  }
   return list.map((c) => {
     if (c.id !== conversationId) return c;
+    if (memberCount !== undefined && (c.members || []).some((m) => m.userId === member.userId) === false) {
+      return { ...c, members: [...(c.members || []), member], memberCount: Math.max(memberCount, (c.members || []).length + 1) };
+    }
     const members = c.members || [];
     const at = members.findIndex((m) => m.userId === member.userId);
     if (at >= 0) return { ...c, members: members.map((m, j) => (j === at ? { ...m, ...member } : m)) };
@@ -45,6 +61,11 @@ export function applyMember(list, conversationId, member) {
     const count = Math.max(next.length, (c.memberCount ?? members.length) + (complete ? 1 : 0));
     return { ...c, members: next, memberCount: count };
   });
+}
+
+/** Who may rename a conversation and remove its members: its creator, and admins. */
+export function canModerate(conversation, user) {
+  return !!user && (user.admin === true || (conversation?.createdBy !== undefined && conversation.createdBy === user.id));
 }
 
 /** A renamed user, in every conversation. */

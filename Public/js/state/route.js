@@ -4,17 +4,25 @@
 //   #/                 the conversation list
 //   #/c/<id>           a conversation
 //   #/join/<code>      join with an invite code
+//   #link=<token>      sign this browser in with a one-time device link
 
 /**
  * @param {string} hash location.hash
  * @param {string} [search] location.search
- * @returns {{name: "home"} | {name: "conversation", id: string} | {name: "join", code: string}}
+ * @returns {{name: "home"} | {name: "conversation", id: string} | {name: "join", code: string} | {name: "link", token: string}}
  */
 export function parseRoute(hash, search = "") {
   const params = new URLSearchParams(search);
   const invite = params.get("invite");
   if (invite) return { name: "join", code: invite };
   const path = (hash || "").replace(/^#/, "");
+  if (path.startsWith("link=") && path.length > 5) {
+    try {
+      return { name: "link", token: decodeURIComponent(path.slice(5)) };
+    } catch {
+      return { name: "link", token: path.slice(5) };
+    }
+  }
   const parts = path.split("/").filter(Boolean).map((p) => {
     try {
       return decodeURIComponent(p);
@@ -34,4 +42,9 @@ export function conversationHash(id) {
 /** The link someone else opens to join. */
 export function inviteLink(origin, code) {
   return `${origin}/#/join/${encodeURIComponent(code)}`;
+}
+
+/** The link another browser opens to sign in as this account (the token stays out of server logs: a fragment). */
+export function deviceLink(origin, token) {
+  return `${origin}/#link=${encodeURIComponent(token)}`;
 }

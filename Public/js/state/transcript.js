@@ -63,6 +63,7 @@ function insertSorted(messages, message) {
   if (i >= 0) {
     // Already known: keep the richer copy (a later copy may carry supersededBy).
     const old = messages[i];
+    if (old.kind === "deleted") return messages; // a tombstone never comes back to life
     if (old.supersededBy !== undefined && message.supersededBy === undefined) return messages;
     const next = messages.slice();
     next[i] = message;
@@ -90,6 +91,7 @@ function markSuperseded(messages, oldSeq, bySeq, summary) {
  * @returns {Transcript}
  */
 export function applyMessage(t, message, supersedes, selfId) {
+  if (message.kind === "deletion") return applyDeletion(t, message);
   let messages = insertSorted(t.messages, message);
   if (supersedes) messages = markSuperseded(messages, supersedes.seq, message.seq, supersedes.summary);
   // A message superseded before we heard of its successor (history) needs nothing more.
@@ -105,6 +107,28 @@ export function applyMessage(t, message, supersedes, selfId) {
 }
 
 /**
+ * A deletion record (live or replayed): the message it names becomes a tombstone
+ * where it stands; the record itself is not drawn, but counts as seen.
+ * @param {Transcript} t
+ * @param {{seq: number, deletes: number, createdAt: number}} record
+ */
+export function applyDeletion(t, record) {
+  const lastSeq = Math.max(t.lastSeq, record.seq);
+  const i = indexOfSeq(t.messages, record.deletes);
+  if (i < 0 || t.messages[i].kind === "deleted") return { ...t, lastSeq };
+  const old = t.messages[i];
+  const next = t.messages.slice();
+  next[i] = tombstone(old, record.createdAt);
+  // stickers stuck onto it fall with it (the server deletes only the message itself)
+  return { ...t, messages: next, lastSeq };
+}
+
+/** What is left of a deleted message: who sent it and when, nothing it said. */
+export function tombstone(m, deletedAt) {
+  return { seq: m.seq, clientId: m.clientId, sender: m.sender, createdAt: m.createdAt, kind: "deleted", deletedAt, ...(m.session ? { session: m.session } : {}) };
+}
+
+/**
  * A page of history (older messages, oldest first).
  * @param {Transcript} t
  * @param {Message[]} page
@@ -113,7 +137,12 @@ export function applyMessage(t, message, supersedes, selfId) {
  */
 export function applyHistory(t, page, hasMore) {
   let messages = t.messages;
-  for (const m of page) messages = insertSorted(messages, m);
+  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
+  // a deletion record in the page names a message that history already shows deleted,
+  // or one held from before (applied below)
+  let u = { ...t, messages };
+  for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
+  messages = u.messages;
   const oldestPage = page.length ? page[0].seq : Infinity;
   const oldestHeld = t.messages.length ? t.messages[0].seq : Infinity;
   // hasMore describes what lies before this page; if we already held older
@@ -263,7 +292,7 @@ export function unreadCount(t, lastReadSeq, selfId) {
   for (let i = t.messages.length - 1; i >= 0; i--) {
     const m = t.messages[i];
     if (m.seq <= lastReadSeq) break;
-    if (m.sender !== selfId && m.supersededBy === undefined) n++;
+    if (m.sender !== selfId && m.supersededBy === undefined && m.kind !== "deleted") n++;
   }
   return n;
 }

@@ -2,7 +2,8 @@
 // shows at once as a local echo and stays in the store's outbox (kept in
 // localStorage, so a reload loses nothing) until the server stores it; it is
 // sent again with the same client id after a reconnect, so it is never stored
-// twice. A send answered `internal` or timed out is retried here with backoff.
+// twice. A send answered `internal` or timed out is retried here with backoff;
+// one answered `rate_limited` after the time the server gave (net/retry.js).
 
 import { addPending, failPending, removePending, retryPending } from "../state/transcript.js";
 import { newClientId, outboundProblem } from "../net/frames.js";
@@ -20,9 +21,10 @@ export class Outbox {
    * @param {() => number} hooks.random for the retries' jitter
    * @param {(conversationId: string, message: object, supersedes?: object) => void} hooks.stored the server's answer, a message like a live one
    * @param {(item: object, error: Error) => void} hooks.failed a refused send nobody awaits
+   * @param {(item: object, retryInMs: number) => void} [hooks.limited] a send held back by a rate limit, sent again in retryInMs
    */
-  constructor(client, store, { random, stored, failed }) {
-    Object.assign(this, { client, store, random, stored, failed });
+  constructor(client, store, { random, stored, failed, limited = () => {} }) {
+    Object.assign(this, { client, store, random, stored, failed, limited });
     /** @type {Map<string, {attempts: number, timer: any}>} the retry timers, by clientId: how the outbox resends, not state anyone draws */
     this.retries = new Map();
   }
@@ -78,7 +80,7 @@ export class Outbox {
   }
 
   sendFailed(item, error) {
-    if (RETRYABLE.has(error.code) && this.scheduleRetry(item, error.code)) return; // still "Sending…"
+    if (RETRYABLE.has(error.code) && this.scheduleRetry(item, error)) return; // still "Sending…"
     if (error.code === "offline") return; // stays in the outbox, sent again on reconnect
     // refused, or retried in vain: the echo shows as failed, with Retry where that can help
     this.retries.delete(item.clientId);
@@ -88,15 +90,16 @@ export class Outbox {
   }
 
   /**
-   * A send answered `internal` or timed out while online: the same send again
-   * after a backoff, with the same clientId. False once the attempts are used up.
+   * A send answered `internal`, `rate_limited` or timed out while online: the same
+   * send again after a wait, with the same clientId. False once the attempts are used up.
    */
-  scheduleRetry(item, code) {
+  scheduleRetry(item, { code, retryAfterMs }) {
     const id = item.clientId;
     const r = this.retries.get(id) || { attempts: 0, timer: null };
-    r.attempts++;
-    const delay = sendRetryDelay(code, r.attempts, this.random);
+    if (code !== "rate_limited") r.attempts++;
+    const delay = sendRetryDelay(code, r.attempts, this.random, retryAfterMs);
     if (delay === null) return false;
+    if (code === "rate_limited") this.limited(item, delay);
     this.retries.set(id, r);
     r.timer = setTimeout(() => {
       if (this.retries.get(id) !== r) return; // settled or given up meanwhile

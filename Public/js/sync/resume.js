@@ -25,6 +25,9 @@ export class Resume {
     const { conversations } = await this.client.request("conversations.list");
     const byId = new Map(this.store.state.conversations.map((c) => [c.id, c]));
     const list = conversations.map((c) => ({ ...byId.get(c.id), ...c }));
+    // one this user left or was removed from stays in view, marked, until the page is left
+    const listed = new Set(conversations.map((c) => c.id));
+    list.push(...this.store.state.conversations.filter((c) => c.left && !listed.has(c.id)));
     this.store.update(["conversations"], () => ({ conversations: list }));
     return { subscribed: Promise.all(conversations.map((c) => this.subscribe(c.id))) };
   }

@@ -1,0 +1,30 @@
+// What to tell a person when the server says no: the protocol's error codes
+// (docs/PROTOCOL.md) as sentences. Plain functions, no DOM.
+
+/** "Slow down — try again in 3 s" (whole seconds, at least 1). */
+export function slowDown(retryAfterMs) {
+  const s = Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000));
+  return `Slow down — try again in ${s} s.`;
+}
+
+const TEXT = {
+  offline: "You're offline; try again when you're back.",
+  timeout: "The server did not answer; try again.",
+  forbidden: "Only the conversation's creator or an admin can do that.",
+  not_member: "You are no longer a member of this conversation.",
+  registration_closed: "This server is invite-only: ask a member for an invite link.",
+  invalid_invite: "This invite link is not valid any more: ask for a new one.",
+  invalid_link: "That link or code is unknown, expired or already used: make a new one on your other device.",
+  invalid_recovery_key: "That recovery key is not one this server knows. Check it and try again.",
+  too_many_devices: "This account already has 50 devices: sign one out first.",
+  not_found: "That is gone already.",
+};
+
+/**
+ * @param {{code?: string, message?: string, retryAfterMs?: number}} error a ProtocolError
+ * @returns {string}
+ */
+export function errorText(error) {
+  if (error?.code === "rate_limited") return slowDown(error.retryAfterMs);
+  return TEXT[error?.code] || error?.message || "That did not work.";
+}
