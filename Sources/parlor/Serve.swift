@@ -36,6 +36,15 @@ struct Serve: ParsableCommand {
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {
+        // SIGTERM and SIGINT are blocked before any thread exists, so every thread
+        // inherits the block and the signal waits for `sigwait` below. Left unblocked in
+        // the service or engine thread, one could take it and drop it (it was ignored
+        // there for the dispatch source): 1 stop in 150 never began.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let settings = try ServeSettings.resolve(self)
         LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: settings.logLevel, format: settings.logFormat) }
         let log = Logger(label: "parlor")
@@ -69,17 +78,9 @@ struct Serve: ParsableCommand {
         let scheme = tlsCert == nil ? "http" : "https"
         log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)"])
 
-        let done = DispatchSemaphore(value: 0)
-        var sources: [DispatchSourceSignal] = []
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            s.setEventHandler { done.signal() }
-            s.resume()
-            sources.append(s)
-        }
-        done.wait()
-        log.info("shutting down")
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        log.info("shutting down", metadata: ["signal": "\(received == SIGINT ? "SIGINT" : "SIGTERM")"])
         // Requests already read are answered and every WebSocket closed with 1001;
         // what is still open after the timeout is closed anyway.
         server.drainAndStop(timeout: .seconds(settings.drainSeconds))

@@ -158,8 +158,10 @@ public final class LWSServer: @unchecked Sendable {
         defer { cReference.release() }
         var made = createContext(listen, user: cReference.toOpaque())
         if made == nil && config.eventLoop == .libev {
-            // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still works.
-            log.warning("libev event loop unavailable, falling back to poll()")
+            // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still
+            // works. (lws says no more than "failed": a port in use fails here too, and
+            // then fails again on poll() with the error below.)
+            log.warning("could not start on the libev event loop; trying poll()")
             config.eventLoop = .poll
             made = createContext(listen, user: cReference.toOpaque())
         }
