@@ -23,6 +23,7 @@ public final class Engine {
     let blobs: BlobStore
     let log: Logger
     let now: () -> Int
+    let settings: EngineSettings
     var connections: [ConnectionID: ConnectionState] = [:]
     /// What the hot path would otherwise ask SQLite for on every send. Only ever filled
     /// from committed-or-committing state, and dropped whole when a request or a batch
@@ -32,8 +33,10 @@ public final class Engine {
     private var batchFailed = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
+                settings: EngineSettings = EngineSettings(),
                 now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
         self.store = store
+        self.settings = settings
         self.apps = apps
         self.blobs = blobs
         self.log = logger
@@ -85,6 +88,8 @@ public final class Engine {
                     }
                 }
             }
+            // Images of deleted messages go once that deletion is durable.
+            for hash in out.unlinkedImages { blobs.remove(hash) }
             return out.actions
         } catch {
             batchFailed = true
@@ -213,7 +218,7 @@ public final class Engine {
 }
 
 struct EngineCache {
-    /// "conversation\0user" pairs known to be members (members are never removed).
+    /// "conversation\0user" pairs known to be members (a removal drops its pair).
     var members: Set<String> = []
     var lastSeq: [String: Int] = [:]
     /// "user\0app" -> participant id, only ids read back from the database (a new one
@@ -221,13 +226,15 @@ struct EngineCache {
     var participants: [String: String] = [:]
     /// "conversation\0session" -> the session's head after the last committed update.
     var sessions: [String: SessionHead] = [:]
-    /// Blob hashes known to be stored (blobs are never deleted).
+    /// Blob hashes known to be stored (a deletion drops its hash).
     var blobs: Set<String> = []
 }
 
 /// The actions of one batch, with helpers for the common replies.
 struct Outbox {
     var actions: [EngineAction] = []
+    /// Image files to delete once the batch has committed.
+    var unlinkedImages: [String] = []
 
     mutating func reply(_ conn: ConnectionID, _ id: String?, _ error: ParlorError) {
         actions.append(.send(conn, Replies.error(id, error)))

@@ -17,6 +17,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case sessionAppMismatch = "session_app_mismatch"
         case notFound = "not_found"
         case storageFull = "storage_full"
+        case forbidden = "forbidden"
         case internalError = "internal"
     }
 

@@ -10,7 +10,13 @@ public enum Request: Equatable, Sendable {
     case rename(name: String)
     case listConversations
     case createConversation(title: String)
-    case createInvite(conversationId: String)
+    case createInvite(conversationId: String, maxUses: Int?, expiresInSeconds: Int?)
+    case listInvites(conversationId: String)
+    case revokeInvite(inviteId: String)
+    case leaveConversation(conversationId: String)
+    case removeMember(conversationId: String, userId: String)
+    case renameConversation(conversationId: String, title: String)
+    case deleteMessage(conversationId: String, seq: Int)
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
@@ -35,6 +41,12 @@ public enum Request: Equatable, Sendable {
         case .listConversations: "conversations.list"
         case .createConversation: "conversations.create"
         case .createInvite: "invites.create"
+        case .listInvites: "invites.list"
+        case .revokeInvite: "invites.revoke"
+        case .leaveConversation: "conversations.leave"
+        case .removeMember: "conversations.removeMember"
+        case .renameConversation: "conversations.rename"
+        case .deleteMessage: "messages.delete"
         case .join: "conversations.join"
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"

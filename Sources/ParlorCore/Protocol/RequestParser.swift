@@ -34,7 +34,21 @@ public enum RequestParser {
         case "conversations.list": return .listConversations
         case "conversations.create":
             return .createConversation(title: try f.trimmed("title", max: Limits.titleChars))
-        case "invites.create": return .createInvite(conversationId: try f.id("conversationId"))
+        case "invites.create":
+            return .createInvite(conversationId: try f.id("conversationId"),
+                                 maxUses: try f.optionalInt("maxUses", min: 1, max: Limits.inviteUses),
+                                 expiresInSeconds: try f.optionalInt("expiresInSeconds", min: 1, max: Limits.inviteSeconds))
+        case "invites.list": return .listInvites(conversationId: try f.id("conversationId"))
+        case "invites.revoke": return .revokeInvite(inviteId: try f.id("inviteId"))
+        case "conversations.leave": return .leaveConversation(conversationId: try f.id("conversationId"))
+        case "conversations.removeMember":
+            return .removeMember(conversationId: try f.id("conversationId"), userId: try f.id("userId"))
+        case "conversations.rename":
+            return .renameConversation(conversationId: try f.id("conversationId"),
+                                       title: try f.trimmed("title", max: Limits.titleChars))
+        case "messages.delete":
+            guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
+            return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":

@@ -18,9 +18,10 @@ public protocol StoreTransaction {
     func user(tokenHash: [UInt8]) throws -> User?
     func user(id: String) throws -> User?
     func renameUser(id: String, name: String) throws
+    func isAdmin(userId: String) throws -> Bool
 
     // Conversations and membership
-    func createConversation(id: String, title: String, at: Int) throws
+    func createConversation(id: String, title: String, by userId: String, at: Int) throws
     func conversation(id: String) throws -> Conversation?
     func conversations(of userId: String) throws -> [Conversation]
     func conversationIds(of userId: String) throws -> [String]
@@ -29,8 +30,16 @@ public protocol StoreTransaction {
     func isMember(conversationId: String, userId: String) throws -> Bool
     /// Returns false if the user was already a member.
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool
-    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws
-    func conversationId(invite code: String) throws -> String?
+    /// Returns false if the user was not a member.
+    func removeMember(conversationId: String, userId: String) throws -> Bool
+    func renameConversation(id: String, title: String) throws
+    func createInvite(_ invite: Invite, codeHash: [UInt8]) throws
+    func invite(codeHash: [UInt8]) throws -> Invite?
+    func invite(id: String) throws -> Invite?
+    /// Unrevoked, unexpired invites: of one conversation, or registration links (nil).
+    func invites(conversationId: String?, at: Int) throws -> [Invite]
+    func countInviteUse(id: String) throws
+    func revokeInvite(id: String, at: Int) throws
 
     // Messages and sessions
     func lastSeq(conversationId: String) throws -> Int?
@@ -42,6 +51,11 @@ public protocol StoreTransaction {
     func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
     func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?
     func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws
+    /// Replaces the body with a tombstone: its text, URL and images are gone.
+    func markDeleted(conversationId: String, seq: Int, at: Int) throws
+    func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws
+    /// Forgets the message's images; returns those no other message shows.
+    func removeImageRefs(conversationId: String, seq: Int) throws -> [String]
     func session(conversationId: String, id: String) throws -> SessionHead?
     func setSession(conversationId: String, id: String, head: SessionHead) throws
 

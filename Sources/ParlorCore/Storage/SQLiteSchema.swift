@@ -91,6 +91,7 @@ enum SQLiteSchema {
             // /health proves the database takes a write by writing this one row.
             try db.execute(sql: "CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL)")
         }
+        m.registerMigration("v5-conversation-moderation", migrate: Self.conversationModeration)
         return m
     }
 }

@@ -61,15 +61,15 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    private func exec(_ sql: String, _ args: StatementArguments) throws {
+    func exec(_ sql: String, _ args: StatementArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: args)
     }
 
-    private func row(_ sql: String, _ args: StatementArguments) throws -> Row? {
+    func row(_ sql: String, _ args: StatementArguments) throws -> Row? {
         try Row.fetchOne(db.cachedStatement(sql: sql), arguments: args)
     }
 
-    private func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
+    func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
     }
 
@@ -99,9 +99,9 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: Conversations
 
-    func createConversation(id: String, title: String, at: Int) throws {
-        try exec("INSERT INTO conversations (id, title, created_at, active_at) VALUES (?, ?, ?, ?)",
-                 [id, title, at, at])
+    func createConversation(id: String, title: String, by userId: String, at: Int) throws {
+        try exec("INSERT INTO conversations (id, title, created_at, active_at, created_by) VALUES (?, ?, ?, ?, ?)",
+                 [id, title, at, at, userId])
     }
 
     private func listedMembers(_ conversationId: String) throws -> [Member] {
@@ -119,11 +119,11 @@ struct SQLiteTransaction: StoreTransaction {
     private func conversation(_ r: Row) throws -> Conversation {
         let id: String = r[0]
         return Conversation(id: id, title: r[1], createdAt: r[2], lastSeq: r[3],
-                            members: try listedMembers(id), memberCount: try memberCount(id))
+                            members: try listedMembers(id), memberCount: try memberCount(id), createdBy: r[4])
     }
 
     func conversation(id: String) throws -> Conversation? {
-        try row("SELECT id, title, created_at, last_seq FROM conversations WHERE id = ?", [id]).map(conversation)
+        try row("SELECT id, title, created_at, last_seq, created_by FROM conversations WHERE id = ?", [id]).map(conversation)
     }
 
     func members(conversationId: String, userIds: [String]) throws -> [Member] {
@@ -137,7 +137,7 @@ struct SQLiteTransaction: StoreTransaction {
 
     func conversations(of userId: String) throws -> [Conversation] {
         try rows("""
-            SELECT c.id, c.title, c.created_at, c.last_seq FROM conversations c
+            SELECT c.id, c.title, c.created_at, c.last_seq, c.created_by FROM conversations c
             JOIN members m ON m.conversation_id = c.id
             WHERE m.user_id = ? ORDER BY c.active_at DESC, c.id
             """, [userId]).map(conversation)
@@ -162,14 +162,6 @@ struct SQLiteTransaction: StoreTransaction {
         return db.changesCount > 0
     }
 
-    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws {
-        try exec("INSERT INTO invites (code, conversation_id, created_by, created_at) VALUES (?, ?, ?, ?)",
-                 [code, conversationId, userId, at])
-    }
-
-    func conversationId(invite code: String) throws -> String? {
-        try row("SELECT conversation_id FROM invites WHERE code = ?", [code]).map { $0[0] }
-    }
 
     // MARK: Messages
 
@@ -197,14 +189,15 @@ struct SQLiteTransaction: StoreTransaction {
 
     private static let columns = """
         conversation_id, seq, client_id, sender_id, created_at, body,
-        sender_participant_id, session_id, session_version, superseded_by, summary
+        sender_participant_id, session_id, session_version, superseded_by, summary, deleted_at
         """
 
     private static func message(_ r: Row) -> StoredMessage {
         StoredMessage(
             conversationId: r[0], seq: r[1], clientId: r[2], sender: r[3], createdAt: r[4],
             body: [UInt8](r[5] as Data),
-            senderParticipantId: r[6], sessionId: r[7], sessionVersion: r[8], supersededBy: r[9], summary: r[10])
+            senderParticipantId: r[6], sessionId: r[7], sessionVersion: r[8], supersededBy: r[9], summary: r[10],
+            deletedAt: r[11])
     }
 
     func message(conversationId: String, seq: Int) throws -> StoredMessage? {
