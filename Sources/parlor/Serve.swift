@@ -33,6 +33,10 @@ struct Serve: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "line (the default) or json.") var logFormat: String?
     @Option(help: "poll (the default) or libev (epoll).") var eventLoop: String?
+    @Option(help: "Who may create an account: open, invite (the default: with an invite or a registration link) or closed (only with a registration link).")
+    var registration: String?
+    @Option(help: "Days an invite lasts unless its creator asks for less (default 7).") var inviteDays: Int?
+    @Option(help: "Minutes a device link can be used (default 10).") var deviceLinkMinutes: Int?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {
@@ -51,7 +55,8 @@ struct Serve: ParsableCommand {
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
         let (store, blobs) = try DataDirectory.open(data, log: log)
-        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
+        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
+                            settings: settings.engine)
 
         var config = ServerConfig(host: host, port: settings.port, publicDirectory: publicDir, tlsCertificate: tlsCert,
                                   tlsKey: settings.tlsKey, allowedOrigins: settings.allowedOrigins)
@@ -67,7 +72,8 @@ struct Serve: ParsableCommand {
         engineThread.start()
         let bound = try server.start(engine: engineThread)
         let scheme = tlsCert == nil ? "http" : "https"
-        log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)"])
+        log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)",
+                                                                    "registration": "\(settings.engine.registration.rawValue)"])
 
         let done = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []

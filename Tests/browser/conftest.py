@@ -47,7 +47,8 @@ class Server:
 
     def start(self):
         cmd = [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--data", str(self.data), "--public", str(self.public), *self.extra_args]
+               "--data", str(self.data), "--public", str(self.public),
+               *([] if "--registration" in self.extra_args else ["--registration", "open"]), *self.extra_args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines: "queue.Queue[str | None]" = queue.Queue()
 

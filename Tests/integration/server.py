@@ -70,6 +70,8 @@ class ParlorServer:
             "--port", "0",
             "--data", str(self.data_dir),
             "--public", str(self.public_dir),
+            # Tests that are not about sign-up control let anyone register.
+            *([] if "--registration" in self.extra_args else ["--registration", "open"]),
             *self.extra_args,
         ]
 

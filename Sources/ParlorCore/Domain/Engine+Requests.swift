@@ -3,12 +3,15 @@ extension Engine {
     func handle(_ request: Request, id: String?, conn: ConnectionID, userId: String,
                 _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         switch request {
-        case .register, .auth:
+        case .register, .auth, .linkDevice, .recover:
             return  // handled before sign-in
+
+        case .listDevices, .renameDevice, .revokeDevice, .revokeAllDevices, .createDeviceLink, .createRecoveryKey:
+            try handleDevices(request, id: id, conn: conn, userId: userId, tx, &out)
 
         case .rename(let name):
             try tx.renameUser(id: userId, name: name)
-            let user = User(id: userId, name: name)
+            guard let user = try tx.user(id: userId) else { throw ParlorError(.internalError, "lost a user") }
             out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
             for c in try tx.conversationIds(of: userId) {
                 out.actions.append(.broadcastInSmallRoom(conversationId: c,

@@ -12,6 +12,9 @@ import Logging
 public final class Engine {
     struct ConnectionState {
         var userId: String?
+        var deviceId: String?
+        /// Its device was revoked: it is being closed and may do nothing more.
+        var signedOut = false
         var failures = 0
         /// The latest subscribe per conversation: a replay piece of an older one is dropped.
         var replays: [String: Int] = [:]
@@ -72,8 +75,8 @@ public final class Engine {
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         connections[conn] = nil
                     case .checkUploadToken(let id, let token):
-                        let user = try? tx.user(tokenHash: Secrets.tokenHash(token))
-                        out.actions.append(.uploadAuthorized(id, ok: user != nil))
+                        let found = try? tx.device(tokenHash: Secrets.tokenHash(token))
+                        out.actions.append(.uploadAuthorized(id, ok: found != nil))
                     case .health(let id):
                         do {
                             try tx.isolated { try tx.recordHealthCheck(at: now()) }
@@ -137,6 +140,11 @@ public final class Engine {
         var outcome = "ok"
         defer { metrics.request(request.typeName, outcome) }
         let state = connections[conn] ?? ConnectionState()
+        if state.signedOut {
+            outcome = ParlorError.Code.invalidToken.rawValue
+            out.reply(conn, id, ParlorError(.invalidToken, "this device was signed out"))
+            return
+        }
         if let userId = state.userId {
             if request.isAuthentication {
                 outcome = ParlorError.Code.alreadyAuthenticated.rawValue
@@ -174,7 +182,7 @@ public final class Engine {
             } catch let e as ParlorError {
                 outcome = e.code.rawValue
                 out.reply(conn, id, e)
-                if e.code == .invalidToken {
+                if e.isSignInFailure {
                     var s = connections[conn] ?? ConnectionState()
                     s.failures += 1
                     connections[conn] = s
@@ -187,33 +195,6 @@ public final class Engine {
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         }
-    }
-
-    private func authenticate(_ request: Request, id: String?, conn: ConnectionID, _ tx: any StoreTransaction,
-                              _ out: inout Outbox) throws {
-        let user: User
-        var token: String?
-        switch request {
-        case .register(let name):
-            user = User(id: Secrets.id(prefix: "u"), name: name)
-            token = Secrets.token()
-            try tx.createUser(user, tokenHash: Secrets.tokenHash(token!), at: now())
-        case .auth(let t):
-            guard let u = try tx.user(tokenHash: Secrets.tokenHash(t)) else {
-                throw ParlorError(.invalidToken, "this token is not valid")
-            }
-            user = u
-        default:
-            return
-        }
-        connections[conn] = ConnectionState(userId: user.id)
-        let installed = try tx.installedApps(of: user.id)
-        out.result(conn, id) { w in
-            w.key("user"); MessageJSON.write(user, into: &w)
-            w.field("token", token)
-            w.key("installedApps"); MessageJSON.strings(installed, into: &w)
-        }
-        out.actions.append(.authenticated(conn, userId: user.id))
     }
 }
 

@@ -51,4 +51,10 @@ public enum Limits {
     public static let inviteSeconds = 365 * 86_400
     /// Invites and registration links listed at once.
     public static let listedInvites = 500
+    /// Signed-in devices one account may have.
+    public static let devicesPerUser = 50
+    /// Characters of a device link's short code and of a recovery key (each from an
+    /// alphabet of 30: about 39 and 118 bits).
+    public static let linkCodeChars = 8
+    public static let recoveryKeyChars = 24
 }

@@ -79,6 +79,7 @@ enum MessageJSON {
         w.beginObject()
         w.field("id", u.id)
         w.field("name", u.name)
+        if u.admin { w.field("admin", true) }  // only for admins: other clients see no change
         w.endObject()
     }
 

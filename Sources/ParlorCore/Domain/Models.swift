@@ -1,6 +1,27 @@
 public struct User: Equatable, Sendable {
     public var id: String
     public var name: String
+    /// A server admin: may moderate every conversation and use `admin.*`.
+    public var admin = false
+}
+
+/// One signed-in browser of a user, with its own token (only the hash is stored).
+public struct Device: Equatable, Sendable {
+    public var id: String
+    public var userId: String
+    public var name: String
+    public var createdAt: Int
+    public var lastSeenAt: Int
+}
+
+/// A one-time sign-in for another device: a long token (for a link) and a short code
+/// (to type), both hashed, valid for minutes and used once.
+public struct DeviceLink: Equatable, Sendable {
+    public var id: String
+    public var userId: String
+    public var createdAt: Int
+    public var expiresAt: Int
+    public var usedAt: Int?
 }
 
 public struct Member: Equatable, Sendable {

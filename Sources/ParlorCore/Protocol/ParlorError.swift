@@ -9,6 +9,10 @@ public struct ParlorError: Error, Equatable, Sendable {
         case notAuthenticated = "not_authenticated"
         case alreadyAuthenticated = "already_authenticated"
         case invalidToken = "invalid_token"
+        case invalidLink = "invalid_link"
+        case invalidRecoveryKey = "invalid_recovery_key"
+        case registrationClosed = "registration_closed"
+        case tooManyDevices = "too_many_devices"
         case notMember = "not_member"
         case invalidInvite = "invalid_invite"
         case unknownApp = "unknown_app"
@@ -41,6 +45,9 @@ public struct ParlorError: Error, Equatable, Sendable {
     public static func tooLong(_ field: String, max: Int) -> ParlorError {
         ParlorError(.tooLong, "\(field) is longer than \(max) characters", field: field)
     }
+
+    /// A wrong credential: counted against the connection (and its address).
+    public var isSignInFailure: Bool { [.invalidToken, .invalidLink, .invalidRecoveryKey].contains(code) }
 
     public static let notMember = ParlorError(.notMember, "you are not a member of this conversation")
 }

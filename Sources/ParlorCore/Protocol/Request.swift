@@ -5,8 +5,19 @@ public struct ClientFrame: Equatable, Sendable {
 }
 
 public enum Request: Equatable, Sendable {
-    case register(name: String)
+    /// `invite`: a conversation invite or registration link code (see `--registration`).
+    case register(name: String, invite: String?, deviceName: String?)
     case auth(token: String)
+    /// Sign in with a device link's token or short code.
+    case linkDevice(code: String, deviceName: String?)
+    case recover(recoveryKey: String, deviceName: String?, revokeOthers: Bool)
+    case listDevices
+    case renameDevice(deviceId: String, name: String)
+    case revokeDevice(deviceId: String)
+    /// Sign out everywhere (`keepThis`: but here).
+    case revokeAllDevices(keepThis: Bool)
+    case createDeviceLink
+    case createRecoveryKey
     case rename(name: String)
     case listConversations
     case createConversation(title: String)
@@ -37,6 +48,14 @@ public enum Request: Equatable, Sendable {
         switch self {
         case .register: "register"
         case .auth: "auth"
+        case .linkDevice: "device.link"
+        case .recover: "recover"
+        case .listDevices: "devices.list"
+        case .renameDevice: "devices.rename"
+        case .revokeDevice: "devices.revoke"
+        case .revokeAllDevices: "devices.revokeAll"
+        case .createDeviceLink: "devices.createLink"
+        case .createRecoveryKey: "recovery.create"
         case .rename: "rename"
         case .listConversations: "conversations.list"
         case .createConversation: "conversations.create"
@@ -65,7 +84,7 @@ public enum Request: Equatable, Sendable {
     /// Requests allowed before the connection has authenticated.
     public var isAuthentication: Bool {
         switch self {
-        case .register, .auth: true
+        case .register, .auth, .linkDevice, .recover: true
         default: false
         }
     }

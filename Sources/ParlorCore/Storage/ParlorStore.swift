@@ -14,11 +14,28 @@ public protocol StoreTransaction {
     func recordHealthCheck(at: Int) throws
 
     // Users
-    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws
-    func user(tokenHash: [UInt8]) throws -> User?
+    func createUser(_ user: User, recoveryHash: [UInt8], at: Int) throws
+    func userCount() throws -> Int
+    /// The device a token belongs to and its user, unless the user is deactivated.
+    func device(tokenHash: [UInt8]) throws -> (device: Device, user: User)?
+    func user(recoveryHash: [UInt8]) throws -> User?
+    func setRecoveryHash(userId: String, _ hash: [UInt8]) throws
     func user(id: String) throws -> User?
     func renameUser(id: String, name: String) throws
     func isAdmin(userId: String) throws -> Bool
+
+    // Devices and links
+    func createDevice(_ device: Device, tokenHash: [UInt8]) throws
+    func devices(of userId: String) throws -> [Device]
+    func touchDevice(id: String, at: Int) throws
+    /// Returns false if the user has no such device.
+    func renameDevice(id: String, userId: String, name: String) throws -> Bool
+    /// Deletes the user's devices (all of them, or one, or all but one); returns their ids.
+    func deleteDevices(userId: String, only: String?, except: String?) throws -> [String]
+    func createDeviceLink(_ link: DeviceLink, tokenHash: [UInt8], codeHash: [UInt8]) throws
+    /// The link whose token or short code has this hash.
+    func deviceLink(hash: [UInt8]) throws -> DeviceLink?
+    func useDeviceLink(id: String, at: Int) throws
 
     // Conversations and membership
     func createConversation(id: String, title: String, by userId: String, at: Int) throws

@@ -92,6 +92,7 @@ enum SQLiteSchema {
             try db.execute(sql: "CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL)")
         }
         m.registerMigration("v5-conversation-moderation", migrate: Self.conversationModeration)
+        m.registerMigration("v6-devices", migrate: Self.devices)
         return m
     }
 }

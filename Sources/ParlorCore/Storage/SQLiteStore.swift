@@ -79,18 +79,13 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: Users
 
-    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws {
-        try exec("INSERT INTO users (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
-                 [user.id, user.name, Data(tokenHash), at])
-    }
-
-    func user(tokenHash: [UInt8]) throws -> User? {
-        try row("SELECT id, name FROM users WHERE token_hash = ?", [Data(tokenHash)])
-            .map { User(id: $0[0], name: $0[1]) }
+    func createUser(_ user: User, recoveryHash: [UInt8], at: Int) throws {
+        try exec("INSERT INTO users (id, name, created_at, admin, recovery_hash) VALUES (?, ?, ?, ?, ?)",
+                 [user.id, user.name, at, user.admin, Data(recoveryHash)])
     }
 
     func user(id: String) throws -> User? {
-        try row("SELECT id, name FROM users WHERE id = ?", [id]).map { User(id: $0[0], name: $0[1]) }
+        try row("SELECT id, name, admin FROM users WHERE id = ?", [id]).map { User(id: $0[0], name: $0[1], admin: $0[2]) }
     }
 
     func renameUser(id: String, name: String) throws {
