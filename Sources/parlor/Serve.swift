@@ -55,6 +55,10 @@ struct Serve: ParsableCommand {
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
         let (store, blobs) = try DataDirectory.open(data, log: log)
+        guard DataDirectory.lock(data) else {
+            log.critical("cannot start: another parlor serve is using the data directory \(data)")
+            throw ExitCode(1)
+        }
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
                             settings: settings.engine)
 

@@ -103,6 +103,10 @@ extension Engine {
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
             out.actions.append(.broadcast(conversationId: cid, conversationEvent(c)))
 
+        case .admin(let a):
+            let body = try handleAdmin(a, actor: userId, tx, &out)
+            out.result(conn, id, body)
+
         case .deleteMessage(let cid, let seq):
             try deleteMessage(cid, seq, by: userId, tx, &out)
             out.result(conn, id) { _ in }

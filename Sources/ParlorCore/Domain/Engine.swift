@@ -88,6 +88,8 @@ public final class Engine {
                         }
                     case .replay(let conn, let cid, let afterSeq, let generation):
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
+                    case .sweep:
+                        try runQueuedAdminCommands(tx, &out)
                     }
                 }
             }
@@ -110,7 +112,7 @@ public final class Engine {
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
                     return .healthDone(id, problem: "database: \(Self.describe(error))")
-                case .closed:
+                case .closed, .sweep:
                     return nil
                 }
             }

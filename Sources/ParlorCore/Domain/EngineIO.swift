@@ -14,6 +14,8 @@ public enum EngineInput: Sendable, Equatable {
     case checkUploadToken(UploadID, token: String)
     /// The health check: a write to the database, answered once committed.
     case health(UploadID)
+    /// Once a second: queued `parlor admin` requests, and the periodic work.
+    case sweep
     /// Continue a resume replay where the last piece ended (see `replayContinues`).
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
 }

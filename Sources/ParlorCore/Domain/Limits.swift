@@ -51,6 +51,8 @@ public enum Limits {
     public static let inviteSeconds = 365 * 86_400
     /// Invites and registration links listed at once.
     public static let listedInvites = 500
+    /// Users an admin lists at once (page with `after`).
+    public static let listedUsers = 500
     /// Signed-in devices one account may have.
     public static let devicesPerUser = 50
     /// Characters of a device link's short code and of a recovery key (each from an

@@ -83,3 +83,11 @@ public struct StoredMessage: Equatable, Sendable {
     /// Set once deleted: the body is then `{"kind":"deleted"}`.
     public var deletedAt: Int?
 }
+
+/// A user as an admin sees them.
+public struct UserSummary: Equatable, Sendable {
+    public var user: User
+    public var createdAt: Int
+    public var deactivatedAt: Int?
+    public var devices: Int
+}

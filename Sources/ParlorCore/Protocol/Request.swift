@@ -18,6 +18,7 @@ public enum Request: Equatable, Sendable {
     case revokeAllDevices(keepThis: Bool)
     case createDeviceLink
     case createRecoveryKey
+    case admin(AdminRequest)
     case rename(name: String)
     case listConversations
     case createConversation(title: String)
@@ -56,6 +57,7 @@ public enum Request: Equatable, Sendable {
         case .revokeAllDevices: "devices.revokeAll"
         case .createDeviceLink: "devices.createLink"
         case .createRecoveryKey: "recovery.create"
+        case .admin(let a): a.typeName
         case .rename: "rename"
         case .listConversations: "conversations.list"
         case .createConversation: "conversations.create"

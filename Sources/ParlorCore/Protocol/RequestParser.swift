@@ -99,6 +99,7 @@ public enum RequestParser {
             return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
                                value: value == .null ? nil : value)
         default:
+            if let a = try AdminRequest.parse(type, f) { return .admin(a) }
             throw ParlorError(.unknownType, "unknown frame type")
         }
     }

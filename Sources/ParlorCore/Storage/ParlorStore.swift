@@ -24,6 +24,20 @@ public protocol StoreTransaction {
     func renameUser(id: String, name: String) throws
     func isAdmin(userId: String) throws -> Bool
 
+    // Administration
+    /// Users by id, after `after`, at most `limit`.
+    func users(after: String?, limit: Int) throws -> [UserSummary]
+    func setAdmin(userId: String, _ admin: Bool) throws -> Bool
+    /// Deletes the user's devices, links and recovery key; they can no longer sign in.
+    func deactivate(userId: String, at: Int) throws -> Bool
+    /// Every usable invite and registration link.
+    func allInvites(at: Int, limit: Int) throws -> [Invite]
+    /// The messages that show this image.
+    func messagesShowing(image hash: String) throws -> [(conversationId: String, seq: Int)]
+    /// `parlor admin` requests a running server has not answered yet.
+    func pendingAdminCommands(limit: Int) throws -> [(id: Int, request: [UInt8])]
+    func answerAdminCommand(id: Int, reply: [UInt8], at: Int) throws
+
     // Devices and links
     func createDevice(_ device: Device, tokenHash: [UInt8]) throws
     func devices(of userId: String) throws -> [Device]

@@ -93,6 +93,19 @@ enum SQLiteSchema {
         }
         m.registerMigration("v5-conversation-moderation", migrate: Self.conversationModeration)
         m.registerMigration("v6-devices", migrate: Self.devices)
+        m.registerMigration("v7-admin-commands") { db in
+            // `parlor admin` hands its requests to a running server through this table
+            // (the server runs them on its engine thread and writes the answer back).
+            try db.execute(sql: """
+                CREATE TABLE admin_commands (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    request BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    reply BLOB,
+                    done_at INTEGER
+                );
+                """)
+        }
         return m
     }
 }

@@ -33,6 +33,22 @@ public final class SQLiteStore: ParlorStore {
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try queue.write { db in try body(SQLiteTransaction(db: db)) }
     }
+
+    /// `parlor admin` with a server running: queue the frame for it; returns its id.
+    public func queueAdminCommand(_ frame: [UInt8], at: Int) throws -> Int64 {
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO admin_commands (request, created_at) VALUES (?, ?)", arguments: [Data(frame), at])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// The running server's answer to a queued frame, once there is one.
+    public func adminCommandReply(id: Int64) throws -> [UInt8]? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT reply FROM admin_commands WHERE id = ? AND done_at IS NOT NULL",
+                              arguments: [id]).map { [UInt8]($0) }
+        }
+    }
 }
 
 struct SQLiteTransaction: StoreTransaction {

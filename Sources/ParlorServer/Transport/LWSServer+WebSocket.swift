@@ -121,5 +121,6 @@ extension LWSServer {
         progressDrain()
         live.sweep()
         applyLiveEffects()
+        engine?.submit(.sweep)
     }
 }
