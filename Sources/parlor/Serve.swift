@@ -37,6 +37,17 @@ struct Serve: ParsableCommand {
     var registration: String?
     @Option(help: "Days an invite lasts unless its creator asks for less (default 7).") var inviteDays: Int?
     @Option(help: "Minutes a device link can be used (default 10).") var deviceLinkMinutes: Int?
+    // Limits: COUNT/SECONDS, 0 for none (deploy/README.md, "Running a community").
+    @Option(help: "Accounts one address may create (default 10/3600).") var limitRegistrations: String?
+    @Option(help: "Failed sign-ins from one address before it must wait (default 20/3600).") var limitSignInFailures: String?
+    @Option(help: "Messages one user may send (default 5/1).") var limitSends: String?
+    @Option(help: "Messages one user may send in a burst (default 30).") var limitSendBurst: Int?
+    @Option(help: "Conversations one user may create (default 20/3600).") var limitConversations: String?
+    @Option(help: "Invites and device links one user may create (default 60/3600).") var limitInvites: String?
+    @Option(help: "Image bytes one user may upload (default 209715200/86400: 200 MiB a day).") var limitUploadBytes: String?
+    @Option(help: "MiB of images one user's uploads may keep stored, 0 for no limit (default 1024).") var limitStoredImageMb: Int?
+    @Option(help: "Rate-limited requests in a row after which a connection is closed with 1008 (default 10).")
+    var limitRefusalsBeforeClose: Int?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {

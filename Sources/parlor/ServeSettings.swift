@@ -46,6 +46,11 @@ struct ServeSettings {
         put("event-loop", o.eventLoop)
         put("registration", o.registration); put("invite-days", o.inviteDays)
         put("device-link-minutes", o.deviceLinkMinutes)
+        put("limit-registrations", o.limitRegistrations); put("limit-sign-in-failures", o.limitSignInFailures)
+        put("limit-sends", o.limitSends); put("limit-send-burst", o.limitSendBurst)
+        put("limit-conversations", o.limitConversations); put("limit-invites", o.limitInvites)
+        put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
+        put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
 
         let environment = ProcessInfo.processInfo.environment
         var providers: [any ConfigProvider] = [
@@ -93,6 +98,7 @@ struct ServeSettings {
         guard s.engine.inviteSeconds > 0, s.engine.deviceLinkSeconds > 0 else {
             throw ValidationError("invite-days and device-link-minutes must be 1 or more")
         }
+        try s.readLimits(config)
         try s.validate()
         return s
     }

@@ -71,10 +71,16 @@ final class EngineHarness {
 }
 
 extension EngineSettings {
-    /// Tests that are not about sign-up control let anyone register.
+    /// Tests that are not about sign-up control or limits register freely, send fast.
     static var openRegistration: EngineSettings {
         var s = EngineSettings()
         s.registration = .open
+        s.registrationsPerAddress = .unlimited
+        s.signInFailuresPerAddress = .unlimited
+        s.sendsPerUser = .unlimited
+        s.conversationsPerUser = .unlimited
+        s.invitesPerUser = .unlimited
+        s.uploadBytesPerUser = .unlimited
         return s
     }
 }

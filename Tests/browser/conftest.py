@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -18,6 +19,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+# the integration suite's test-server flags (open registration, limits off)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+from server import relaxed_args  # noqa: E402
 
 expect.set_options(timeout=10_000)
 
@@ -48,7 +53,7 @@ class Server:
     def start(self):
         cmd = [str(BIN), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--data", str(self.data), "--public", str(self.public),
-               *([] if "--registration" in self.extra_args else ["--registration", "open"]), *self.extra_args]
+               *relaxed_args(self.extra_args), *self.extra_args]
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         lines: "queue.Queue[str | None]" = queue.Queue()
 

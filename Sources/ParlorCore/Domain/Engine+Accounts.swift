@@ -8,6 +8,12 @@ extension Engine {
         var token: String?
         var recoveryKey: String?
         var joined: Conversation?
+        let address = connections[conn]?.address ?? "?"
+        if case .register = request {
+            try requireRoom(\.registrations, address, "accounts created from this address")
+        } else {
+            try requireRoom(\.signInFailures, address, "failed sign-ins from this address")
+        }
         switch request {
         case .register(let name, let invite, let deviceName):
             let isFirst = try tx.userCount() == 0
@@ -26,6 +32,7 @@ extension Engine {
                     out.actions.append(.broadcastInSmallRoom(conversationId: cid, event))
                 }
             }
+            _ = limiters.registrations.take(address, now: now())
         case .auth(let t):
             guard let found = try tx.device(tokenHash: Secrets.tokenHash(t)) else {
                 throw ParlorError(.invalidToken, "this token is not valid")
@@ -53,7 +60,10 @@ extension Engine {
         default:
             return
         }
-        connections[conn] = ConnectionState(userId: user.id, deviceId: device.id)
+        var state = connections[conn] ?? ConnectionState()
+        state.userId = user.id
+        state.deviceId = device.id
+        connections[conn] = state
         let installed = try tx.installedApps(of: user.id)
         out.result(conn, id) { w in
             w.key("user"); MessageJSON.write(user, into: &w)

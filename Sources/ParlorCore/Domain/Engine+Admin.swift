@@ -72,8 +72,7 @@ extension Engine {
                 throw ParlorError(.notFound, "there is no such image", field: "hash")
             }
             for m in showing { try deleteMessage(m.conversationId, m.seq, by: actor, tx, &out) }
-            cache.blobs.remove(hash)
-            out.unlinkedImages.append(hash)
+            try forgetImages([hash], tx, &out)
             return { w in w.field("deletedMessages", showing.count) }
         }
     }

@@ -32,6 +32,7 @@ extension Engine {
             for d in gone { signOut(device: d, &out) }
 
         case .createDeviceLink:
+            try limit(\.invites, userId, "links created")
             let token = Secrets.token()
             let code = Secrets.typeableCode(Limits.linkCodeChars)
             let at = now()

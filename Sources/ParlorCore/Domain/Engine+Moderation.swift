@@ -69,9 +69,17 @@ extension Engine {
             })
         try tx.insert(record)
         cache.lastSeq[cid] = last + 1
-        cache.blobs.subtract(freed)
-        out.unlinkedImages += freed
+        try forgetImages(freed, tx, &out)
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(record, supersedes: nil)))
+    }
+}
+
+extension Engine {
+    /// Images whose files go once the batch commits (no longer served from then).
+    func forgetImages(_ hashes: [String], _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        for h in hashes { try tx.forgetBlob(hash: h) }
+        cache.blobs.subtract(hashes)
+        out.unlinkedImages += hashes
     }
 }
 

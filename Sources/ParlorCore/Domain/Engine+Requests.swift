@@ -28,6 +28,7 @@ extension Engine {
             }
 
         case .createConversation(let title):
+            try limit(\.conversations, userId, "conversations created")
             let cid = Secrets.id(prefix: "c")
             let at = now()
             try tx.createConversation(id: cid, title: title, by: userId, at: at)
@@ -43,6 +44,7 @@ extension Engine {
 
         case .createInvite(let cid, let maxUses, let seconds):
             try requireMember(cid, userId, tx)
+            try limit(\.invites, userId, "invites created")
             let invite = try newInvite(cid, userId, maxUses: maxUses, expiresInSeconds: seconds, tx)
             out.result(conn, id) { w in
                 w.field("invite", invite.code)

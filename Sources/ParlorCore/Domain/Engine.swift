@@ -12,6 +12,10 @@ import Logging
 public final class Engine {
     struct ConnectionState {
         var userId: String?
+        /// The client's address, for per-address limits.
+        var address = "?"
+        /// Requests refused as rate limited in a row.
+        var refusals = 0
         var deviceId: String?
         /// Its device was revoked: it is being closed and may do nothing more.
         var signedOut = false
@@ -33,6 +37,7 @@ public final class Engine {
     /// fails, so it can never disagree with the database.
     var cache = EngineCache()
     var metrics = EngineMetrics()
+    var limiters: EngineLimiters
     private var batchFailed = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
@@ -40,6 +45,7 @@ public final class Engine {
                 now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
         self.store = store
         self.settings = settings
+        limiters = EngineLimiters(settings)
         self.apps = apps
         self.blobs = blobs
         self.log = logger
@@ -74,9 +80,13 @@ public final class Engine {
                     case .closed(let conn):
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         connections[conn] = nil
-                    case .checkUploadToken(let id, let token):
-                        let found = try? tx.device(tokenHash: Secrets.tokenHash(token))
-                        out.actions.append(.uploadAuthorized(id, ok: found != nil))
+                    case .opened(let conn, let address):
+                        connections[conn] = ConnectionState(address: address)
+                    case .checkUploadToken(let id, let token, let bytes):
+                        out.actions.append(.uploadAuthorized(id, try uploadVerdict(token, bytes: bytes, tx)))
+                    case .blobStored(let id, let userId, let hash, let size, let reply):
+                        try tx.isolated { try tx.recordBlob(hash: hash, size: size, by: userId, at: now()) }
+                        out.actions.append(.uploadDone(id, status: 201, body: reply))
                     case .health(let id):
                         do {
                             try tx.isolated { try tx.recordHealthCheck(at: now()) }
@@ -90,6 +100,7 @@ public final class Engine {
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
+                        limiters.prune(now: now())
                     }
                 }
             }
@@ -106,8 +117,13 @@ public final class Engine {
                 case .frame(let conn, let bytes):
                     let (id, _) = RequestParser.parse(bytes)
                     return .send(conn, Replies.error(id, ParlorError(.internalError, "the server could not store this; try again")))
-                case .checkUploadToken(let id, _):
-                    return .uploadAuthorized(id, ok: false)
+                case .checkUploadToken(let id, _, _):
+                    return .uploadAuthorized(id, .invalidToken)
+                case .blobStored(let id, _, _, _, _):
+                    return .uploadDone(id, status: 500, body: Array(#"{"code":"internal"}"#.utf8))
+                case .opened(let conn, let address):
+                    connections[conn] = ConnectionState(address: address)
+                    return nil
                 case .replay(let conn, _, _, _):
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
@@ -188,6 +204,7 @@ public final class Engine {
                     var s = connections[conn] ?? ConnectionState()
                     s.failures += 1
                     connections[conn] = s
+                    _ = limiters.signInFailures.take(s.address, now: now())
                     if s.failures >= Limits.authFailures {
                         out.actions.append(.close(conn, code: 4001, reason: "too many failed sign-ins"))
                     }
@@ -197,6 +214,7 @@ public final class Engine {
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         }
+        countRefusal(conn, rateLimited: outcome == ParlorError.Code.rateLimited.rawValue, &out)
     }
 }
 
@@ -237,6 +255,7 @@ enum Replies {
             w.field("message", e.message)
             w.field("field", e.field)
             if let current = e.current { w.key("current"); w.raw(current) }
+            w.field("retryAfterMs", e.retryAfterMs)
         }
     }
 

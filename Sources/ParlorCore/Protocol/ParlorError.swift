@@ -22,6 +22,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case notFound = "not_found"
         case storageFull = "storage_full"
         case forbidden = "forbidden"
+        case rateLimited = "rate_limited"
         case internalError = "internal"
     }
 
@@ -30,6 +31,8 @@ public struct ParlorError: Error, Equatable, Sendable {
     public var field: String?
     /// For `session_conflict`: the session's current message, serialized.
     public var current: [UInt8]?
+    /// For `rate_limited`: when to try again.
+    public var retryAfterMs: Int?
 
     public init(_ code: Code, _ message: String, field: String? = nil, current: [UInt8]? = nil) {
         self.code = code
@@ -48,6 +51,12 @@ public struct ParlorError: Error, Equatable, Sendable {
 
     /// A wrong credential: counted against the connection (and its address).
     public var isSignInFailure: Bool { [.invalidToken, .invalidLink, .invalidRecoveryKey].contains(code) }
+
+    public static func rateLimited(_ what: String, retryAfterMs: Int) -> ParlorError {
+        var e = ParlorError(.rateLimited, "too many \(what); try again in \((retryAfterMs + 999) / 1000) s")
+        e.retryAfterMs = retryAfterMs
+        return e
+    }
 
     public static let notMember = ParlorError(.notMember, "you are not a member of this conversation")
 }

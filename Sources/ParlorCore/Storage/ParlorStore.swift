@@ -24,6 +24,13 @@ public protocol StoreTransaction {
     func renameUser(id: String, name: String) throws
     func isAdmin(userId: String) throws -> Bool
 
+    // Stored images
+    /// The first upload of an image owns it; a later one only refreshes its age.
+    func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws
+    func storedImageBytes(of userId: String) throws -> Int
+    /// The image's file is being deleted: it no longer counts for anyone.
+    func forgetBlob(hash: String) throws
+
     // Administration
     /// Users by id, after `after`, at most `limit`.
     func users(after: String?, limit: Int) throws -> [UserSummary]

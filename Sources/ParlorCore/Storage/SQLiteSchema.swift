@@ -106,6 +106,20 @@ enum SQLiteSchema {
                 );
                 """)
         }
+        m.registerMigration("v8-blobs") { db in
+            // Who uploaded each image and when: a user's stored total, and the age
+            // after which an image no message shows is collected.
+            try db.execute(sql: """
+                CREATE TABLE blobs (
+                    hash TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    uploaded_by TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX blobs_by_uploader ON blobs(uploaded_by);
+                CREATE INDEX blobs_by_age ON blobs(created_at);
+                """)
+        }
         return m
     }
 }

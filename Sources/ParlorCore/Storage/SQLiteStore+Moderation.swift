@@ -76,3 +76,21 @@ extension SQLiteTransaction {
         return try hashes.filter { h in try row("SELECT 1 FROM message_blobs WHERE hash = ? LIMIT 1", [h]) == nil }
     }
 }
+
+/// Stored images: who uploaded each, its size and age.
+extension SQLiteTransaction {
+    func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws {
+        try exec("""
+            INSERT INTO blobs (hash, size, uploaded_by, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (hash) DO UPDATE SET created_at = excluded.created_at
+            """, [hash, size, userId, at])
+    }
+
+    func storedImageBytes(of userId: String) throws -> Int {
+        try row("SELECT coalesce(sum(size), 0) FROM blobs WHERE uploaded_by = ?", [userId]).map { $0[0] } ?? 0
+    }
+
+    func forgetBlob(hash: String) throws {
+        try exec("DELETE FROM blobs WHERE hash = ?", [hash])
+    }
+}

@@ -29,9 +29,12 @@ struct LiveState {
         swap(&out, &effects)
     }
 
+    /// `peer`: the client's address (behind a trusted proxy, the one it forwarded),
+    /// which the engine's per-address limits count by.
     mutating func open(_ id: ConnectionID, peer: String, now: UInt64 = now()) {
         connections[id] = LiveConnection(id: id, peer: peer, openedAt: now)
         metrics.connections.record(connections.count)
+        effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
     }
 

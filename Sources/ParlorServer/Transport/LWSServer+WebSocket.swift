@@ -46,10 +46,9 @@ extension LWSServer {
     func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
         let id = makeId()
         setSessionId(user, id)
-        var buf = [CChar](repeating: 0, count: 64)
-        let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
         sockets[id] = wsi
-        live.open(id, peer: peer)
+        live.open(id, peer: clientAddress(wsi))
+        applyLiveEffects()
         return 0
     }
 
