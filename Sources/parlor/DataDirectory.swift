@@ -33,6 +33,17 @@ enum DataDirectory {
         }
     }
 
+    /// Holds `<data>/serve.lock` for as long as this process runs: one server per data
+    /// directory, and `parlor admin` knows whether a server is running. False if
+    /// another process holds it.
+    static func lock(_ path: String) -> Bool {
+        let fd = Glibc.open(path + "/serve.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 { return true }  // the descriptor stays open: the lock with it
+        Glibc.close(fd)
+        return false
+    }
+
     /// mkdir -p with mode 0700; the system's reason on failure ("Read-only file system").
     private static func makeDirectories(_ path: String) -> String? {
         var prefix = path.hasPrefix("/") ? "" : "."

@@ -6,7 +6,7 @@ struct Parlor: ParsableCommand {
         commandName: "parlor",
         abstract: "A self-hosted messaging server with interactive in-conversation apps.",
         version: ParlorVersion.current,
-        subcommands: [Serve.self, BenchEngine.self],
+        subcommands: [Serve.self, Admin.self, BenchEngine.self],
         defaultSubcommand: Serve.self
     )
 }

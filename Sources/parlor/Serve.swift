@@ -33,6 +33,21 @@ struct Serve: ParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "line (the default) or json.") var logFormat: String?
     @Option(help: "libev (epoll, the default) or poll.") var eventLoop: String?
+    @Option(help: "Who may create an account: open, invite (the default: with an invite or a registration link) or closed (only with a registration link).")
+    var registration: String?
+    @Option(help: "Days an invite lasts unless its creator asks for less (default 7).") var inviteDays: Int?
+    @Option(help: "Minutes a device link can be used (default 10).") var deviceLinkMinutes: Int?
+    // Limits: COUNT/SECONDS, 0 for none (deploy/README.md, "Running a community").
+    @Option(help: "Accounts one address may create (default 10/3600).") var limitRegistrations: String?
+    @Option(help: "Failed sign-ins from one address before it must wait (default 20/3600).") var limitSignInFailures: String?
+    @Option(help: "Messages one user may send (default 5/1).") var limitSends: String?
+    @Option(help: "Messages one user may send in a burst (default 30).") var limitSendBurst: Int?
+    @Option(help: "Conversations one user may create (default 20/3600).") var limitConversations: String?
+    @Option(help: "Invites and device links one user may create (default 60/3600).") var limitInvites: String?
+    @Option(help: "Image bytes one user may upload (default 209715200/86400: 200 MiB a day).") var limitUploadBytes: String?
+    @Option(help: "MiB of images one user's uploads may keep stored, 0 for no limit (default 1024).") var limitStoredImageMb: Int?
+    @Option(help: "Rate-limited requests in a row after which a connection is closed with 1008 (default 10).")
+    var limitRefusalsBeforeClose: Int?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {
@@ -60,7 +75,12 @@ struct Serve: ParsableCommand {
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
         let (store, blobs) = try DataDirectory.open(data, log: log)
-        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log)
+        guard DataDirectory.lock(data) else {
+            log.critical("cannot start: another parlor serve is using the data directory \(data)")
+            throw ExitCode(1)
+        }
+        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
+                            settings: settings.engine)
 
         var config = ServerConfig(host: host, port: settings.port, publicDirectory: publicDir, tlsCertificate: tlsCert,
                                   tlsKey: settings.tlsKey, allowedOrigins: settings.allowedOrigins)
@@ -76,7 +96,8 @@ struct Serve: ParsableCommand {
         engineThread.start()
         let bound = try server.start(engine: engineThread)
         let scheme = tlsCert == nil ? "http" : "https"
-        log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)"])
+        log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)",
+                                                                    "registration": "\(settings.engine.registration.rawValue)"])
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import Logging
+import ParlorCore
 import ParlorServer
 import Synchronization
 import SystemPackage
@@ -27,6 +28,8 @@ struct ServeSettings {
     var logLevel = Logger.Level.info
     var logFormat = LineLogHandler.Format.line
     var eventLoop = ServerConfig.EventLoop.libev
+    /// Registration, invites, links and limits: the community's rules.
+    var engine = EngineSettings()
 
     static func resolve(_ o: Serve) throws -> ServeSettings {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
@@ -41,6 +44,13 @@ struct ServeSettings {
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
         put("drain-seconds", o.drainSeconds); put("log-level", o.logLevel); put("log-format", o.logFormat)
         put("event-loop", o.eventLoop)
+        put("registration", o.registration); put("invite-days", o.inviteDays)
+        put("device-link-minutes", o.deviceLinkMinutes)
+        put("limit-registrations", o.limitRegistrations); put("limit-sign-in-failures", o.limitSignInFailures)
+        put("limit-sends", o.limitSends); put("limit-send-burst", o.limitSendBurst)
+        put("limit-conversations", o.limitConversations); put("limit-invites", o.limitInvites)
+        put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
+        put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
 
         let environment = ProcessInfo.processInfo.environment
         var providers: [any ConfigProvider] = [
@@ -78,6 +88,17 @@ struct ServeSettings {
         let loop = config.string(forKey: "event-loop", default: "libev")
         guard let e = ServerConfig.EventLoop(rawValue: loop) else { throw ValidationError("event loop is libev or poll") }
         s.eventLoop = e
+        let registration = config.string(forKey: "registration", default: s.engine.registration.rawValue)
+        guard let r = EngineSettings.Registration(rawValue: registration) else {
+            throw ValidationError("registration is open, invite or closed")
+        }
+        s.engine.registration = r
+        s.engine.inviteSeconds = config.int(forKey: "invite-days", default: 7) * 86_400
+        s.engine.deviceLinkSeconds = config.int(forKey: "device-link-minutes", default: 10) * 60
+        guard s.engine.inviteSeconds > 0, s.engine.deviceLinkSeconds > 0 else {
+            throw ValidationError("invite-days and device-link-minutes must be 1 or more")
+        }
+        try s.readLimits(config)
         try s.validate()
         return s
     }

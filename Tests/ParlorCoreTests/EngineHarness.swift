@@ -7,8 +7,11 @@ import Logging
 final class EngineHarness {
     let engine: Engine
     let root: String
+    /// The engine's clock, in milliseconds: tests move it to expire things.
+    final class Clock: @unchecked Sendable { var now = 1_800_000_000_000 }
+    let clock = Clock()
 
-    init(databasePath: ((String) -> String)? = nil, maxPages: Int? = nil) throws {
+    init(databasePath: ((String) -> String)? = nil, maxPages: Int? = nil, settings: EngineSettings = .openRegistration) throws {
         root = NSTemporaryDirectory() + "parlor-tests-" + Secrets.hex(Secrets.randomBytes(6))
         for app in ["wenderpic", "partylist"] {
             try FileManager.default.createDirectory(atPath: "\(root)/apps/\(app)", withIntermediateDirectories: true)
@@ -16,8 +19,10 @@ final class EngineHarness {
                 .write(to: URL(fileURLWithPath: "\(root)/apps/\(app)/manifest.json"))
         }
         let store = try SQLiteStore(path: databasePath?(root), maxPages: maxPages)
+        let clock = clock
         engine = Engine(store: store, apps: AppCatalog(publicDirectory: root),
-                        blobs: try BlobStore(directory: root + "/blobs"), logger: Logger(label: "test"))
+                        blobs: try BlobStore(directory: root + "/blobs"), logger: Logger(label: "test"),
+                        settings: settings, now: { clock.now })
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
@@ -62,6 +67,21 @@ final class EngineHarness {
             default: nil
             }
         }
+    }
+}
+
+extension EngineSettings {
+    /// Tests that are not about sign-up control or limits register freely, send fast.
+    static var openRegistration: EngineSettings {
+        var s = EngineSettings()
+        s.registration = .open
+        s.registrationsPerAddress = .unlimited
+        s.signInFailuresPerAddress = .unlimited
+        s.sendsPerUser = .unlimited
+        s.conversationsPerUser = .unlimited
+        s.invitesPerUser = .unlimited
+        s.uploadBytesPerUser = .unlimited
+        return s
     }
 }
 

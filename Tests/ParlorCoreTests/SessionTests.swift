@@ -37,6 +37,20 @@ import Testing
         #expect(event?["supersedes"]?["summary"] == .string("Ana drew a word"))
     }
 
+    @Test func aDeletedHeadsSummaryTextDoesNotOutliveIt() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let c = h.conversation(owner: 1)
+        let first = h.request(1, appSend(c, "a", session: "s1", base: 0, summary: "Ana drew a secret"))
+        let seq = first["result"]?["message"]?["seq"]?.int ?? 0
+        let deleted = h.request(1, #"{"type":"messages.delete","id":"d","conversationId":"\#(c)","seq":\#(seq)}"#)
+        #expect(deleted["type"] == .string("result"))
+        let event = EngineHarness.frames(h.batch([(1, appSend(c, "b", session: "s1", base: 1))]))
+            .first { $0["type"] == .string("message") && $0["message"]?["session"] != nil }
+        #expect(event?["supersedes"]?["seq"] == .number(Double(seq)))
+        #expect(event?["supersedes"]?["summary"] != .string("Ana drew a secret"))
+    }
+
     @Test func twoUpdatesFromTheSameVersionNeverLoseOneSilently() throws {
         let h = try EngineHarness()
         h.register(1, "Ana"); h.register(2, "Ben")

@@ -11,6 +11,7 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -18,6 +19,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+
+# the integration suite's test-server flags (open registration, limits off)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "integration"))
+from server import relaxed_args  # noqa: E402
 
 expect.set_options(timeout=10_000)
 

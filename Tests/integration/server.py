@@ -17,6 +17,23 @@ if not PARLOR_BIN.is_absolute():
 
 LISTENING_RE = re.compile(r"listening on https?://[^\s/]*?:(\d+)")
 START_TIMEOUT = 20.0
+
+# Tests that are not about sign-up control or abuse limits register freely and send
+# fast, all from 127.0.0.1: these apply unless a test passes the flag itself.
+RELAXED = {
+    "--registration": "open",
+    "--limit-registrations": "0",
+    "--limit-sign-in-failures": "0",
+    "--limit-sends": "0",
+    "--limit-conversations": "0",
+    "--limit-invites": "0",
+    "--limit-upload-bytes": "0",
+    "--limit-stored-image-mb": "0",
+}
+
+
+def relaxed_args(extra_args) -> list[str]:
+    return [x for flag, value in RELAXED.items() if flag not in extra_args for x in (flag, value)]
 STOP_TIMEOUT = 10.0
 
 # every server started in this pytest process (for logs on failure)
@@ -70,6 +87,7 @@ class ParlorServer:
             "--port", "0",
             "--data", str(self.data_dir),
             "--public", str(self.public_dir),
+            *relaxed_args(self.extra_args),
             *self.extra_args,
         ]
 

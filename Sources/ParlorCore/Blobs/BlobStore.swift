@@ -66,6 +66,12 @@ public struct BlobStore: Sendable {
         return (hash, type, bytes.count)
     }
 
+    /// Deletes a stored blob's file (from then on it is a 404).
+    public func remove(_ hash: String) {
+        guard let (path, _) = find(hash) else { return }
+        unlink(path)
+    }
+
     /// The file and type of a stored blob, if there is one.
     public func find(_ hash: String) -> (path: String, type: ImageType)? {
         guard Validators.isBlobHash(hash) else { return nil }

@@ -3,15 +3,19 @@ extension Engine {
     func handle(_ request: Request, id: String?, conn: ConnectionID, userId: String,
                 _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         switch request {
-        case .register, .auth:
+        case .register, .auth, .linkDevice, .recover:
             return  // handled before sign-in
+
+        case .listDevices, .renameDevice, .revokeDevice, .revokeAllDevices, .createDeviceLink, .createRecoveryKey:
+            try handleDevices(request, id: id, conn: conn, userId: userId, tx, &out)
 
         case .rename(let name):
             try tx.renameUser(id: userId, name: name)
-            let user = User(id: userId, name: name)
+            guard let user = try tx.user(id: userId) else { throw ParlorError(.internalError, "lost a user") }
             out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
             for c in try tx.conversationIds(of: userId) {
-                out.actions.append(.broadcastInSmallRoom(conversationId: c, memberEvent(c, Member(userId: userId, name: name))))
+                out.actions.append(.broadcastInSmallRoom(conversationId: c,
+                                                         memberEvent(c, Member(userId: userId, name: name), change: "renamed")))
             }
 
         case .listConversations:
@@ -24,39 +28,52 @@ extension Engine {
             }
 
         case .createConversation(let title):
+            try limit(\.conversations, userId, "conversations created")
             let cid = Secrets.id(prefix: "c")
             let at = now()
-            try tx.createConversation(id: cid, title: title, at: at)
+            try tx.createConversation(id: cid, title: title, by: userId, at: at)
             _ = try tx.addMember(conversationId: cid, userId: userId, at: at)
-            let invite = try newInvite(cid, userId, tx)
+            let invite = try newInvite(cid, userId, maxUses: nil, expiresInSeconds: nil, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
             out.result(conn, id) { w in
                 w.key("conversation"); MessageJSON.write(c, into: &w)
-                w.field("invite", invite)
+                w.field("invite", invite.code)
+                w.key("inviteInfo"); MessageJSON.write(invite.invite, into: &w)
             }
             out.actions.append(.toUser(userId: userId, conversationEvent(c)))
 
-        case .createInvite(let cid):
+        case .createInvite(let cid, let maxUses, let seconds):
             try requireMember(cid, userId, tx)
-            let invite = try newInvite(cid, userId, tx)
-            out.result(conn, id) { w in w.field("invite", invite) }
+            try limit(\.invites, userId, "invites created")
+            let invite = try newInvite(cid, userId, maxUses: maxUses, expiresInSeconds: seconds, tx)
+            out.result(conn, id) { w in
+                w.field("invite", invite.code)
+                w.key("inviteInfo"); MessageJSON.write(invite.invite, into: &w)
+            }
+
+        case .listInvites(let cid):
+            try listInvites(cid, userId: userId, id: id, conn: conn, tx, &out)
+
+        case .revokeInvite(let inviteId):
+            try revokeInvite(inviteId, userId: userId, tx)
+            out.result(conn, id) { _ in }
 
         case .join(let invite):
-            guard let cid = try tx.conversationId(invite: invite) else {
-                throw ParlorError(.invalidInvite, "this invite code is not valid")
-            }
+            let (cid, inviteId) = try usableInvite(invite, member: userId, tx)
             let added = try tx.addMember(conversationId: cid, userId: userId, at: now())
             guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
             if added, let user = try tx.user(id: userId) {
+                try tx.countInviteUse(id: inviteId)
                 let me = Member(userId: user.id, name: user.name)
-                out.actions.append(.broadcastInSmallRoom(conversationId: cid, memberEvent(cid, me)))
+                out.actions.append(.broadcastInSmallRoom(conversationId: cid,
+                                                         memberEvent(cid, me, change: "joined", count: c.memberCount)))
                 out.actions.append(.toUser(userId: userId, conversationEvent(c)))
             }
 
         case .peekInvite(let invite):
             // Only what the invite's holder needs to decide: no member names, no messages.
-            guard let cid = try tx.conversationId(invite: invite), let c = try tx.conversation(id: cid) else {
+            guard let c = try tx.conversation(id: try usableInvite(invite, tx).conversationId) else {
                 throw ParlorError(.invalidInvite, "this invite code is not valid")
             }
             out.result(conn, id) { w in
@@ -67,6 +84,34 @@ extension Engine {
                 w.field("memberCount", c.memberCount)
                 w.endObject()
             }
+
+        case .leaveConversation(let cid):
+            try requireMember(cid, userId, tx)
+            try removeFromConversation(cid, userId, change: "left", by: userId, tx, &out)
+            out.result(conn, id) { _ in }
+
+        case .removeMember(let cid, let target):
+            try requireModerator(cid, userId, tx)
+            guard try tx.isMember(conversationId: cid, userId: target) else {
+                throw ParlorError(.notFound, "this user is not a member of the conversation", field: "userId")
+            }
+            try removeFromConversation(cid, target, change: "removed", by: userId, tx, &out)
+            out.result(conn, id) { _ in }
+
+        case .renameConversation(let cid, let title):
+            try requireModerator(cid, userId, tx)
+            try tx.renameConversation(id: cid, title: title)
+            guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
+            out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
+            out.actions.append(.broadcast(conversationId: cid, conversationEvent(c)))
+
+        case .admin(let a):
+            let body = try handleAdmin(a, actor: userId, tx, &out)
+            out.result(conn, id, body)
+
+        case .deleteMessage(let cid, let seq):
+            try deleteMessage(cid, seq, by: userId, tx, &out)
+            out.result(conn, id) { _ in }
 
         case .subscribe(let cid, let afterSeq):
             try requireMember(cid, userId, tx)
@@ -262,25 +307,23 @@ extension Engine {
         return p
     }
 
-    private func newInvite(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws -> String {
-        let code = Secrets.base64url(Secrets.randomBytes(16))
-        try tx.createInvite(code: code, conversationId: cid, by: userId, at: now())
-        return code
-    }
-
     /// Tells a user's other tabs and devices about a conversation they now belong to.
-    private func conversationEvent(_ c: Conversation) -> Payload {
+    func conversationEvent(_ c: Conversation) -> Payload {
         Payload { w in
             w.field("type", "conversation")
             w.key("conversation"); MessageJSON.write(c, into: &w)
         }
     }
 
-    private func memberEvent(_ cid: String, _ m: Member) -> Payload {
+    /// `change`: joined, renamed, left or removed; `count` the members after it.
+    func memberEvent(_ cid: String, _ m: Member, change: String, count: Int? = nil, by: String? = nil) -> Payload {
         Payload { w in
             w.field("type", "member")
             w.field("conversationId", cid)
             w.key("member"); MessageJSON.write(m, into: &w)
+            w.field("change", change)
+            w.field("memberCount", count)
+            w.field("by", by)
         }
     }
 

@@ -3,6 +3,7 @@
 extension Engine {
     func send(conversationId cid: String, clientId: String, content: MessageContent, id: String?,
               conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        try limit(\.sends, userId, "messages")
         try requireMember(cid, userId, tx)
         let body = content.bodyJSON
 
@@ -61,6 +62,7 @@ extension Engine {
         }
 
         try tx.insert(message)
+        try tx.addImageRefs(content.images.map(\.hash), conversationId: cid, seq: seq)
         metrics.pendingMessages += 1
         cache.lastSeq[cid] = seq
         let json = MessageJSON.bytes(message)
@@ -76,14 +78,7 @@ extension Engine {
 
     /// Every image a message refers to must have been uploaded.
     private func requireBlobs(_ content: MessageContent) throws {
-        let refs: [(String, String)]
-        switch content {
-        case .text: refs = []
-        case .app(let a): refs = a.layout.image.map { [($0, "message.layout.image")] } ?? []
-        case .sticker(let s): refs = [(s.image, "message.image")]
-        case .attachment(let image, _): refs = [(image, "message.image")]
-        }
-        for (hash, field) in refs where !cache.blobs.contains(hash) {
+        for (hash, field) in content.images where !cache.blobs.contains(hash) {
             guard blobs.find(hash) != nil else {
                 throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
             }

@@ -12,6 +12,13 @@ import Logging
 public final class Engine {
     struct ConnectionState {
         var userId: String?
+        /// The client's address, for per-address limits.
+        var address = "?"
+        /// Requests refused as rate limited in a row.
+        var refusals = 0
+        var deviceId: String?
+        /// Its device was revoked: it is being closed and may do nothing more.
+        var signedOut = false
         var failures = 0
         /// The latest subscribe per conversation: a replay piece of an older one is dropped.
         var replays: [String: Int] = [:]
@@ -23,17 +30,22 @@ public final class Engine {
     let blobs: BlobStore
     let log: Logger
     let now: () -> Int
+    let settings: EngineSettings
     var connections: [ConnectionID: ConnectionState] = [:]
     /// What the hot path would otherwise ask SQLite for on every send. Only ever filled
     /// from committed-or-committing state, and dropped whole when a request or a batch
     /// fails, so it can never disagree with the database.
     var cache = EngineCache()
     var metrics = EngineMetrics()
+    var limiters: EngineLimiters
     private var batchFailed = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
+                settings: EngineSettings = EngineSettings(),
                 now: @escaping () -> Int = { Int(Date().timeIntervalSince1970 * 1000) }) {
         self.store = store
+        self.settings = settings
+        limiters = EngineLimiters(settings)
         self.apps = apps
         self.blobs = blobs
         self.log = logger
@@ -68,9 +80,13 @@ public final class Engine {
                     case .closed(let conn):
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         connections[conn] = nil
-                    case .checkUploadToken(let id, let token):
-                        let user = try? tx.user(tokenHash: Secrets.tokenHash(token))
-                        out.actions.append(.uploadAuthorized(id, ok: user != nil))
+                    case .opened(let conn, let address):
+                        connections[conn] = ConnectionState(address: address)
+                    case .checkUploadToken(let id, let token, let bytes):
+                        out.actions.append(.uploadAuthorized(id, try uploadVerdict(token, bytes: bytes, tx)))
+                    case .blobStored(let id, let userId, let hash, let size, let reply):
+                        try tx.isolated { try tx.recordBlob(hash: hash, size: size, by: userId, at: now()) }
+                        out.actions.append(.uploadDone(id, status: 201, body: reply))
                     case .health(let id):
                         do {
                             try tx.isolated { try tx.recordHealthCheck(at: now()) }
@@ -82,9 +98,14 @@ public final class Engine {
                         }
                     case .replay(let conn, let cid, let afterSeq, let generation):
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
+                    case .sweep:
+                        try runQueuedAdminCommands(tx, &out)
+                        limiters.prune(now: now())
                     }
                 }
             }
+            // Images of deleted messages go once that deletion is durable.
+            for hash in out.unlinkedImages { blobs.remove(hash) }
             return out.actions
         } catch {
             batchFailed = true
@@ -96,13 +117,18 @@ public final class Engine {
                 case .frame(let conn, let bytes):
                     let (id, _) = RequestParser.parse(bytes)
                     return .send(conn, Replies.error(id, ParlorError(.internalError, "the server could not store this; try again")))
-                case .checkUploadToken(let id, _):
-                    return .uploadAuthorized(id, ok: false)
+                case .checkUploadToken(let id, _, _):
+                    return .uploadAuthorized(id, .invalidToken)
+                case .blobStored(let id, _, _, _, _):
+                    return .uploadDone(id, status: 500, body: Array(#"{"code":"internal"}"#.utf8))
+                case .opened(let conn, let address):
+                    connections[conn] = ConnectionState(address: address)
+                    return nil
                 case .replay(let conn, _, _, _):
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
                     return .healthDone(id, problem: "database: \(Self.describe(error))")
-                case .closed:
+                case .closed, .sweep:
                     return nil
                 }
             }
@@ -132,6 +158,11 @@ public final class Engine {
         var outcome = "ok"
         defer { metrics.request(request.typeName, outcome) }
         let state = connections[conn] ?? ConnectionState()
+        if state.signedOut {
+            outcome = ParlorError.Code.invalidToken.rawValue
+            out.reply(conn, id, ParlorError(.invalidToken, "this device was signed out"))
+            return
+        }
         if let userId = state.userId {
             if request.isAuthentication {
                 outcome = ParlorError.Code.alreadyAuthenticated.rawValue
@@ -169,10 +200,11 @@ public final class Engine {
             } catch let e as ParlorError {
                 outcome = e.code.rawValue
                 out.reply(conn, id, e)
-                if e.code == .invalidToken {
+                if e.isSignInFailure {
                     var s = connections[conn] ?? ConnectionState()
                     s.failures += 1
                     connections[conn] = s
+                    _ = limiters.signInFailures.take(s.address, now: now())
                     if s.failures >= Limits.authFailures {
                         out.actions.append(.close(conn, code: 4001, reason: "too many failed sign-ins"))
                     }
@@ -182,38 +214,12 @@ public final class Engine {
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))
             }
         }
-    }
-
-    private func authenticate(_ request: Request, id: String?, conn: ConnectionID, _ tx: any StoreTransaction,
-                              _ out: inout Outbox) throws {
-        let user: User
-        var token: String?
-        switch request {
-        case .register(let name):
-            user = User(id: Secrets.id(prefix: "u"), name: name)
-            token = Secrets.token()
-            try tx.createUser(user, tokenHash: Secrets.tokenHash(token!), at: now())
-        case .auth(let t):
-            guard let u = try tx.user(tokenHash: Secrets.tokenHash(t)) else {
-                throw ParlorError(.invalidToken, "this token is not valid")
-            }
-            user = u
-        default:
-            return
-        }
-        connections[conn] = ConnectionState(userId: user.id)
-        let installed = try tx.installedApps(of: user.id)
-        out.result(conn, id) { w in
-            w.key("user"); MessageJSON.write(user, into: &w)
-            w.field("token", token)
-            w.key("installedApps"); MessageJSON.strings(installed, into: &w)
-        }
-        out.actions.append(.authenticated(conn, userId: user.id))
+        countRefusal(conn, rateLimited: outcome == ParlorError.Code.rateLimited.rawValue, &out)
     }
 }
 
 struct EngineCache {
-    /// "conversation\0user" pairs known to be members (members are never removed).
+    /// "conversation\0user" pairs known to be members (a removal drops its pair).
     var members: Set<String> = []
     var lastSeq: [String: Int] = [:]
     /// "user\0app" -> participant id, only ids read back from the database (a new one
@@ -221,13 +227,15 @@ struct EngineCache {
     var participants: [String: String] = [:]
     /// "conversation\0session" -> the session's head after the last committed update.
     var sessions: [String: SessionHead] = [:]
-    /// Blob hashes known to be stored (blobs are never deleted).
+    /// Blob hashes known to be stored (a deletion drops its hash).
     var blobs: Set<String> = []
 }
 
 /// The actions of one batch, with helpers for the common replies.
 struct Outbox {
     var actions: [EngineAction] = []
+    /// Image files to delete once the batch has committed.
+    var unlinkedImages: [String] = []
 
     mutating func reply(_ conn: ConnectionID, _ id: String?, _ error: ParlorError) {
         actions.append(.send(conn, Replies.error(id, error)))
@@ -247,6 +255,7 @@ enum Replies {
             w.field("message", e.message)
             w.field("field", e.field)
             if let current = e.current { w.key("current"); w.raw(current) }
+            w.field("retryAfterMs", e.retryAfterMs)
         }
     }
 

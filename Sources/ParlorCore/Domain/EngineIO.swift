@@ -9,11 +9,18 @@ public enum EngineInput: Sendable, Equatable {
     case frame(ConnectionID, [UInt8])
     /// The connection is gone; forget its state.
     case closed(ConnectionID)
-    /// Whether an upload's bearer token is valid, asked when its headers arrive (before
-    /// any of the body is read).
-    case checkUploadToken(UploadID, token: String)
+    /// A connection opened from this client address (per-address limits).
+    case opened(ConnectionID, address: String)
+    /// Whether an upload's bearer token is valid and its `bytes` within the user's
+    /// limits, asked when its headers arrive (before any of the body is read).
+    case checkUploadToken(UploadID, token: String, bytes: Int)
+    /// An upload was checked and stored: record it (the user's stored bytes, the image's
+    /// age for collection), then answer with `reply`.
+    case blobStored(UploadID, userId: String, hash: String, size: Int, reply: [UInt8])
     /// The health check: a write to the database, answered once committed.
     case health(UploadID)
+    /// Once a second: queued `parlor admin` requests, and the periodic work.
+    case sweep
     /// Continue a resume replay where the last piece ended (see `replayContinues`).
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
 }
@@ -33,7 +40,7 @@ public enum EngineAction: Sendable {
     case authenticated(ConnectionID, userId: String)
     case close(ConnectionID, code: UInt16, reason: String)
     case uploadDone(UploadID, status: Int, body: [UInt8])
-    case uploadAuthorized(UploadID, ok: Bool)
+    case uploadAuthorized(UploadID, UploadVerdict)
     /// nil: the database took the health check's write; else why not.
     case healthDone(UploadID, problem: String?)
     /// A resume replay sent one piece; ask for the next (`.replay`) once the connection's
@@ -41,4 +48,14 @@ public enum EngineAction: Sendable {
     case replayContinues(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
     /// This many of the connection's frames are done; it may send more (flow control).
     case processed(ConnectionID, count: Int)
+}
+
+/// The engine's answer on an upload's headers.
+public enum UploadVerdict: Sendable, Equatable {
+    case allowed(userId: String)
+    case invalidToken
+    /// Over the user's upload bytes per day: try again after this many milliseconds.
+    case rateLimited(retryAfterMs: Int)
+    /// The user's stored images would pass their total.
+    case quotaExceeded
 }

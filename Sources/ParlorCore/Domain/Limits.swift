@@ -45,4 +45,18 @@ public enum Limits {
     public static let appDataKeyChars = 128
     public static let appDataValueBytes = 16 * 1024
     public static let appDataTotalBytes = 256 * 1024
+    /// An invite's use limit and lifetime, at most (the server's default lifetime,
+    /// `--invite-days`, applies when none is asked for).
+    public static let inviteUses = 10_000
+    public static let inviteSeconds = 365 * 86_400
+    /// Invites and registration links listed at once.
+    public static let listedInvites = 500
+    /// Users an admin lists at once (page with `after`).
+    public static let listedUsers = 500
+    /// Signed-in devices one account may have.
+    public static let devicesPerUser = 50
+    /// Characters of a device link's short code and of a recovery key (each from an
+    /// alphabet of 30: about 39 and 118 bits).
+    public static let linkCodeChars = 8
+    public static let recoveryKeyChars = 24
 }

@@ -20,6 +20,7 @@ enum MessageJSON {
         }
         w.field("supersededBy", m.supersededBy)
         w.field("summary", m.summary)
+        w.field("deletedAt", m.deletedAt)
         w.endObject()
     }
 
@@ -59,6 +60,7 @@ enum MessageJSON {
         w.field("createdAt", c.createdAt)
         w.field("lastSeq", c.lastSeq)
         w.field("memberCount", c.memberCount)
+        w.field("createdBy", c.createdBy)
         w.key("members")
         w.beginArray()
         for m in c.members { write(m, into: &w) }
@@ -77,6 +79,7 @@ enum MessageJSON {
         w.beginObject()
         w.field("id", u.id)
         w.field("name", u.name)
+        if u.admin { w.field("admin", true) }  // only for admins: other clients see no change
         w.endObject()
     }
 

@@ -1,6 +1,27 @@
 public struct User: Equatable, Sendable {
     public var id: String
     public var name: String
+    /// A server admin: may moderate every conversation and use `admin.*`.
+    public var admin = false
+}
+
+/// One signed-in browser of a user, with its own token (only the hash is stored).
+public struct Device: Equatable, Sendable {
+    public var id: String
+    public var userId: String
+    public var name: String
+    public var createdAt: Int
+    public var lastSeenAt: Int
+}
+
+/// A one-time sign-in for another device: a long token (for a link) and a short code
+/// (to type), both hashed, valid for minutes and used once.
+public struct DeviceLink: Equatable, Sendable {
+    public var id: String
+    public var userId: String
+    public var createdAt: Int
+    public var expiresAt: Int
+    public var usedAt: Int?
 }
 
 public struct Member: Equatable, Sendable {
@@ -16,6 +37,26 @@ public struct Conversation: Equatable, Sendable {
     /// The first members by join order, at most `Limits.listedMembers`; `memberCount` has them all.
     public var members: [Member]
     public var memberCount: Int
+    /// Who may rename it and remove members (with the server's admins); nil for
+    /// conversations older than that rule whose first member is gone.
+    public var createdBy: String?
+}
+
+/// A code that lets its holder join a conversation, or, without one, create an
+/// account (a registration link). Only its hash is stored.
+public struct Invite: Equatable, Sendable {
+    public var id: String
+    public var conversationId: String?
+    public var createdBy: String
+    public var createdAt: Int
+    public var expiresAt: Int
+    public var maxUses: Int?
+    public var uses = 0
+    public var revokedAt: Int?
+
+    public func isUsable(at now: Int) -> Bool {
+        revokedAt == nil && now < expiresAt && (maxUses.map { uses < $0 } ?? true)
+    }
 }
 
 /// A session's head: which message currently stands for it, and its version.
@@ -49,4 +90,14 @@ public struct StoredMessage: Equatable, Sendable {
     public var sessionVersion: Int?
     public var supersededBy: Int?
     public var summary: String?
+    /// Set once deleted: the body is then `{"kind":"deleted"}`.
+    public var deletedAt: Int?
+}
+
+/// A user as an admin sees them.
+public struct UserSummary: Equatable, Sendable {
+    public var user: User
+    public var createdAt: Int
+    public var deactivatedAt: Int?
+    public var devices: Int
 }

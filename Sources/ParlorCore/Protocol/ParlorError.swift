@@ -9,6 +9,10 @@ public struct ParlorError: Error, Equatable, Sendable {
         case notAuthenticated = "not_authenticated"
         case alreadyAuthenticated = "already_authenticated"
         case invalidToken = "invalid_token"
+        case invalidLink = "invalid_link"
+        case invalidRecoveryKey = "invalid_recovery_key"
+        case registrationClosed = "registration_closed"
+        case tooManyDevices = "too_many_devices"
         case notMember = "not_member"
         case invalidInvite = "invalid_invite"
         case unknownApp = "unknown_app"
@@ -17,6 +21,8 @@ public struct ParlorError: Error, Equatable, Sendable {
         case sessionAppMismatch = "session_app_mismatch"
         case notFound = "not_found"
         case storageFull = "storage_full"
+        case forbidden = "forbidden"
+        case rateLimited = "rate_limited"
         case internalError = "internal"
     }
 
@@ -25,6 +31,8 @@ public struct ParlorError: Error, Equatable, Sendable {
     public var field: String?
     /// For `session_conflict`: the session's current message, serialized.
     public var current: [UInt8]?
+    /// For `rate_limited`: when to try again.
+    public var retryAfterMs: Int?
 
     public init(_ code: Code, _ message: String, field: String? = nil, current: [UInt8]? = nil) {
         self.code = code
@@ -39,6 +47,15 @@ public struct ParlorError: Error, Equatable, Sendable {
 
     public static func tooLong(_ field: String, max: Int) -> ParlorError {
         ParlorError(.tooLong, "\(field) is longer than \(max) characters", field: field)
+    }
+
+    /// A wrong credential: counted against the connection (and its address).
+    public var isSignInFailure: Bool { [.invalidToken, .invalidLink, .invalidRecoveryKey].contains(code) }
+
+    public static func rateLimited(_ what: String, retryAfterMs: Int) -> ParlorError {
+        var e = ParlorError(.rateLimited, "too many \(what); try again in \((retryAfterMs + 999) / 1000) s")
+        e.retryAfterMs = retryAfterMs
+        return e
     }
 
     public static let notMember = ParlorError(.notMember, "you are not a member of this conversation")

@@ -5,12 +5,30 @@ public struct ClientFrame: Equatable, Sendable {
 }
 
 public enum Request: Equatable, Sendable {
-    case register(name: String)
+    /// `invite`: a conversation invite or registration link code (see `--registration`).
+    case register(name: String, invite: String?, deviceName: String?)
     case auth(token: String)
+    /// Sign in with a device link's token or short code.
+    case linkDevice(code: String, deviceName: String?)
+    case recover(recoveryKey: String, deviceName: String?, revokeOthers: Bool)
+    case listDevices
+    case renameDevice(deviceId: String, name: String)
+    case revokeDevice(deviceId: String)
+    /// Sign out everywhere (`keepThis`: but here).
+    case revokeAllDevices(keepThis: Bool)
+    case createDeviceLink
+    case createRecoveryKey
+    case admin(AdminRequest)
     case rename(name: String)
     case listConversations
     case createConversation(title: String)
-    case createInvite(conversationId: String)
+    case createInvite(conversationId: String, maxUses: Int?, expiresInSeconds: Int?)
+    case listInvites(conversationId: String)
+    case revokeInvite(inviteId: String)
+    case leaveConversation(conversationId: String)
+    case removeMember(conversationId: String, userId: String)
+    case renameConversation(conversationId: String, title: String)
+    case deleteMessage(conversationId: String, seq: Int)
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
@@ -31,10 +49,25 @@ public enum Request: Equatable, Sendable {
         switch self {
         case .register: "register"
         case .auth: "auth"
+        case .linkDevice: "device.link"
+        case .recover: "recover"
+        case .listDevices: "devices.list"
+        case .renameDevice: "devices.rename"
+        case .revokeDevice: "devices.revoke"
+        case .revokeAllDevices: "devices.revokeAll"
+        case .createDeviceLink: "devices.createLink"
+        case .createRecoveryKey: "recovery.create"
+        case .admin(let a): a.typeName
         case .rename: "rename"
         case .listConversations: "conversations.list"
         case .createConversation: "conversations.create"
         case .createInvite: "invites.create"
+        case .listInvites: "invites.list"
+        case .revokeInvite: "invites.revoke"
+        case .leaveConversation: "conversations.leave"
+        case .removeMember: "conversations.removeMember"
+        case .renameConversation: "conversations.rename"
+        case .deleteMessage: "messages.delete"
         case .join: "conversations.join"
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"
@@ -53,7 +86,7 @@ public enum Request: Equatable, Sendable {
     /// Requests allowed before the connection has authenticated.
     public var isAuthentication: Bool {
         switch self {
-        case .register, .auth: true
+        case .register, .auth, .linkDevice, .recover: true
         default: false
         }
     }

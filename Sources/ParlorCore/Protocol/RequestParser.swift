@@ -28,13 +28,40 @@ public enum RequestParser {
             throw ParlorError(.unknownType, "the frame has no type")
         }
         switch type {
-        case "register": return .register(name: try f.name("name"))
+        case "register":
+            return .register(name: try f.name("name"), invite: try f.optionalIdentifier("invite", max: 128),
+                             deviceName: try f.deviceName())
         case "auth": return .auth(token: try f.identifier("token", max: 128))
+        case "device.link":
+            return .linkDevice(code: try f.identifier("code", max: 128), deviceName: try f.deviceName())
+        case "recover":
+            return .recover(recoveryKey: try f.identifier("recoveryKey", max: 128), deviceName: try f.deviceName(),
+                            revokeOthers: try f.optionalBool("revokeOthers") ?? false)
+        case "devices.list": return .listDevices
+        case "devices.rename": return .renameDevice(deviceId: try f.id("deviceId"), name: try f.name("name"))
+        case "devices.revoke": return .revokeDevice(deviceId: try f.id("deviceId"))
+        case "devices.revokeAll": return .revokeAllDevices(keepThis: try f.optionalBool("keepThis") ?? false)
+        case "devices.createLink": return .createDeviceLink
+        case "recovery.create": return .createRecoveryKey
         case "rename": return .rename(name: try f.name("name"))
         case "conversations.list": return .listConversations
         case "conversations.create":
             return .createConversation(title: try f.trimmed("title", max: Limits.titleChars))
-        case "invites.create": return .createInvite(conversationId: try f.id("conversationId"))
+        case "invites.create":
+            return .createInvite(conversationId: try f.id("conversationId"),
+                                 maxUses: try f.optionalInt("maxUses", min: 1, max: Limits.inviteUses),
+                                 expiresInSeconds: try f.optionalInt("expiresInSeconds", min: 1, max: Limits.inviteSeconds))
+        case "invites.list": return .listInvites(conversationId: try f.id("conversationId"))
+        case "invites.revoke": return .revokeInvite(inviteId: try f.id("inviteId"))
+        case "conversations.leave": return .leaveConversation(conversationId: try f.id("conversationId"))
+        case "conversations.removeMember":
+            return .removeMember(conversationId: try f.id("conversationId"), userId: try f.id("userId"))
+        case "conversations.rename":
+            return .renameConversation(conversationId: try f.id("conversationId"),
+                                       title: try f.trimmed("title", max: Limits.titleChars))
+        case "messages.delete":
+            guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
+            return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":
@@ -72,6 +99,7 @@ public enum RequestParser {
             return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
                                value: value == .null ? nil : value)
         default:
+            if let a = try AdminRequest.parse(type, f) { return .admin(a) }
             throw ParlorError(.unknownType, "unknown frame type")
         }
     }
@@ -124,6 +152,17 @@ struct Fields {
         let s = try string(k, max: max)
         guard !Validators.hasControl(s) else { throw .invalid(prefix + k, "contains control characters") }
         return s
+    }
+
+    func optionalIdentifier(_ k: String, max: Int) throws(ParlorError) -> String? {
+        guard o[k] != nil, o[k] != .null else { return nil }
+        return try identifier(k, max: max)
+    }
+
+    /// A first frame's optional `deviceName`, as the account's device list shows it.
+    func deviceName() throws(ParlorError) -> String? {
+        guard o["deviceName"] != nil, o["deviceName"] != .null else { return nil }
+        return try name("deviceName")
     }
 
     func appId(_ k: String) throws(ParlorError) -> String {

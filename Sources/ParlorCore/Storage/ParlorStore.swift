@@ -14,13 +14,52 @@ public protocol StoreTransaction {
     func recordHealthCheck(at: Int) throws
 
     // Users
-    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws
-    func user(tokenHash: [UInt8]) throws -> User?
+    func createUser(_ user: User, recoveryHash: [UInt8], at: Int) throws
+    func userCount() throws -> Int
+    /// The device a token belongs to and its user, unless the user is deactivated.
+    func device(tokenHash: [UInt8]) throws -> (device: Device, user: User)?
+    func user(recoveryHash: [UInt8]) throws -> User?
+    func setRecoveryHash(userId: String, _ hash: [UInt8]) throws
     func user(id: String) throws -> User?
     func renameUser(id: String, name: String) throws
+    func isAdmin(userId: String) throws -> Bool
+
+    // Stored images
+    /// The first upload of an image owns it; a later one only refreshes its age.
+    func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws
+    func storedImageBytes(of userId: String) throws -> Int
+    /// The image's file is being deleted: it no longer counts for anyone.
+    func forgetBlob(hash: String) throws
+
+    // Administration
+    /// Users by id, after `after`, at most `limit`.
+    func users(after: String?, limit: Int) throws -> [UserSummary]
+    func setAdmin(userId: String, _ admin: Bool) throws -> Bool
+    /// Deletes the user's devices, links and recovery key; they can no longer sign in.
+    func deactivate(userId: String, at: Int) throws -> Bool
+    /// Every usable invite and registration link.
+    func allInvites(at: Int, limit: Int) throws -> [Invite]
+    /// The messages that show this image.
+    func messagesShowing(image hash: String) throws -> [(conversationId: String, seq: Int)]
+    /// `parlor admin` requests a running server has not answered yet.
+    func pendingAdminCommands(limit: Int) throws -> [(id: Int, request: [UInt8])]
+    func answerAdminCommand(id: Int, reply: [UInt8], at: Int) throws
+
+    // Devices and links
+    func createDevice(_ device: Device, tokenHash: [UInt8]) throws
+    func devices(of userId: String) throws -> [Device]
+    func touchDevice(id: String, at: Int) throws
+    /// Returns false if the user has no such device.
+    func renameDevice(id: String, userId: String, name: String) throws -> Bool
+    /// Deletes the user's devices (all of them, or one, or all but one); returns their ids.
+    func deleteDevices(userId: String, only: String?, except: String?) throws -> [String]
+    func createDeviceLink(_ link: DeviceLink, tokenHash: [UInt8], codeHash: [UInt8]) throws
+    /// The link whose token or short code has this hash.
+    func deviceLink(hash: [UInt8]) throws -> DeviceLink?
+    func useDeviceLink(id: String, at: Int) throws
 
     // Conversations and membership
-    func createConversation(id: String, title: String, at: Int) throws
+    func createConversation(id: String, title: String, by userId: String, at: Int) throws
     func conversation(id: String) throws -> Conversation?
     func conversations(of userId: String) throws -> [Conversation]
     func conversationIds(of userId: String) throws -> [String]
@@ -29,8 +68,16 @@ public protocol StoreTransaction {
     func isMember(conversationId: String, userId: String) throws -> Bool
     /// Returns false if the user was already a member.
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool
-    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws
-    func conversationId(invite code: String) throws -> String?
+    /// Returns false if the user was not a member.
+    func removeMember(conversationId: String, userId: String) throws -> Bool
+    func renameConversation(id: String, title: String) throws
+    func createInvite(_ invite: Invite, codeHash: [UInt8]) throws
+    func invite(codeHash: [UInt8]) throws -> Invite?
+    func invite(id: String) throws -> Invite?
+    /// Unrevoked, unexpired invites: of one conversation, or registration links (nil).
+    func invites(conversationId: String?, at: Int) throws -> [Invite]
+    func countInviteUse(id: String) throws
+    func revokeInvite(id: String, at: Int) throws
 
     // Messages and sessions
     func lastSeq(conversationId: String) throws -> Int?
@@ -42,6 +89,11 @@ public protocol StoreTransaction {
     func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
     func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?
     func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws
+    /// Replaces the body with a tombstone: its text, URL and images are gone.
+    func markDeleted(conversationId: String, seq: Int, at: Int) throws
+    func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws
+    /// Forgets the message's images; returns those no other message shows.
+    func removeImageRefs(conversationId: String, seq: Int) throws -> [String]
     func session(conversationId: String, id: String) throws -> SessionHead?
     func setSession(conversationId: String, id: String, head: SessionHead) throws
 

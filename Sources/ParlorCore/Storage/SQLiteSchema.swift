@@ -91,6 +91,35 @@ enum SQLiteSchema {
             // /health proves the database takes a write by writing this one row.
             try db.execute(sql: "CREATE TABLE health (id INTEGER PRIMARY KEY CHECK (id = 1), checked_at INTEGER NOT NULL)")
         }
+        m.registerMigration("v5-conversation-moderation", migrate: Self.conversationModeration)
+        m.registerMigration("v6-devices", migrate: Self.devices)
+        m.registerMigration("v7-admin-commands") { db in
+            // `parlor admin` hands its requests to a running server through this table
+            // (the server runs them on its engine thread and writes the answer back).
+            try db.execute(sql: """
+                CREATE TABLE admin_commands (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    request BLOB NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    reply BLOB,
+                    done_at INTEGER
+                );
+                """)
+        }
+        m.registerMigration("v8-blobs") { db in
+            // Who uploaded each image and when: a user's stored total, and the age
+            // after which an image no message shows is collected.
+            try db.execute(sql: """
+                CREATE TABLE blobs (
+                    hash TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    uploaded_by TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX blobs_by_uploader ON blobs(uploaded_by);
+                CREATE INDEX blobs_by_age ON blobs(created_at);
+                """)
+        }
         return m
     }
 }

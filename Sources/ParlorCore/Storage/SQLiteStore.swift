@@ -33,6 +33,22 @@ public final class SQLiteStore: ParlorStore {
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try queue.write { db in try body(SQLiteTransaction(db: db)) }
     }
+
+    /// `parlor admin` with a server running: queue the frame for it; returns its id.
+    public func queueAdminCommand(_ frame: [UInt8], at: Int) throws -> Int64 {
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO admin_commands (request, created_at) VALUES (?, ?)", arguments: [Data(frame), at])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// The running server's answer to a queued frame, once there is one.
+    public func adminCommandReply(id: Int64) throws -> [UInt8]? {
+        try queue.read { db in
+            try Data.fetchOne(db, sql: "SELECT reply FROM admin_commands WHERE id = ? AND done_at IS NOT NULL",
+                              arguments: [id]).map { [UInt8]($0) }
+        }
+    }
 }
 
 struct SQLiteTransaction: StoreTransaction {
@@ -61,15 +77,15 @@ struct SQLiteTransaction: StoreTransaction {
         }
     }
 
-    private func exec(_ sql: String, _ args: StatementArguments) throws {
+    func exec(_ sql: String, _ args: StatementArguments) throws {
         try db.cachedStatement(sql: sql).execute(arguments: args)
     }
 
-    private func row(_ sql: String, _ args: StatementArguments) throws -> Row? {
+    func row(_ sql: String, _ args: StatementArguments) throws -> Row? {
         try Row.fetchOne(db.cachedStatement(sql: sql), arguments: args)
     }
 
-    private func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
+    func rows(_ sql: String, _ args: StatementArguments) throws -> [Row] {
         try Row.fetchAll(db.cachedStatement(sql: sql), arguments: args)
     }
 
@@ -79,18 +95,13 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: Users
 
-    func createUser(_ user: User, tokenHash: [UInt8], at: Int) throws {
-        try exec("INSERT INTO users (id, name, token_hash, created_at) VALUES (?, ?, ?, ?)",
-                 [user.id, user.name, Data(tokenHash), at])
-    }
-
-    func user(tokenHash: [UInt8]) throws -> User? {
-        try row("SELECT id, name FROM users WHERE token_hash = ?", [Data(tokenHash)])
-            .map { User(id: $0[0], name: $0[1]) }
+    func createUser(_ user: User, recoveryHash: [UInt8], at: Int) throws {
+        try exec("INSERT INTO users (id, name, created_at, admin, recovery_hash) VALUES (?, ?, ?, ?, ?)",
+                 [user.id, user.name, at, user.admin, Data(recoveryHash)])
     }
 
     func user(id: String) throws -> User? {
-        try row("SELECT id, name FROM users WHERE id = ?", [id]).map { User(id: $0[0], name: $0[1]) }
+        try row("SELECT id, name, admin FROM users WHERE id = ?", [id]).map { User(id: $0[0], name: $0[1], admin: $0[2]) }
     }
 
     func renameUser(id: String, name: String) throws {
@@ -99,9 +110,9 @@ struct SQLiteTransaction: StoreTransaction {
 
     // MARK: Conversations
 
-    func createConversation(id: String, title: String, at: Int) throws {
-        try exec("INSERT INTO conversations (id, title, created_at, active_at) VALUES (?, ?, ?, ?)",
-                 [id, title, at, at])
+    func createConversation(id: String, title: String, by userId: String, at: Int) throws {
+        try exec("INSERT INTO conversations (id, title, created_at, active_at, created_by) VALUES (?, ?, ?, ?, ?)",
+                 [id, title, at, at, userId])
     }
 
     private func listedMembers(_ conversationId: String) throws -> [Member] {
@@ -119,11 +130,11 @@ struct SQLiteTransaction: StoreTransaction {
     private func conversation(_ r: Row) throws -> Conversation {
         let id: String = r[0]
         return Conversation(id: id, title: r[1], createdAt: r[2], lastSeq: r[3],
-                            members: try listedMembers(id), memberCount: try memberCount(id))
+                            members: try listedMembers(id), memberCount: try memberCount(id), createdBy: r[4])
     }
 
     func conversation(id: String) throws -> Conversation? {
-        try row("SELECT id, title, created_at, last_seq FROM conversations WHERE id = ?", [id]).map(conversation)
+        try row("SELECT id, title, created_at, last_seq, created_by FROM conversations WHERE id = ?", [id]).map(conversation)
     }
 
     func members(conversationId: String, userIds: [String]) throws -> [Member] {
@@ -137,7 +148,7 @@ struct SQLiteTransaction: StoreTransaction {
 
     func conversations(of userId: String) throws -> [Conversation] {
         try rows("""
-            SELECT c.id, c.title, c.created_at, c.last_seq FROM conversations c
+            SELECT c.id, c.title, c.created_at, c.last_seq, c.created_by FROM conversations c
             JOIN members m ON m.conversation_id = c.id
             WHERE m.user_id = ? ORDER BY c.active_at DESC, c.id
             """, [userId]).map(conversation)
@@ -162,14 +173,6 @@ struct SQLiteTransaction: StoreTransaction {
         return db.changesCount > 0
     }
 
-    func createInvite(code: String, conversationId: String, by userId: String, at: Int) throws {
-        try exec("INSERT INTO invites (code, conversation_id, created_by, created_at) VALUES (?, ?, ?, ?)",
-                 [code, conversationId, userId, at])
-    }
-
-    func conversationId(invite code: String) throws -> String? {
-        try row("SELECT conversation_id FROM invites WHERE code = ?", [code]).map { $0[0] }
-    }
 
     // MARK: Messages
 
@@ -197,14 +200,15 @@ struct SQLiteTransaction: StoreTransaction {
 
     private static let columns = """
         conversation_id, seq, client_id, sender_id, created_at, body,
-        sender_participant_id, session_id, session_version, superseded_by, summary
+        sender_participant_id, session_id, session_version, superseded_by, summary, deleted_at
         """
 
     private static func message(_ r: Row) -> StoredMessage {
         StoredMessage(
             conversationId: r[0], seq: r[1], clientId: r[2], sender: r[3], createdAt: r[4],
             body: [UInt8](r[5] as Data),
-            senderParticipantId: r[6], sessionId: r[7], sessionVersion: r[8], supersededBy: r[9], summary: r[10])
+            senderParticipantId: r[6], sessionId: r[7], sessionVersion: r[8], supersededBy: r[9], summary: r[10],
+            deletedAt: r[11])
     }
 
     func message(conversationId: String, seq: Int) throws -> StoredMessage? {

@@ -63,6 +63,24 @@ public enum Secrets {
             + String(c[16..<20]) + "-" + String(c[20..<32])
     }
 
+    /// Letters and digits a person reads and types without confusion: no 0/O, 1/I/L, U.
+    static let typeable = Array("23456789ABCDEFGHJKMNPQRSTVWXYZ")
+
+    /// `n` characters of `typeable`, uniformly (bytes that would bias the draw are skipped).
+    public static func typeableCode(_ n: Int) -> String {
+        let limit = 256 - 256 % typeable.count
+        var out: [Character] = []
+        while out.count < n {
+            for b in randomBytes(n) where Int(b) < limit && out.count < n { out.append(typeable[Int(b) % typeable.count]) }
+        }
+        return String(out)
+    }
+
+    /// What a person typed, as it was issued: case, spaces and dashes do not matter.
+    public static func normalizedCode(_ s: String) -> String {
+        String(s.uppercased().filter { $0 != "-" && $0 != " " })
+    }
+
     public static func token() -> String { base64url(randomBytes(32)) }
     public static func tokenHash(_ token: String) -> [UInt8] { sha256(Array(token.utf8)) }
     public static func id(prefix: String) -> String { prefix + hex(randomBytes(12)) }

@@ -104,11 +104,14 @@ extension LWSServer {
     /// after it (the client may still be sending a body the server will not read).
     @discardableResult
     func respondError(_ wsi: OpaquePointer, _ id: UInt64, _ status: Int, _ code: String, _ message: String,
-                      close: Bool = false) -> Int32 {
+                      close: Bool = false, retryAfterMs: Int? = nil) -> Int32 {
+        // Retry-After is in whole seconds; the body has the milliseconds.
+        let headers = retryAfterMs.map { [("retry-after:", "\(($0 + 999) / 1000)")] } ?? []
         respond(wsi, id, status: status, type: "application/json", body: JSONWriter.object { w in
             w.field("code", code)
             w.field("message", message)
-        }, close: close)
+            w.field("retryAfterMs", retryAfterMs)
+        }, headers: headers, close: close)
         return 0
     }
 

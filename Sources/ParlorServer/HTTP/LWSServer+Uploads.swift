@@ -40,7 +40,7 @@ extension LWSServer {
         uploads[id] = Upload(id: id, wsi: wsi, address: address, expected: length, fd: temp.fd, path: temp.path)
         // Read nothing more until the engine has checked the token.
         lws_rx_flow_control(wsi, 0)
-        engine?.submit(.checkUploadToken(id, token: token))
+        engine?.submit(.checkUploadToken(id, token: token, bytes: length))
         return 0
     }
 
@@ -85,9 +85,17 @@ extension LWSServer {
     }
 
     /// The engine's answer on the token.
-    func uploadAuthorized(_ id: UInt64, _ ok: Bool) {
+    func uploadAuthorized(_ id: UInt64, _ verdict: UploadVerdict) {
         guard let up = uploads[id] else { return }
-        guard ok else { return refuse(up, 401, "invalid_token", "this token is not valid") }
+        switch verdict {
+        case .allowed(let userId): up.userId = userId
+        case .invalidToken: return refuse(up, 401, "invalid_token", "this token is not valid")
+        case .quotaExceeded:
+            return refuse(up, 413, "quota_exceeded", "your stored images have reached this server's limit; delete some messages")
+        case .rateLimited(let wait):
+            return refuse(up, 429, "rate_limited", "too many bytes uploaded today; try again later",
+                          retryAfterMs: wait)
+        }
         up.authorized = true
         lws_rx_flow_control(up.wsi, 1)
         commitIfReady(up)
@@ -100,15 +108,19 @@ extension LWSServer {
         Glibc.close(up.fd)
         up.fd = -1
         let (blobs, log, id, path, address) = (self.blobs, self.log, up.id, up.path, up.address)
+        let (engine, userId) = (self.engine, up.userId ?? "")
         blobQueue.async { [weak self] in
             let action: EngineAction
             do {
                 let stored = try blobs.commit(temporary: path)
-                action = .uploadDone(id, status: 201, body: JSONWriter.object { w in
+                // The engine records who stored it, then answers.
+                engine?.submit(.blobStored(id, userId: userId, hash: stored.hash, size: stored.size,
+                                           reply: JSONWriter.object { w in
                     w.field("hash", stored.hash)
                     w.field("type", stored.type.mime)
                     w.field("size", stored.size)
-                })
+                }))
+                return
             } catch let error as BlobStore.Refusal {
                 log.notice("upload refused", metadata: ["code": "\(error.code)", "peer": "\(address)"])
                 action = .uploadDone(id, status: error.status, body: JSONWriter.object { w in
@@ -129,13 +141,13 @@ extension LWSServer {
     }
 
     /// Ends an upload with an error answer and closes the connection after it.
-    private func refuse(_ up: Upload, _ status: Int, _ code: String, _ message: String) {
+    private func refuse(_ up: Upload, _ status: Int, _ code: String, _ message: String, retryAfterMs: Int? = nil) {
         uploads[up.id] = nil
         discard(up)
         if up.bodyDone { bodiesDone.insert(up.id) }  // nothing left to drain: close after the answer
         // lws 4.1 gives no writeable callback to a connection whose reading is paused.
         lws_rx_flow_control(up.wsi, 1)
-        respondError(up.wsi, up.id, status, code, message, close: true)
+        respondError(up.wsi, up.id, status, code, message, close: true, retryAfterMs: retryAfterMs)
     }
 
     func discard(_ up: Upload) {

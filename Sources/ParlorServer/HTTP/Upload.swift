@@ -11,6 +11,8 @@ final class Upload {
     var received = 0
     /// nil until the engine has checked the token.
     var authorized: Bool?
+    /// Whose upload it is, once the token is checked.
+    var userId: String?
     var bodyDone = false
     var committing = false
 

@@ -29,10 +29,13 @@ struct LiveState {
         swap(&out, &effects)
     }
 
-    /// A connection opened: returns the id it is known by from now on.
+    /// A connection opened: returns the id it is known by from now on. `peer`: the
+    /// client's address (behind a trusted proxy, the one it forwarded), which the
+    /// engine's per-address limits count by.
     mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
         let id = connections.insert { LiveConnection(id: $0, peer: peer, openedAt: now) }
         metrics.connections.record(connections.count)
+        effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
         return id
     }

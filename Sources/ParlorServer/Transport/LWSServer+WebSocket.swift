@@ -44,11 +44,10 @@ extension LWSServer {
     }
 
     func opened(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?) -> Int32 {
-        var buf = [CChar](repeating: 0, count: 64)
-        let peer = lws_get_peer_simple(wsi, &buf, 64).map { String(cString: $0) } ?? "?"
-        let id = live.open(peer: peer)
+        let id = live.open(peer: clientAddress(wsi))
         setSessionId(user, id)
         sockets.set(id, wsi)
+        applyLiveEffects()
         return 0
     }
 
@@ -152,5 +151,6 @@ extension LWSServer {
         progressDrain()
         live.sweep()
         applyLiveEffects()
+        engine?.submit(.sweep)
     }
 }

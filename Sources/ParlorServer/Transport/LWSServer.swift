@@ -268,7 +268,7 @@ public final class LWSServer: @unchecked Sendable {
             switch a {
             case .uploadDone(let id, let status, let body): uploadDone(id, status, body)
             case .healthDone(let id, let problem): healthDone(id, problem)
-            case .uploadAuthorized(let id, let ok): uploadAuthorized(id, ok)
+            case .uploadAuthorized(let id, let verdict): uploadAuthorized(id, verdict)
             default: break
             }
         }

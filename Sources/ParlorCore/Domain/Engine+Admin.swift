@@ -1,0 +1,127 @@
+/// Admin requests: `admin.*` frames from an admin's connection, and the same frames
+/// from `parlor admin` (no account: `actor` nil), run in-process when no server holds
+/// the data directory, or handed to the running server through `admin_commands`.
+extension Engine {
+    func handleAdmin(_ a: AdminRequest, actor: String?, _ tx: any StoreTransaction,
+                     _ out: inout Outbox) throws -> (inout JSONWriter) -> Void {
+        if let actor, !(try tx.isAdmin(userId: actor)) {
+            throw ParlorError(.forbidden, "only admins may do this")
+        }
+        let noUser = ParlorError(.notFound, "there is no such user", field: "userId")
+        switch a {
+        case .listUsers(let after, let limit):
+            let list = try tx.users(after: after, limit: limit)
+            return { w in
+                w.key("users")
+                w.beginArray()
+                for u in list {
+                    w.beginObject()
+                    w.field("id", u.user.id)
+                    w.field("name", u.user.name)
+                    w.field("admin", u.user.admin)
+                    w.field("createdAt", u.createdAt)
+                    w.field("deactivatedAt", u.deactivatedAt)
+                    w.field("devices", u.devices)
+                    w.endObject()
+                }
+                w.endArray()
+                w.field("next", list.count == limit ? list.last?.user.id : nil)
+            }
+
+        case .setAdmin(let userId, let admin):
+            guard try tx.setAdmin(userId: userId, admin) else { throw noUser }
+            return { _ in }
+
+        case .deactivateUser(let userId):
+            guard try tx.user(id: userId) != nil else { throw noUser }
+            _ = try tx.deactivate(userId: userId, at: now())
+            signOut(user: userId, &out)
+            return { _ in }
+
+        case .createRegistrationLink(let maxUses, let seconds):
+            let link = try newInvite(nil, actor ?? "admin", maxUses: maxUses, expiresInSeconds: seconds, tx)
+            return { w in
+                w.field("invite", link.code)
+                w.key("inviteInfo"); MessageJSON.write(link.invite, into: &w)
+            }
+
+        case .listInvites(let cid):
+            let list = try cid.map { try tx.invites(conversationId: $0, at: now()) }
+                ?? tx.allInvites(at: now(), limit: Limits.listedInvites)
+            return { w in
+                w.key("invites")
+                w.beginArray()
+                for i in list.prefix(Limits.listedInvites) { MessageJSON.write(i, into: &w) }
+                w.endArray()
+            }
+
+        case .revokeInvite(let inviteId):
+            guard try tx.invite(id: inviteId) != nil else {
+                throw ParlorError(.notFound, "there is no such invite", field: "inviteId")
+            }
+            try tx.revokeInvite(id: inviteId, at: now())
+            return { _ in }
+
+        case .deleteMessage(let cid, let seq):
+            try deleteMessage(cid, seq, by: actor, tx, &out)
+            return { _ in }
+
+        case .deleteImage(let hash):
+            let showing = try tx.messagesShowing(image: hash)
+            guard !showing.isEmpty || blobs.find(hash) != nil else {
+                throw ParlorError(.notFound, "there is no such image", field: "hash")
+            }
+            for m in showing { try deleteMessage(m.conversationId, m.seq, by: actor, tx, &out) }
+            try forgetImages([hash], tx, &out)
+            return { w in w.field("deletedMessages", showing.count) }
+        }
+    }
+
+    /// Closes every connection of a user (4003), as for a revoked device.
+    func signOut(user: String, _ out: inout Outbox) {
+        for (conn, state) in connections where state.userId == user {
+            connections[conn]?.signedOut = true
+            out.actions.append(.close(conn, code: 4003, reason: "signed out"))
+        }
+    }
+
+    /// One `parlor admin` frame, answered as a connection would be (`result`/`error`).
+    func adminReply(_ frame: [UInt8], _ tx: any StoreTransaction, _ out: inout Outbox) throws -> [UInt8] {
+        let (id, parsed) = RequestParser.parse(frame)
+        let request: AdminRequest
+        switch parsed {
+        case .success(.admin(let a)): request = a
+        case .success: return Replies.error(id, ParlorError(.unknownType, "not an admin request")).json
+        case .failure(let e): return Replies.error(id, e).json
+        }
+        do {
+            let body = try tx.isolated { try handleAdmin(request, actor: nil, tx, &out) }
+            return Replies.result(id, body).json
+        } catch let e as TransactionAborted {
+            throw e
+        } catch let e as ParlorError {
+            if e.code == .internalError { cache = EngineCache() }
+            return Replies.error(id, e).json
+        } catch {
+            cache = EngineCache()
+            log.error("admin command failed", metadata: ["cause": "\(Self.describe(error))"])
+            return Replies.error(id, ParlorError(.internalError, "the server could not complete this request")).json
+        }
+    }
+
+    /// `parlor admin` with no server running: the frame runs here, in its own transaction.
+    public func runAdminCommand(_ frame: [UInt8]) throws -> [UInt8] {
+        var out = Outbox()
+        let reply = try store.write { tx in try adminReply(frame, tx, &out) }
+        for hash in out.unlinkedImages { blobs.remove(hash) }
+        return reply
+    }
+
+    /// Answers what `parlor admin` queued for this running server.
+    func runQueuedAdminCommands(_ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        for (id, request) in try tx.pendingAdminCommands(limit: 16) {
+            let reply = try adminReply(request, tx, &out)
+            try tx.answerAdminCommand(id: id, reply: reply, at: now())
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The abuse limits, in one place: token buckets per address and per user, from
+/// `EngineSettings` (so from configuration). A refusal is `rate_limited` with
+/// `retryAfterMs`; a connection that keeps going past a limit is closed with 1008.
+struct EngineLimiters {
+    var registrations: RateLimiter
+    var signInFailures: RateLimiter
+    var sends: RateLimiter
+    var conversations: RateLimiter
+    var invites: RateLimiter
+    var uploadBytes: RateLimiter
+
+    init(_ s: EngineSettings) {
+        registrations = RateLimiter(s.registrationsPerAddress)
+        signInFailures = RateLimiter(s.signInFailuresPerAddress)
+        sends = RateLimiter(s.sendsPerUser)
+        conversations = RateLimiter(s.conversationsPerUser)
+        invites = RateLimiter(s.invitesPerUser)
+        uploadBytes = RateLimiter(s.uploadBytesPerUser)
+    }
+
+    mutating func prune(now: Int) {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes] {
+            self[keyPath: kp].prune(now: now)
+        }
+    }
+}
+
+extension Engine {
+    /// Takes one from the bucket of `key`, or refuses with `rate_limited`.
+    func limit(_ bucket: WritableKeyPath<EngineLimiters, RateLimiter>, _ key: String, _ what: String) throws {
+        if let wait = limiters[keyPath: bucket].take(key, now: now()) {
+            throw ParlorError.rateLimited(what, retryAfterMs: wait)
+        }
+    }
+
+    /// Refuses while the bucket of `key` is empty, taking nothing (the caller takes
+    /// once the request succeeded, or failed, as the limit counts).
+    func requireRoom(_ bucket: KeyPath<EngineLimiters, RateLimiter>, _ key: String, _ what: String) throws {
+        if let wait = limiters[keyPath: bucket].wait(key, now: now()) {
+            throw ParlorError.rateLimited(what, retryAfterMs: wait)
+        }
+    }
+
+    /// Refusals in a row close the connection: a client that ignores `retryAfterMs`
+    /// costs a frame, a parse and an answer each time.
+    func countRefusal(_ conn: ConnectionID, rateLimited: Bool, _ out: inout Outbox) {
+        guard var state = connections[conn] else { return }
+        state.refusals = rateLimited ? state.refusals + 1 : 0
+        connections[conn] = state
+        if rateLimited && state.refusals >= settings.refusalsBeforeClose {
+            out.actions.append(.close(conn, code: 1008, reason: "too many requests"))
+        }
+    }
+
+    /// An upload's headers: a valid device token, within the user's bytes per day and
+    /// total stored images.
+    func uploadVerdict(_ token: String, bytes: Int, _ tx: any StoreTransaction) throws -> UploadVerdict {
+        guard let (_, user) = try? tx.device(tokenHash: Secrets.tokenHash(token)) else { return .invalidToken }
+        if settings.storedImageBytesPerUser > 0,
+           try tx.storedImageBytes(of: user.id) + bytes > settings.storedImageBytesPerUser {
+            return .quotaExceeded
+        }
+        if let wait = limiters.uploadBytes.take(user.id, cost: Double(bytes), now: now()) {
+            return .rateLimited(retryAfterMs: wait)
+        }
+        return .allowed(userId: user.id)
+    }
+}

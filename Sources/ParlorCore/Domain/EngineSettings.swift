@@ -1,0 +1,35 @@
+/// What a server's operator decides about its community (`parlor serve` flags); the
+/// defaults suit a community of a few hundred people.
+public struct EngineSettings: Sendable {
+    /// How long an invite lasts when its creator asks for no shorter time.
+    public var inviteSeconds = 7 * 86_400
+    /// How long a device link (and its short code) can be used.
+    public var deviceLinkSeconds = 600
+    public var registration = Registration.invite
+
+    // Limits (`--limit-*`): what one address or one account may make the server do.
+    public var registrationsPerAddress = Rate(10, per: 3600)
+    /// Wrong tokens, links and recovery keys; past it every sign-in from there waits.
+    public var signInFailuresPerAddress = Rate(20, per: 3600)
+    public var sendsPerUser = Rate(5, per: 1, burst: 30)
+    public var conversationsPerUser = Rate(20, per: 3600)
+    /// Invites, registration links and device links made.
+    public var invitesPerUser = Rate(60, per: 3600)
+    public var uploadBytesPerUser = Rate(200 << 20, per: 86_400)
+    /// Bytes of images a user's uploads may keep stored (0: no limit).
+    public var storedImageBytesPerUser = 1 << 30
+    /// Refusals in a row (rate limited) after which a connection is closed with 1008.
+    public var refusalsBeforeClose = 10
+
+    /// Who may create an account (`--registration`).
+    public enum Registration: String, Sendable, CaseIterable {
+        /// Anyone who reaches the server.
+        case open
+        /// With a conversation invite or an admin's registration link.
+        case invite
+        /// Only with an admin's registration link.
+        case closed
+    }
+
+    public init() {}
+}

@@ -1,0 +1,56 @@
+import Foundation
+import GRDB
+
+/// What admins see and change, and the queue `parlor admin` talks to a running server by.
+extension SQLiteTransaction {
+    func users(after: String?, limit: Int) throws -> [UserSummary] {
+        try rows("""
+            SELECT u.id, u.name, u.admin, u.created_at, u.deactivated_at,
+                   (SELECT count(*) FROM devices d WHERE d.user_id = u.id)
+            FROM users u WHERE u.id > ? ORDER BY u.id LIMIT ?
+            """, [after ?? "", limit]).map {
+            UserSummary(user: User(id: $0[0], name: $0[1], admin: $0[2]), createdAt: $0[3], deactivatedAt: $0[4],
+                        devices: $0[5])
+        }
+    }
+
+    func setAdmin(userId: String, _ admin: Bool) throws -> Bool {
+        try exec("UPDATE users SET admin = ? WHERE id = ?", [admin, userId])
+        return db.changesCount > 0
+    }
+
+    func deactivate(userId: String, at: Int) throws -> Bool {
+        try exec("UPDATE users SET deactivated_at = ?, recovery_hash = NULL WHERE id = ? AND deactivated_at IS NULL",
+                 [at, userId])
+        guard db.changesCount > 0 else { return false }
+        try exec("DELETE FROM devices WHERE user_id = ?", [userId])
+        try exec("DELETE FROM device_links WHERE user_id = ?", [userId])
+        return true
+    }
+
+    func allInvites(at: Int, limit: Int) throws -> [Invite] {
+        try rows("""
+            SELECT id, conversation_id, created_by, created_at, expires_at, max_uses, uses, revoked_at FROM invites
+            WHERE revoked_at IS NULL AND expires_at > ? AND (max_uses IS NULL OR uses < max_uses)
+            ORDER BY created_at, id LIMIT ?
+            """, [at, limit]).map {
+            Invite(id: $0[0], conversationId: $0[1], createdBy: $0[2], createdAt: $0[3], expiresAt: $0[4],
+                   maxUses: $0[5], uses: $0[6], revokedAt: $0[7])
+        }
+    }
+
+    func messagesShowing(image hash: String) throws -> [(conversationId: String, seq: Int)] {
+        try rows("SELECT conversation_id, seq FROM message_blobs WHERE hash = ?", [hash]).map { ($0[0], $0[1]) }
+    }
+
+    func pendingAdminCommands(limit: Int) throws -> [(id: Int, request: [UInt8])] {
+        try rows("SELECT id, request FROM admin_commands WHERE done_at IS NULL ORDER BY id LIMIT ?", [limit])
+            .map { ($0[0], [UInt8]($0[1] as Data)) }
+    }
+
+    func answerAdminCommand(id: Int, reply: [UInt8], at: Int) throws {
+        try exec("UPDATE admin_commands SET reply = ?, done_at = ? WHERE id = ?", [Data(reply), at, id])
+        // Answers are read within seconds; an hour later nobody waits for them.
+        try exec("DELETE FROM admin_commands WHERE done_at < ?", [at - 3_600_000])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// Admins, leaving and removal, invites, deleted messages and the images they used.
+extension SQLiteTransaction {
+    func isAdmin(userId: String) throws -> Bool {
+        try row("SELECT admin FROM users WHERE id = ?", [userId]).map { $0[0] as Bool } ?? false
+    }
+
+    func removeMember(conversationId: String, userId: String) throws -> Bool {
+        try exec("DELETE FROM members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId])
+        return db.changesCount > 0
+    }
+
+    func renameConversation(id: String, title: String) throws {
+        try exec("UPDATE conversations SET title = ? WHERE id = ?", [title, id])
+    }
+
+    private static let inviteColumns =
+        "id, conversation_id, created_by, created_at, expires_at, max_uses, uses, revoked_at"
+
+    private static func invite(_ r: Row) -> Invite {
+        Invite(id: r[0], conversationId: r[1], createdBy: r[2], createdAt: r[3], expiresAt: r[4],
+               maxUses: r[5], uses: r[6], revokedAt: r[7])
+    }
+
+    func createInvite(_ i: Invite, codeHash: [UInt8]) throws {
+        try exec("""
+            INSERT INTO invites (id, code_hash, conversation_id, created_by, created_at, expires_at, max_uses)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, [i.id, Data(codeHash), i.conversationId, i.createdBy, i.createdAt, i.expiresAt, i.maxUses])
+    }
+
+    func invite(codeHash: [UInt8]) throws -> Invite? {
+        try row("SELECT \(Self.inviteColumns) FROM invites WHERE code_hash = ?", [Data(codeHash)]).map(Self.invite)
+    }
+
+    func invite(id: String) throws -> Invite? {
+        try row("SELECT \(Self.inviteColumns) FROM invites WHERE id = ?", [id]).map(Self.invite)
+    }
+
+    func invites(conversationId: String?, at: Int) throws -> [Invite] {
+        try rows("""
+            SELECT \(Self.inviteColumns) FROM invites
+            WHERE conversation_id IS ? AND revoked_at IS NULL AND expires_at > ?
+              AND (max_uses IS NULL OR uses < max_uses)
+            ORDER BY created_at, id
+            """, [conversationId, at]).map(Self.invite)
+    }
+
+    func countInviteUse(id: String) throws {
+        try exec("UPDATE invites SET uses = uses + 1 WHERE id = ?", [id])
+    }
+
+    func revokeInvite(id: String, at: Int) throws {
+        try exec("UPDATE invites SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [at, id])
+    }
+
+    func markDeleted(conversationId: String, seq: Int, at: Int) throws {
+        try exec("UPDATE messages SET body = ?, deleted_at = ? WHERE conversation_id = ? AND seq = ?",
+                 [Data(#"{"kind":"deleted"}"#.utf8), at, conversationId, seq])
+    }
+
+    func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws {
+        for h in hashes {
+            try exec("INSERT OR IGNORE INTO message_blobs (hash, conversation_id, seq) VALUES (?, ?, ?)",
+                     [h, conversationId, seq])
+        }
+    }
+
+    func removeImageRefs(conversationId: String, seq: Int) throws -> [String] {
+        let hashes = try String.fetchAll(
+            db.cachedStatement(sql: "SELECT hash FROM message_blobs WHERE conversation_id = ? AND seq = ?"),
+            arguments: [conversationId, seq])
+        try exec("DELETE FROM message_blobs WHERE conversation_id = ? AND seq = ?", [conversationId, seq])
+        return try hashes.filter { h in try row("SELECT 1 FROM message_blobs WHERE hash = ? LIMIT 1", [h]) == nil }
+    }
+}
+
+/// Stored images: who uploaded each, its size and age.
+extension SQLiteTransaction {
+    func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws {
+        try exec("""
+            INSERT INTO blobs (hash, size, uploaded_by, created_at) VALUES (?, ?, ?, ?)
+            ON CONFLICT (hash) DO UPDATE SET created_at = excluded.created_at
+            """, [hash, size, userId, at])
+    }
+
+    func storedImageBytes(of userId: String) throws -> Int {
+        try row("SELECT coalesce(sum(size), 0) FROM blobs WHERE uploaded_by = ?", [userId]).map { $0[0] } ?? 0
+    }
+
+    func forgetBlob(hash: String) throws {
+        try exec("DELETE FROM blobs WHERE hash = ?", [hash])
+    }
+}

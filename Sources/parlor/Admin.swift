@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ParlorCore
+
+/// `parlor admin …`: the admin requests of docs/PROTOCOL.md from the shell, on a data
+/// directory. With no server running the request runs here; with one running it is
+/// queued in the database and the server runs it within a second (so its effects are
+/// live: a deactivated user's connections close, a deleted message turns into a
+/// tombstone for everyone). Prints the answer as JSON.
+struct Admin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Administer a Parlor server's data directory (users, invites, messages, images).",
+        subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, RegistrationLink.self, Invites.self,
+                      RevokeInvite.self, DeleteMessage.self, DeleteImage.self])
+
+    struct Options: ParsableArguments {
+        @Option(help: "The data directory (default ./data, or PARLOR_DATA).") var data: String?
+    }
+
+    struct Users: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List users (500 at a time).")
+        @OptionGroup var options: Options
+        @Option(help: "List the users after this id.") var after: String?
+        func run() throws { try send(options, ["type": "admin.users.list", "after": after]) }
+    }
+
+    struct Grant: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a user an admin.")
+        @OptionGroup var options: Options
+        @Argument var userId: String
+        func run() throws { try send(options, ["type": "admin.users.setAdmin", "userId": userId, "admin": true]) }
+    }
+
+    struct Ungrant: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make an admin an ordinary user.")
+        @OptionGroup var options: Options
+        @Argument var userId: String
+        func run() throws { try send(options, ["type": "admin.users.setAdmin", "userId": userId, "admin": false]) }
+    }
+
+    struct Deactivate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Deactivate a user: revoke every device and the recovery key, close their connections.")
+        @OptionGroup var options: Options
+        @Argument var userId: String
+        func run() throws { try send(options, ["type": "admin.users.deactivate", "userId": userId]) }
+    }
+
+    struct RegistrationLink: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "registration-link", abstract: "Create a registration link's code (see --registration).")
+        @OptionGroup var options: Options
+        @Option(help: "Accounts it may create (default: any number).") var maxUses: Int?
+        @Option(help: "Hours it lasts (default and at most: --invite-days).") var hours: Int?
+        func run() throws {
+            try send(options, ["type": "admin.registrationLinks.create", "maxUses": maxUses,
+                               "expiresInSeconds": hours.map { $0 * 3600 }])
+        }
+    }
+
+    struct Invites: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List usable invites and registration links.")
+        @OptionGroup var options: Options
+        @Option(help: "Only this conversation's.") var conversation: String?
+        func run() throws { try send(options, ["type": "admin.invites.list", "conversationId": conversation]) }
+    }
+
+    struct RevokeInvite: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "revoke-invite", abstract: "Revoke an invite or registration link by id.")
+        @OptionGroup var options: Options
+        @Argument var inviteId: String
+        func run() throws { try send(options, ["type": "admin.invites.revoke", "inviteId": inviteId]) }
+    }
+
+    struct DeleteMessage: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete-message", abstract: "Delete a message (it becomes a tombstone).")
+        @OptionGroup var options: Options
+        @Argument var conversationId: String
+        @Argument var seq: Int
+        func run() throws {
+            try send(options, ["type": "admin.messages.delete", "conversationId": conversationId, "seq": seq])
+        }
+    }
+
+    struct DeleteImage: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete-image", abstract: "Delete an image and every message that shows it.")
+        @OptionGroup var options: Options
+        @Argument var hash: String
+        func run() throws { try send(options, ["type": "admin.images.delete", "hash": hash]) }
+    }
+}
+
+/// Runs one admin frame on the data directory and prints the answer; exit 1 on an error.
+private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
+    LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: .warning) }
+    let log = Logger(label: "parlor-admin")
+    let data = options.data ?? ProcessInfo.processInfo.environment["PARLOR_DATA"] ?? "./data"
+    var object: [String: Any] = ["id": "admin"]
+    for (k, v) in fields { if let v { object[k] = v } }
+    let frame = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+    let (store, blobs) = try DataDirectory.open(data, log: log)
+    let reply: [UInt8]
+    if DataDirectory.lock(data) {
+        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: "/nonexistent"), blobs: blobs, logger: log)
+        reply = try engine.runAdminCommand(frame)
+    } else {
+        let id = try store.queueAdminCommand(frame, at: Int(Date().timeIntervalSince1970 * 1000))
+        let deadline = Date().addingTimeInterval(15)
+        var answer: [UInt8]?
+        while answer == nil && Date() < deadline {
+            usleep(100_000)
+            answer = try store.adminCommandReply(id: id)
+        }
+        guard let answer else {
+            log.critical("the running server did not answer within 15 s; it will still run the request when it can")
+            throw ExitCode(2)
+        }
+        reply = answer
+    }
+    print(String(decoding: reply, as: UTF8.self))
+    if (try? JSONParser.parse(reply))?["type"] == .string("error") { throw ExitCode(1) }
+}

@@ -1,0 +1,28 @@
+import ArgumentParser
+import Configuration
+import ParlorCore
+
+extension ServeSettings {
+    /// The `limit-*` keys: rates as COUNT/SECONDS ("0" for none), sizes as numbers.
+    mutating func readLimits(_ config: ConfigReader) throws {
+        func rate(_ key: String, _ current: Rate) throws -> Rate {
+            let text = config.string(forKey: ConfigKey([key]), default: current.description)
+            guard let r = Rate(parsing: text) else { throw ValidationError("\(key) is COUNT/SECONDS (e.g. 10/3600) or 0") }
+            return r
+        }
+        func count(_ key: String, _ current: Int) throws -> Int {
+            let n = config.int(forKey: ConfigKey([key]), default: current)
+            guard n >= 0 else { throw ValidationError("\(key) must be 0 or more") }
+            return n
+        }
+        engine.registrationsPerAddress = try rate("limit-registrations", engine.registrationsPerAddress)
+        engine.signInFailuresPerAddress = try rate("limit-sign-in-failures", engine.signInFailuresPerAddress)
+        engine.sendsPerUser = try rate("limit-sends", engine.sendsPerUser)
+        engine.sendsPerUser.burst = try count("limit-send-burst", engine.sendsPerUser.burst ?? 30)
+        engine.conversationsPerUser = try rate("limit-conversations", engine.conversationsPerUser)
+        engine.invitesPerUser = try rate("limit-invites", engine.invitesPerUser)
+        engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
+        engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
+        engine.refusalsBeforeClose = max(1, try count("limit-refusals-before-close", engine.refusalsBeforeClose))
+    }
+}

@@ -1,0 +1,133 @@
+"""Registration modes, admins, and `parlor admin` on a running and a stopped server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+
+from client import Env
+from server import PARLOR_BIN
+
+
+async def register(env, name, **fields):
+    c = await env.connect(name.lower())
+    r = await c.call("register", name=name, **fields)
+    c.user, c.token = r["user"], r["token"]
+    return c, r
+
+
+async def refused(env, code, **fields):
+    c = await env.connect()
+    return await c.expect_error("register", code, name="Nobody", **fields)
+
+
+def admin_cli(srv, *args) -> tuple[int, dict]:
+    """Runs `parlor admin …` off the event loop's thread (it may wait for the server)."""
+    p = subprocess.run([str(PARLOR_BIN), "admin", *args, "--data", str(srv.data_dir)],
+                       capture_output=True, text=True, timeout=30)
+    return p.returncode, json.loads(p.stdout) if p.stdout.strip() else {"stderr": p.stderr}
+
+
+async def cli(srv, *args):
+    return await asyncio.to_thread(admin_cli, srv, *args)
+
+
+async def test_invite_mode_the_default(server_factory):
+    srv = server_factory(["--registration", "invite"])
+    async with Env(srv) as env:
+        ana, r = await register(env, "Ana")
+        assert r["user"]["admin"] is True, "the first account is the admin"
+        e = await refused(env, "registration_closed")
+        assert e["field"] == "invite"
+        await refused(env, "invalid_invite", invite="not-a-code")
+
+        cid, invite = await env.conversation(ana)
+        ben, r = await register(env, "Ben", invite=invite)
+        assert "admin" not in r["user"] and r["conversation"]["id"] == cid
+        await ben.call("history", conversationId=cid)
+
+        link = await ana.call("admin.registrationLinks.create", maxUses=1)
+        cy, r = await register(env, "Cy", invite=link["invite"])
+        assert "conversation" not in r
+        await refused(env, "invalid_invite", invite=link["invite"])  # used up
+
+        # admin requests are for admins only
+        await ben.expect_error("admin.users.list", "forbidden")
+        await ben.expect_error("admin.registrationLinks.create", "forbidden")
+        users = (await ana.call("admin.users.list"))["users"]
+        assert {u["name"] for u in users} == {"Ana", "Ben", "Cy"}
+
+
+async def test_closed_mode_takes_only_registration_links(server_factory):
+    srv = server_factory(["--registration", "closed"])
+    async with Env(srv) as env:
+        ana, _ = await register(env, "Ana")
+        _, invite = await env.conversation(ana)
+        await refused(env, "registration_closed", invite=invite)
+        await refused(env, "registration_closed")
+        link = await ana.call("admin.registrationLinks.create")
+        await register(env, "Ben", invite=link["invite"])
+        listed = (await ana.call("admin.invites.list"))["invites"]
+        assert link["inviteInfo"]["id"] in [i["id"] for i in listed]
+        await ana.call("admin.invites.revoke", inviteId=link["inviteInfo"]["id"])
+        await refused(env, "invalid_invite", invite=link["invite"])
+
+
+async def test_open_mode(server_factory):
+    srv = server_factory(["--registration", "open"])
+    async with Env(srv) as env:
+        await register(env, "Ana")
+        _, r = await register(env, "Ben")
+        assert "admin" not in r["user"]
+
+
+async def test_cli_on_a_running_server_acts_live(server_factory):
+    srv = server_factory(name="admin-cli")
+    async with Env(srv) as env:
+        ana, _ = await register(env, "Ana")
+        ben, _ = await register(env, "Ben")
+        ben2 = await env.login(ben.token, "ben2")
+        cid, _ = await env.conversation(ana, ben)
+        await ana.subscribe(cid)
+        m = await ben.send_text(cid, "spam")
+        await ana.wait_message(cid, m["seq"])
+
+        code, out = await cli(srv, "users")
+        assert code == 0 and {u["name"] for u in out["result"]["users"]} == {"Ana", "Ben"}
+
+        code, out = await cli(srv, "delete-message", cid, str(m["seq"]))
+        assert code == 0, out
+        ev = await ana.wait_message(cid, m["seq"] + 1)
+        assert ev["message"]["kind"] == "deletion" and "by" not in ev["message"]
+
+        code, out = await cli(srv, "deactivate", ben.uid)
+        assert code == 0, out
+        assert await ben.wait_closed(5) == 4003
+        assert await ben2.wait_closed(5) == 4003
+        c = await env.connect()
+        await c.expect_error("auth", "invalid_token", token=ben.token)
+
+        code, out = await cli(srv, "grant", "u-nobody")
+        assert code == 1 and out["code"] == "not_found"
+
+        # the admin protocol request does the same
+        cy = await env.register("Cy")
+        await ana.call("admin.users.deactivate", userId=cy.uid)
+        assert await cy.wait_closed(5) == 4003
+
+
+async def test_cli_on_a_stopped_server(server_factory):
+    srv = server_factory(name="admin-offline")
+    async with Env(srv) as env:
+        await register(env, "Ana")
+        ben, _ = await register(env, "Ben")
+    srv.stop()
+    code, out = await cli(srv, "grant", ben.uid)
+    assert code == 0, out
+    code, out = await cli(srv, "registration-link", "--max-uses", "2")
+    assert code == 0 and out["result"]["inviteInfo"]["maxUses"] == 2
+    srv.start()
+    async with Env(srv) as env:
+        again = await env.login(ben.token)
+        assert again.user.get("admin") is True

@@ -1,0 +1,127 @@
+"""Every abuse limit refuses past its rate, says when to come back, and then allows
+again; windows are shortened through the same flags an operator uses."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+import zlib
+
+from client import Env, new_client_id
+from test_http import png_bytes, upload
+
+
+async def wait_out(error: dict) -> None:
+    ms = error["retryAfterMs"]
+    assert 0 < ms <= 10_000, error
+    await asyncio.sleep(ms / 1000 + 0.05)
+
+
+async def test_registrations_per_address(server_factory):
+    srv = server_factory(["--limit-registrations", "2/2"])
+    async with Env(srv) as env:
+        await env.register("A")
+        await env.register("B")
+        c = await env.connect()
+        e = await c.expect_error("register", "rate_limited", name="C")
+        await wait_out(e)
+        await c.call("register", name="C")
+
+
+async def test_sign_in_failures_per_address(server_factory):
+    srv = server_factory(["--limit-sign-in-failures", "2/2"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        for _ in range(2):
+            c = await env.connect()
+            await c.expect_error("auth", "invalid_token", token="wrong")
+        # past the limit even the right token waits: guessing is what is being slowed
+        c = await env.connect()
+        e = await c.expect_error("auth", "rate_limited", token=ana.token)
+        await c.expect_error("recover", "rate_limited", recoveryKey="AAAA")
+        await wait_out(e)
+        await c.call("auth", token=ana.token)
+
+
+async def test_sends_per_user_with_a_burst(server_factory):
+    srv = server_factory(["--limit-sends", "2/1", "--limit-send-burst", "3"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        for i in range(3):
+            await ana.send_text(cid, f"burst {i}")
+        e = await ana.expect_error("send", "rate_limited", conversationId=cid, clientId=new_client_id(),
+                                   message={"kind": "text", "text": "one too many"})
+        assert e["retryAfterMs"] <= 500
+        await wait_out(e)
+        await ana.send_text(cid, "after the wait")
+
+
+async def test_conversations_and_invites_per_user(server_factory):
+    srv = server_factory(["--limit-conversations", "1/2", "--limit-invites", "1/2"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        e = await ana.expect_error("conversations.create", "rate_limited", title="Second")
+        await ana.call("invites.create", conversationId=cid)
+        e2 = await ana.expect_error("invites.create", "rate_limited", conversationId=cid)
+        await ana.expect_error("devices.createLink", "rate_limited")
+        await wait_out(max(e, e2, key=lambda x: x["retryAfterMs"]))
+        await ana.call("conversations.create", title="Second")
+        await ana.call("devices.createLink")
+
+
+async def test_upload_bytes_per_user(server_factory):
+    srv = server_factory(["--limit-upload-bytes", "100/2"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        first = png_bytes(rgb=(9, 9, 9))
+        assert 50 < len(first) <= 100, "one fits in the day's bytes, two do not"
+        assert (await asyncio.to_thread(upload, srv, first, ana.token))[0] == 201
+        status, headers, _, js = await asyncio.to_thread(upload, srv, png_bytes(rgb=(8, 8, 8)), ana.token)
+        assert status == 429 and js["code"] == "rate_limited"
+        assert int(headers["retry-after"]) >= 1 and js["retryAfterMs"] > 0
+        await wait_out(js)
+        assert (await asyncio.to_thread(upload, srv, png_bytes(rgb=(8, 8, 8)), ana.token))[0] == 201
+
+
+def big_png(seed: int) -> bytes:
+    """About 600 KB: random pixels, stored uncompressed."""
+    w, h = 400, 500
+    rows = b"".join(b"\x00" + os.urandom(w * 3) for _ in range(h))
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows, 0)) + chunk(b"IEND", b""))
+
+
+async def test_stored_image_bytes_per_user(server_factory):
+    srv = server_factory(["--limit-stored-image-mb", "1"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        status, _, _, js = await asyncio.to_thread(upload, srv, big_png(1), ana.token)
+        assert status == 201, js
+        m = await ana.send_message(cid, {"kind": "attachment", "image": js["hash"]})
+        second = big_png(2)
+        status, _, _, js2 = await asyncio.to_thread(upload, srv, second, ana.token)
+        assert status == 413 and js2["code"] == "quota_exceeded"
+        # deleting the message that showed the first image frees its bytes
+        await ana.call("messages.delete", conversationId=cid, seq=m["seq"])
+        assert (await asyncio.to_thread(upload, srv, second, ana.token))[0] == 201
+
+
+async def test_a_connection_that_keeps_going_is_closed_1008(server_factory):
+    srv = server_factory(["--limit-sends", "1/10", "--limit-send-burst", "1", "--limit-refusals-before-close", "3"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        await ana.send_text(cid, "one")
+        for _ in range(2):
+            await ana.expect_error("send", "rate_limited", conversationId=cid, clientId=new_client_id(),
+                                   message={"kind": "text", "text": "more"})
+        await ana.start("send", conversationId=cid, clientId=new_client_id(), message={"kind": "text", "text": "more"})
+        assert await ana.wait_closed(5) == 1008

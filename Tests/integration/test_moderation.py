@@ -1,0 +1,143 @@
+"""Leaving, removing, renaming, invites that expire or are revoked, deleted messages."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from client import Env, new_client_id
+from test_http import http_get, png_bytes, upload
+
+
+async def test_leave_ends_subscription_and_tells_everyone(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        ben_tab2 = await env.login(ben.token, "ben2")
+        cid, _ = await env.conversation(ana, ben)
+        await ana.subscribe(cid)
+        await ben.subscribe(cid)
+
+        await ben.call("conversations.leave", conversationId=cid)
+        ev = await ana.wait_event("member", conversationId=cid, change="left")
+        assert ev["member"]["userId"] == ben.uid and ev["memberCount"] == 1
+        # Ben's other tab learns it too, though it never subscribed
+        await ben_tab2.wait_event("member", conversationId=cid, change="left")
+
+        await ana.send_text(cid, "after Ben left")
+        await ben.expect_error("history", "not_member", conversationId=cid)
+        await ben.expect_error("send", "not_member", conversationId=cid, clientId=new_client_id(),
+                               message={"kind": "text", "text": "still here?"})
+        await ben.expect_error("subscribe", "not_member", conversationId=cid)
+        assert not [e for e in ben.log if e.get("type") == "message"], "a member who left got a message"
+        convs = (await ben.call("conversations.list"))["conversations"]
+        assert cid not in [c["id"] for c in convs]
+
+
+async def test_creator_removes_a_member_live(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cy = await env.register("Cy")
+        cid, _ = await env.conversation(ana, ben, cy)
+        for c in (ana, ben, cy):
+            await c.subscribe(cid)
+
+        # only the creator (or an admin) removes and renames
+        await cy.expect_error("conversations.removeMember", "forbidden", conversationId=cid, userId=ben.uid)
+        await cy.expect_error("conversations.rename", "forbidden", conversationId=cid, title="Mine")
+
+        await ana.call("conversations.removeMember", conversationId=cid, userId=ben.uid)
+        ev = await cy.wait_event("member", conversationId=cid, change="removed")
+        assert ev["member"]["userId"] == ben.uid and ev["by"] == ana.uid and ev["memberCount"] == 2
+        await ben.wait_event("member", conversationId=cid, change="removed")
+
+        # Ben's subscription ended at once: he gets nothing more
+        m = await ana.send_text(cid, "Ben is gone")
+        await cy.wait_message(cid, m["seq"])
+        await ben.expect_error("history", "not_member", conversationId=cid)
+        assert not [e for e in ben.log if e.get("type") == "message"]
+        await ana.expect_error("conversations.removeMember", "not_found", conversationId=cid, userId=ben.uid)
+
+        r = await ana.call("conversations.rename", conversationId=cid, title="Ana & Cy")
+        assert r["conversation"]["title"] == "Ana & Cy" and r["conversation"]["createdBy"] == ana.uid
+        await cy.wait_for(lambda e: e.get("type") == "conversation" and e["conversation"]["title"] == "Ana & Cy",
+                          desc="the renamed conversation")
+
+
+async def test_invite_limits_expiry_and_revocation(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        people = [await env.register(f"P{i}") for i in range(3)]
+        cid, _ = await env.conversation(ana)
+
+        once = await ana.call("invites.create", conversationId=cid, maxUses=1)
+        assert once["inviteInfo"]["maxUses"] == 1
+        await people[0].call("conversations.join", invite=once["invite"])
+        # joining again as a member uses nothing up; someone else finds it used up
+        await people[0].call("conversations.join", invite=once["invite"])
+        e = await people[1].expect_error("conversations.join", "invalid_invite", invite=once["invite"])
+        assert "used up" in e["message"]
+
+        short = await ana.call("invites.create", conversationId=cid, expiresInSeconds=1)
+        await asyncio.sleep(1.2)
+        e = await people[1].expect_error("invites.peek", "invalid_invite", invite=short["invite"])
+        assert "expired" in e["message"]
+        await people[1].expect_error("conversations.join", "invalid_invite", invite=short["invite"])
+
+        # default lifetime: 7 days
+        normal = await ana.call("invites.create", conversationId=cid)
+        week = normal["inviteInfo"]["expiresAt"] - normal["inviteInfo"]["createdAt"]
+        assert week == 7 * 86400 * 1000
+        listed = (await ana.call("invites.list", conversationId=cid))["invites"]
+        assert normal["inviteInfo"]["id"] in [i["id"] for i in listed]
+        assert once["inviteInfo"]["id"] not in [i["id"] for i in listed], "a used-up invite is listed"
+        # a plain member cannot revoke someone else's invite, nor learn it exists
+        await people[0].expect_error("invites.revoke", "not_found", inviteId=normal["inviteInfo"]["id"])
+        await ana.call("invites.revoke", inviteId=normal["inviteInfo"]["id"])
+        e = await people[2].expect_error("conversations.join", "invalid_invite", invite=normal["invite"])
+        assert "revoked" in e["message"]
+
+
+async def test_deleted_message_is_a_tombstone_live_and_in_history(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
+        await ben.subscribe(cid)
+
+        status, _, _, js = upload(server, png_bytes(rgb=(1, 2, 3)), ana.token)
+        assert status == 201
+        image = js["hash"]
+        kept = await ana.send_message(cid, {"kind": "attachment", "image": image})
+        # the same image in a second message: it stays served until both are gone
+        shared = await ana.send_message(cid, {"kind": "sticker", "image": image})
+        text = await ana.send_text(cid, "oops, wrong room")
+        for m in (kept, shared, text):
+            await ben.wait_message(cid, m["seq"])
+
+        await ben.expect_error("messages.delete", "forbidden", conversationId=cid, seq=text["seq"])
+        await ana.call("messages.delete", conversationId=cid, seq=text["seq"])
+        ev = await ben.wait_message(cid)
+        record = ev["message"]
+        assert record["kind"] == "deletion" and record["deletes"] == text["seq"]
+        assert record["seq"] == text["seq"] + 1
+        await ana.expect_error("messages.delete", "not_found", conversationId=cid, seq=text["seq"])
+        await ana.expect_error("messages.delete", "not_found", conversationId=cid, seq=record["seq"])
+
+        hist = {m["seq"]: m for m in (await ben.history(cid))["messages"]}
+        gone = hist[text["seq"]]
+        assert gone["kind"] == "deleted" and "text" not in gone and gone["deletedAt"] > 0
+
+        # a client resuming from before the deletion learns it from the replay
+        late = await env.login(ben.token, "late")
+        await late.subscribe(cid, after_seq=text["seq"] - 1)
+        replayed = await late.wait_message(cid, record["seq"])
+        assert replayed["message"]["deletes"] == text["seq"]
+
+        await ana.call("messages.delete", conversationId=cid, seq=kept["seq"])
+        assert http_get(server, f"/blobs/{image}")[0] == 200, "the sticker still shows the image"
+        await ana.call("messages.delete", conversationId=cid, seq=shared["seq"])
+        assert http_get(server, f"/blobs/{image}")[0] == 404
+        hist = {m["seq"]: m for m in (await ben.history(cid))["messages"]}
+        assert "image" not in hist[kept["seq"]] and hist[kept["seq"]]["kind"] == "deleted"
