@@ -11,9 +11,9 @@ import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
 import { parseRoute, conversationHash, inviteLink } from "./state/route.js";
 import { unreadCount, hasConflict } from "./state/transcript.js";
-import { substituteParticipants } from "./state/text.js";
 import { participantsKey } from "./state/participants.js";
-import { previewOf } from "./state/format.js";
+import { nameParticipants } from "./state/previews.js";
+import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
 import { ChatView } from "./views/chat.js";
 import { WelcomeView } from "./views/welcome.js";
@@ -29,6 +29,7 @@ const client = new ParlorClient({ url: wsURL });
 const sync = new Sync(client, store);
 const catalog = new AppCatalog();
 const outgoing = new Outgoing(store, sync);
+const previews = new Previews(store, { appName: (appId) => catalog.name(appId) });
 const status = new StatusView($("toast"));
 status.mount(document.body);
 const announce = (text) => status.announce(text);
@@ -146,6 +147,7 @@ store.addEventListener("change", (e) => {
 });
 catalog.addEventListener("change", () => {
   changed.add("apps");
+  previews.refresh();
   render();
 });
 
@@ -159,15 +161,8 @@ function bubbleContext(conversationId) {
   return {
     selfId: s.user?.id,
     nameOf: (userId) => store.memberName(conversationId, userId),
-    names: (text, appId) => {
-      // the map is asked for when the state needs it (sync/participants.js), not here
-      const map = s.participants[participantsKey(conversationId, appId)];
-      if (!map) return substituteParticipants(text, () => undefined, "…");
-      return substituteParticipants(text, (pid) => {
-        const userId = map.toUser.get(pid);
-        return userId ? store.memberName(conversationId, userId) : undefined;
-      });
-    },
+    // the map is asked for when the state needs it (sync/participants.js), not here
+    names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => store.memberName(conversationId, userId)),
     app: (appId) => catalog.get(appId),
     installed: (appId) => s.installedApps.includes(appId),
     onOpenApp: (m) => {
@@ -214,14 +209,8 @@ function render() {
     if (s.status === "online") everOnline = true;
     status.render(s.status, everOnline, s.restarting);
   }
-  if (parts.has("conversations") || parts.has("user") || parts.has("presence") || parts.has("current") || parts.has("apps")) {
-    sidebar.render(s, unread, (c) => {
-      const m = c.lastMessage;
-      if (!m) return null;
-      const line = previewOf(m, (appId) => catalog.name(appId));
-      const mine = m.sender === s.user?.id && m.kind !== "app" ? "You: " : "";
-      return mine + (m.kind === "app" ? bubbleContext(c.id).names(line, m.appId) : line);
-    });
+  if (["conversations", "previews", "user", "presence", "current", "apps"].some((p) => parts.has(p))) {
+    sidebar.render(s, unread);
   }
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {

@@ -5,6 +5,7 @@
 // promises someone awaits (waiters.js) and the requests on the wire (requests.js).
 
 import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
+import { keptPreviews } from "./state/previews.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -12,6 +13,7 @@ const KEY = {
   token: "parlor.token",
   lastRead: (u) => `parlor.lastRead.${u}`,
   outbox: (u) => `parlor.outbox.${u}`,
+  previews: (u) => `parlor.previews.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
   recoveryKey: "parlor.recoveryKey",
@@ -54,6 +56,8 @@ export class Store extends EventTarget {
       staged: {},
       currentId: null,
       lastRead: {},
+      /** conversationId → {seq, at, text}: the list's line (state/previews.js; kept in localStorage too) */
+      previews: {},
       notices: {},
       /** sends the server has not confirmed, oldest first (kept in localStorage too) */
       outbox: [],
@@ -169,7 +173,7 @@ export class Store extends EventTarget {
 
   /** What this browser kept for a user who just signed in: read once, then kept in memory. */
   loadForUser(userId) {
-    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), outbox: readJSON(KEY.outbox(userId), []), appData: {} };
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), appData: {} };
   }
 
   markRead(conversationId, seq) {
@@ -177,6 +181,13 @@ export class Store extends EventTarget {
     if (!uid || (this.state.lastRead[conversationId] || 0) >= seq) return;
     this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
     writeJSON(KEY.lastRead(uid), this.state.lastRead);
+  }
+
+  /** The list's previews, derived again (sync/previews.js); a copy is kept for the next load. */
+  savePreviews(previews) {
+    this.update(["previews"], () => ({ previews }));
+    const uid = this.state.user?.id;
+    if (uid) writeJSON(KEY.previews(uid), previews);
   }
 
   outbox() {

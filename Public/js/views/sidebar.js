@@ -38,9 +38,8 @@ export class SidebarView {
   /**
    * @param {object} state the store's state
    * @param {(conversationId: string) => number} unread
-   * @param {(conversation: object) => string | null} preview  a line for the last message, names put in
    */
-  render(state, unread, preview) {
+  render(state, unread) {
     this.meName.textContent = state.user ? state.user.name : "";
     const selfId = state.user?.id;
     if (state.conversations.length === 0) {
@@ -51,13 +50,14 @@ export class SidebarView {
       const n = unread(c.id);
       const online = state.presence[c.id];
       const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
-      const line = preview(c) ?? membersLine(c.members, selfId);
+      const preview = state.previews[c.id];
+      const line = preview ? preview.text : membersLine(c.members, selfId);
       const label = `${c.title}${n ? `, ${n} unread` : ""}`;
       return h("li", { class: "conv-item", dataset: { conversationId: c.id } },
         h("a", { href: conversationHash(c.id), "aria-current": state.currentId === c.id ? "page" : null, "aria-label": label },
           avatar(c.title, c.id, { online: othersOnline }),
           h("span", { class: "conv-title" }, c.title),
-          h("span", { class: "conv-when" }, c.lastMessage ? shortWhen(c.lastMessage.createdAt) : ""),
+          h("span", { class: "conv-when" }, preview ? shortWhen(preview.at) : ""),
           h("span", { class: "conv-preview" }, line),
           n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
     }));
