@@ -9,7 +9,10 @@ import { Outgoing } from "./outgoing.js";
 import { AppCatalog } from "./apps/registry.js";
 import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
-import { parseRoute, conversationHash, inviteLink } from "./state/route.js";
+import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink } from "./state/route.js";
+import { errorText, slowDown } from "./state/errors.js";
+import { deviceName } from "./state/device.js";
+import { canModerate } from "./state/conversations.js";
 import { unreadCount, hasConflict } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants } from "./state/previews.js";
@@ -19,7 +22,11 @@ import { ChatView } from "./views/chat.js";
 import { WelcomeView } from "./views/welcome.js";
 import { AppStoreDialog } from "./views/appStore.js";
 import { StatusView } from "./views/status.js";
-import { textDialog, inviteDialog, joinDialog } from "./views/dialogs.js";
+import { textDialog, inviteDialog, joinDialog, confirmDialog } from "./views/dialogs.js";
+import { RecoveryKeyDialog, RecoveryReminder } from "./views/recovery.js";
+import { AccountDialog } from "./views/account.js";
+import { MembersDialog } from "./views/members.js";
+import { AdminDialog } from "./views/admin.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -37,13 +44,33 @@ let everOnline = false;
 
 // ---- views -----------------------------------------------------------------------
 
+const thisDevice = deviceName(navigator.userAgent);
+
+/** The invite or registration link that brought a person here, if any: sign-up carries it. */
+function inviteInRoute() {
+  const r = parseRoute(location.hash, location.search);
+  return r.name === "join" || r.name === "register" ? r.code : undefined;
+}
+
 const welcome = new WelcomeView($("welcome"), {
-  onSubmit: (name) => client.start({ register: name }),
+  // First without the invite, so that where anyone may sign up the person is still
+  // asked before joining (invites.peek); an invite-only server needs the invite to
+  // make the account, and joins it at once (see authfailed).
+  onRegister: (name) => client.start({ register: name, deviceName: thisDevice }),
+  onRecover: (key, revokeOthers) => client.start({ recover: key, revokeOthers, deviceName: thisDevice }),
+  onLink: (code) => client.start({ link: code, deviceName: thisDevice }),
 });
+
+function showWelcome(o = {}) {
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  welcome.show({ invited: inviteInRoute() !== undefined, ...o });
+}
 
 const sidebar = new SidebarView($("sidebar"), {
   onNew: () => newConversation.show(),
   onRename: () => renameDialog.show(store.state.user?.name || ""),
+  onAccount: () => account.show(),
+  onAdmin: () => admin.show(),
 });
 
 const chat = new ChatView($("chat"), {
@@ -51,11 +78,15 @@ const chat = new ChatView($("chat"), {
     location.hash = "#/";
   },
   onInvite: () => invite(store.state.currentId),
+  onMembers: () => {
+    const c = store.conversation(store.state.currentId);
+    if (c) members.show(c, store.state.user);
+  },
   onStore: () => appStore.show(catalog, store.state.installedApps),
   onLoadOlder: () => sync.loadOlder(store.state.currentId).catch(() => announce("Could not load earlier messages.")),
   onSend: (text) => {
     const id = store.state.currentId;
-    if (!id || !outgoing.send(id, text)) return false;
+    if (!id || store.conversation(id)?.left || !outgoing.send(id, text)) return false;
     store.saveDraft(id, "");
     chat.transcript.scrollToBottom();
     return true;
@@ -102,7 +133,7 @@ const newConversation = textDialog({
   onSubmit: async (title) => {
     const r = await sync.createConversation(title);
     location.hash = conversationHash(r.conversation.id);
-    invitePopup.show(inviteLink(location.origin, r.invite));
+    invitePopup.show(inviteLink(location.origin, r.invite), r.conversation.id);
   },
 });
 
@@ -111,16 +142,103 @@ const renameDialog = textDialog({
   onSubmit: (name) => sync.rename(name),
 });
 
-const invitePopup = inviteDialog();
+const invitePopup = inviteDialog({
+  list: async (conversationId) => (await client.request("invites.list", { conversationId })).invites,
+  revoke: (inviteId) => client.request("invites.revoke", { inviteId }),
+});
 const joinQuestion = joinDialog();
+const confirm = confirmDialog();
 
 async function invite(conversationId) {
   try {
     const { invite: code } = await client.request("invites.create", { conversationId });
-    invitePopup.show(inviteLink(location.origin, code));
+    invitePopup.show(inviteLink(location.origin, code), conversationId);
   } catch (e) {
-    announce(e.code === "offline" ? "You're offline; try again when you're back." : e.message);
+    announce(errorText(e));
   }
+}
+
+// ---- account, people, admin ---------------------------------------------------------
+
+const recovery = new RecoveryKeyDialog({ onSaved: () => store.saveRecoveryKey(null) });
+const reminder = new RecoveryReminder({ parent: $("sidebar"), before: $("sidebar").querySelector(".me"), onShow: () => recovery.show(store.state.unsavedRecoveryKey) });
+let signingOut = false;
+
+const account = new AccountDialog({
+  devices: async () => (await client.request("devices.list")).devices,
+  renameDevice: (deviceId, name) => client.request("devices.rename", { deviceId, name }),
+  revokeDevice: (deviceId) => client.request("devices.revoke", { deviceId }),
+  revokeOthers: async () => (await client.request("devices.revokeAll", { keepThis: true })).revoked,
+  createLink: async () => {
+    const r = await client.request("devices.createLink");
+    return { link: deviceLink(location.origin, r.token), code: r.code, expiresAt: r.expiresAt };
+  },
+  newRecoveryKey: async () => {
+    const { recoveryKey } = await client.request("recovery.create");
+    store.saveRecoveryKey(recoveryKey);
+    recovery.show(recoveryKey);
+  },
+  signOut: async () => {
+    // revoking this device ends its token on the server too; the 4003 that follows signs the page out
+    signingOut = true;
+    try {
+      await client.request("devices.revoke", { deviceId: store.state.device?.id });
+    } catch {
+      signedOut();
+    }
+  },
+});
+
+const members = new MembersDialog({
+  rename: (title) => sync.renameConversation(store.state.currentId, title),
+  remove: async (userId, name) => {
+    const c = store.conversation(store.state.currentId);
+    if (!(await confirm({ title: `Remove ${name}?`, text: `${name} will no longer see “${c.title}” or be able to send to it.`, yes: "Remove" }))) return;
+    await sync.removeMember(c.id, userId);
+    announce(`${name} was removed.`);
+  },
+  leave: async () => {
+    const c = store.conversation(store.state.currentId);
+    if (!(await confirm({ title: `Leave “${c.title}”?`, text: "You will need a new invite to come back.", yes: "Leave" }))) return false;
+    await sync.leave(c.id);
+    announce(`You left ${c.title}.`);
+    return true;
+  },
+});
+
+const admin = new AdminDialog({
+  users: async () => (await client.request("admin.users.list", { limit: 500 })).users,
+  setAdmin: (userId, isAdmin) => client.request("admin.users.setAdmin", { userId, admin: isAdmin }),
+  deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
+  createRegistrationLink: async () => registrationLink(location.origin, (await client.request("admin.registrationLinks.create", {})).invite),
+  invites: async () => (await client.request("admin.invites.list", {})).invites,
+  revokeInvite: (inviteId) => client.request("admin.invites.revoke", { inviteId }),
+  deleteMessage: (conversationId, seq) => client.request("admin.messages.delete", { conversationId, seq }),
+  deleteImage: async (hash) => (await client.request("admin.images.delete", { hash })).deletedMessages,
+  selfId: () => store.state.user?.id,
+});
+
+async function deleteMessage(conversationId, m) {
+  const yes = await confirm({ title: "Delete this message?", text: "It is deleted for everyone in the conversation.", yes: "Delete" });
+  if (!yes) return;
+  try {
+    await sync.deleteMessage(conversationId, m.seq);
+  } catch (e) {
+    announce(errorText(e));
+  }
+}
+
+/** This device's token is dead (revoked here or elsewhere, or the account deactivated). */
+function signedOut() {
+  store.token = null;
+  store.saveRecoveryKey(null);
+  const mine = signingOut;
+  signingOut = false;
+  history.replaceState(null, "", `${location.pathname}#/`);
+  // said on the welcome screen of the reloaded page
+  sessionStorage.setItem("parlor.signedOut", mine ? "You signed out of this browser." : "This device was signed out (from another device, or by an admin). Sign in again to continue.");
+  // the page holds that account's state: start from a clean one
+  location.reload();
 }
 
 function setDrawer(open) {
@@ -179,6 +297,8 @@ function bubbleContext(conversationId) {
       }
     },
     onRetry: (clientId) => sync.retry(conversationId, clientId),
+    canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
+    onDelete: (m) => deleteMessage(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
     liveView: (m) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`),
   };
@@ -189,7 +309,7 @@ function contextVersion(conversationId) {
   const c = store.conversation(conversationId);
   const prefix = participantsKey(conversationId, "");
   const maps = Object.keys(s.participants).filter((k) => k.startsWith(prefix)).map((k) => s.participants[k]);
-  const sig = JSON.stringify([c?.members, s.installedApps, catalog.apps.size, s.user?.name]);
+  const sig = JSON.stringify([c?.members, s.installedApps, catalog.apps.size, s.user?.name, s.user?.admin, c?.left]);
   // a map asked for again (a member joined) is a new object under the same key
   if (sig !== ctxSignature || maps.length !== ctxMaps.length || maps.some((m, i) => m !== ctxMaps[i])) {
     ctxSignature = sig;
@@ -215,7 +335,13 @@ function render() {
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {
     chat.header.render(conv, s.user?.id, s.presence[id]);
+    chat.setLeft(conv.left ? (conv.left === "removed" ? "You were removed from this conversation: you can read it, but no longer send to it." : "You left this conversation: you can read it, but no longer send to it.") : null);
   }
+  if (parts.has("conversations") && members.open) {
+    const c = store.conversation(members.conversationId);
+    if (c) members.render(c, s.user);
+  }
+  if (parts.has("recovery") || parts.has("user")) reminder.render(s.user ? s.unsavedRecoveryKey : null);
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations"))) {
     const t = store.transcript(id);
     chat.transcript.render(id, t, bubbleContext(id), contextVersion(id));
@@ -246,19 +372,52 @@ document.addEventListener("visibilitychange", () => {
 
 // ---- events -----------------------------------------------------------------------------
 
-client.addEventListener("authfailed", () => {
-  store.token = null;
-  welcome.show({ invited: parseRoute(location.hash, location.search).name === "join", error: "This browser's account is no longer known here. Pick a name to start again." });
+client.addEventListener("authfailed", (e) => {
+  const { how } = e.detail;
+  if (how === "token") {
+    store.token = null;
+    showWelcome({ mode: "name", error: "This browser's account is no longer known here. Pick a name to start again, or sign in with your recovery key." });
+  } else if (how === "link") {
+    if (parseRoute(location.hash).name === "link") history.replaceState(null, "", `${location.pathname}#/`);
+    showWelcome({ mode: "code", error: errorText(e.detail) });
+  } else if (how === "register" && e.detail.code === "registration_closed" && !client.credentials.invite && inviteInRoute()) {
+    client.start({ ...client.credentials, invite: inviteInRoute() });
+  } else {
+    showWelcome({ mode: how === "recover" ? "recover" : "name", error: errorText(e.detail) });
+  }
+});
+
+client.addEventListener("signedout", () => signedOut());
+
+let justRegistered = null;
+client.addEventListener("ready", (e) => {
+  if (e.detail.registered) justRegistered = e.detail;
 });
 
 sync.addEventListener("ready", () => {
   welcome.hide();
-  route();
+  const r = parseRoute(location.hash, location.search);
+  if (r.name === "link") history.replaceState(null, "", `${location.pathname}#/`);
+  const fresh = justRegistered;
+  justRegistered = null;
+  if (fresh?.conversation) {
+    // the invite made the account and joined it in one step: nothing more to ask
+    history.replaceState(null, "", `${location.pathname}${conversationHash(fresh.conversation.id)}`);
+    announce(`You joined ${fresh.conversation.title}.`);
+  } else if (fresh && r.name === "register") {
+    history.replaceState(null, "", `${location.pathname}#/`);
+  }
+  const key = store.state.unsavedRecoveryKey ?? store.recoveryKey;
+  if (key && !store.state.unsavedRecoveryKey) store.update(["recovery"], () => ({ unsavedRecoveryKey: key }));
+  // after the route's own question (join this conversation?), not on top of it
+  const routed = route();
+  if (fresh && key) Promise.resolve(routed).finally(() => recovery.show(key));
 });
 
 sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.detail.message));
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
+sync.addEventListener("ratelimited", (e) => announce(`${slowDown(e.detail.retryInMs)} Your message will be sent then.`));
 outgoing.addEventListener("failed", (e) => failed(e.detail));
 outgoing.addEventListener("inserttext", (e) => {
   if (e.detail.conversationId === store.state.currentId) chat.composer.insertText(e.detail.text);
@@ -277,7 +436,7 @@ function failed({ conversationId = undefined, item, error }) {
     conflictNotice = { conversationId: id, appId };
     chat.composer.showNotice(`${catalog.name(appId)}: someone else played first, so your move was not sent. Open it to try again.`);
   } else if (error.code !== "cancelled") {
-    announce(`Not sent: ${error.message}`);
+    announce(`Not sent: ${errorText(error)}`);
   }
 }
 
@@ -293,6 +452,11 @@ async function route() {
   if (!store.state.user) return;
   const r = parseRoute(location.hash, location.search);
   if (r.name === "join") return joinThrough(r.code);
+  if (r.name === "register" || r.name === "link") {
+    // a sign-up or sign-in link opened by someone already signed in here
+    announce(r.name === "link" ? "This browser is already signed in." : "You already have an account here.");
+    return leaveInvite(store.state.currentId);
+  }
   joinQuestion.dismiss(); // went somewhere else while asked: that is a no
   return openConversation(r.name === "conversation" ? r.id : null);
 }
@@ -343,7 +507,7 @@ async function joinThrough(code) {
     leaveInvite(store.state.currentId);
     // unknown or revoked, or mangled on the way (too long, control characters)
     if (e.code === "invalid_invite" || e.code === "invalid_field") await joinQuestion.invalid();
-    else announce(e.message);
+    else announce(errorText(e));
     focusWhereYouWere();
   } finally {
     if (joining === code) joining = null;
@@ -385,5 +549,12 @@ function openConversation(id) {
 
 catalog.load();
 const token = store.token;
+const opened = parseRoute(location.hash, location.search);
+const goodbye = sessionStorage.getItem("parlor.signedOut");
+sessionStorage.removeItem("parlor.signedOut");
 if (token) client.start({ token });
-else welcome.show({ invited: parseRoute(location.hash, location.search).name === "join" });
+else if (opened.name === "link") {
+  // "Add a device" on another browser: the link signs this one in, nothing to type
+  welcome.busy("Signing this browser in to your account…");
+  client.start({ link: opened.token, deviceName: thisDevice });
+} else showWelcome({ error: goodbye || "" });

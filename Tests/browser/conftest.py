@@ -217,6 +217,7 @@ class People:
         page.locator("#welcome").wait_for(state="hidden")
         if "/join/" in path:
             answer_invite(page, "Join")
+        saved_recovery_key(page)
         return page
 
     def close(self):
@@ -249,6 +250,15 @@ def create_conversation(page, title):
     page.locator("#invite").get_by_role("button", name="Done").click()
     page.locator("#chat-title", has_text=title).wait_for()
     return link
+
+
+def saved_recovery_key(page):
+    """After sign-up the recovery key is shown once (#11): say it was saved."""
+    dialog = page.locator("#recovery[open]")
+    dialog.wait_for()
+    page.locator("#recovery-saved").check()
+    dialog.get_by_role("button", name="Done").click()
+    expect(dialog).to_have_count(0)
 
 
 def answer_invite(page, button):

@@ -18,6 +18,13 @@ export function touchConversation(list, conversationId, message) {
   const i = list.findIndex((c) => c.id === conversationId);
   if (i < 0) return list;
   const c = list[i];
+  if (message.kind === "deletion") {
+    // not news: the list keeps its order, and a deleted last message previews as such
+    const next = list.slice();
+    const last = c.lastMessage?.seq === message.deletes ? { ...c.lastMessage, kind: "deleted" } : c.lastMessage;
+    next[i] = { ...c, lastSeq: Math.max(c.lastSeq || 0, message.seq), lastMessage: last };
+    return next;
+  }
   const newer = !c.lastMessage || message.seq >= c.lastMessage.seq;
   const updated = {
     ...c,

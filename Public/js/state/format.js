@@ -41,6 +41,8 @@ export function previewOf(message, appName = (id) => id) {
       return message.description ? `Sticker: ${message.description}` : "Sticker";
     case "attachment":
       return message.name ? `Image: ${message.name}` : "Image";
+    case "deleted":
+      return "Message deleted";
     default:
       return "";
   }

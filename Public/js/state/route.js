@@ -4,12 +4,13 @@
 //   #/                 the conversation list
 //   #/c/<id>           a conversation
 //   #/join/<code>      join with an invite code
+//   #/register/<code>  make an account with an admin's registration link
 //   #link=<token>      sign this browser in with a one-time device link
 
 /**
  * @param {string} hash location.hash
  * @param {string} [search] location.search
- * @returns {{name: "home"} | {name: "conversation", id: string} | {name: "join", code: string} | {name: "link", token: string}}
+ * @returns {{name: "home"} | {name: "conversation", id: string} | {name: "join" | "register", code: string} | {name: "link", token: string}}
  */
 export function parseRoute(hash, search = "") {
   const params = new URLSearchParams(search);
@@ -32,6 +33,7 @@ export function parseRoute(hash, search = "") {
   });
   if (parts[0] === "c" && parts[1]) return { name: "conversation", id: parts[1] };
   if (parts[0] === "join" && parts[1]) return { name: "join", code: parts[1] };
+  if (parts[0] === "register" && parts[1]) return { name: "register", code: parts[1] };
   return { name: "home" };
 }
 
@@ -47,4 +49,9 @@ export function inviteLink(origin, code) {
 /** The link another browser opens to sign in as this account (the token stays out of server logs: a fragment). */
 export function deviceLink(origin, token) {
   return `${origin}/#link=${encodeURIComponent(token)}`;
+}
+
+/** An admin's registration link: lets one new person make an account. */
+export function registrationLink(origin, code) {
+  return `${origin}/#/register/${encodeURIComponent(code)}`;
 }

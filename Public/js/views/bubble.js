@@ -16,6 +16,8 @@ import { clockTime } from "../state/format.js";
  * @property {(clientId: string) => void} onRetry
  * @property {(clientId: string) => void} onDiscard
  * @property {(message: object) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
+ * @property {(message: object) => boolean} [canDelete]  own messages, or any for an admin
+ * @property {(message: object) => void} [onDelete]
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -81,6 +83,8 @@ function body(m, ctx, { pending }) {
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
     case "attachment":
       return h("div", { class: "bubble attachment-bubble" }, h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" }));
+    case "deleted":
+      return h("div", { class: "bubble tombstone" }, "Message deleted");
     default:
       return h("div", { class: "bubble" }, "Unsupported message");
   }
@@ -114,7 +118,10 @@ export function messageRow(m, stickers, ctx, { showSender }) {
       ? h("button", { class: "button small primary get-app", type: "button", onclick: () => ctx.onGetApp(m) }, `Get ${app.name}`)
       : h("div", { class: "meta" }, "This app is not available on this server"));
   }
-  row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt))));
+  row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt)),
+    m.kind !== "deleted" && ctx.canDelete?.(m)
+      ? h("button", { class: "delete-message", type: "button", "aria-label": "Delete message", onclick: () => ctx.onDelete(m) }, "Delete")
+      : null));
   return row;
 }
 
@@ -152,6 +159,8 @@ function failureText(code) {
       return "Not sent: too long";
     case "not_member":
       return "Not sent: you are not in this conversation";
+    case "forbidden":
+      return "Not sent: not allowed";
     case "unknown_app":
       return "Not sent: this app is not on the server";
     case "internal":

@@ -22,6 +22,7 @@ export class ChatView {
     this.headerEl = h("header", { class: "chat-header" });
     this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "polite", tabindex: "0" });
     this.composerEl = h("div", { class: "composer-area" });
+    this.leftNote = h("div", { class: "left-banner", id: "left-banner", role: "status", hidden: true });
     this.drawerEl = h("div", { class: "drawer", role: "region" });
     this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });
     this.header = new HeaderView(this.headerEl, handlers);
@@ -30,8 +31,19 @@ export class ChatView {
     this.composer = new ComposerView(this.composerEl, { ...handlers, peel });
     this.drawer = new DrawerView(this.drawerEl, handlers);
     this.live = [this.headerEl, this.transcriptEl, this.composerEl, this.drawerEl, this.paneEl];
-    el.replaceChildren(this.empty, ...this.live);
+    el.replaceChildren(this.empty, ...this.live, this.leftNote);
     this.showConversation(false);
+  }
+
+  /**
+   * A conversation this user left or was removed from: its transcript stays
+   * readable, the composer gives way to a line saying why nothing can be sent.
+   * @param {string | null} text
+   */
+  setLeft(text) {
+    this.leftNote.textContent = text || "";
+    this.leftNote.hidden = !text;
+    this.composerEl.hidden = !!text || this.empty.hidden === false;
   }
 
   showConversation(on) {
@@ -41,5 +53,6 @@ export class ChatView {
       part.hidden = !on;
     }
     if (!on) this.drawer.open = false;
+    if (!on) this.leftNote.hidden = true;
   }
 }

@@ -2,7 +2,7 @@
 // question before joining through an invite link.
 
 import { h } from "./dom.js";
-import { counted } from "../state/format.js";
+import { counted, shortWhen, clockTime } from "../state/format.js";
 
 /**
  * A dialog with one text field.
@@ -53,17 +53,26 @@ export function textDialog({ id, title, label, submit, maxLength, onSubmit }) {
   };
 }
 
-/** Shows an invite link, with a Copy button (and the text selectable by hand). */
-export function inviteDialog() {
+/**
+ * Shows an invite link, with a Copy button (and the text selectable by hand),
+ * and the conversation's invites that still work, each with its expiry and Revoke.
+ * @param {{list?: (conversationId: string) => Promise<object[]>, revoke?: (inviteId: string) => Promise<void>}} [api]
+ */
+export function inviteDialog(api = {}) {
   const field = h("input", { id: "invite-link", readonly: true });
   const status = h("p", { role: "status", "aria-live": "polite" });
   const copy = h("button", { class: "button primary", type: "button" }, "Copy link");
-  const dialog = h("dialog", { id: "invite", "aria-labelledby": "invite-title" },
+  const list = h("ul", { class: "invite-list", "aria-label": "Invites that still work" });
+  const listError = h("p", { class: "form-error", role: "alert" });
+  const dialog = h("dialog", { id: "invite", class: "wide", "aria-labelledby": "invite-title" },
     h("div", { class: "dialog-body" },
       h("h2", { id: "invite-title" }, "Invite people"),
       h("p", null, "Anyone with this link can join the conversation."),
       h("label", { class: "field", for: "invite-link" }, "Invite link", field),
       status,
+      api.list ? h("h3", null, "Invites that still work") : null,
+      api.list ? list : null,
+      listError,
       h("div", { class: "dialog-actions" },
         h("button", { class: "button", type: "button", onclick: () => dialog.close() }, "Done"),
         copy)));
@@ -71,16 +80,51 @@ export function inviteDialog() {
     status.textContent = ok ? "Copied to the clipboard." : "Select the link and copy it.";
   }));
   document.body.append(dialog);
+
+  async function refresh(conversationId) {
+    if (!api.list || !conversationId) return;
+    listError.textContent = "";
+    try {
+      const invites = await api.list(conversationId);
+      list.replaceChildren(...invites.map((i) => h("li", { class: "invite-item", dataset: { inviteId: i.id } },
+        h("span", null, inviteLine(i)),
+        h("button", { class: "button small danger", type: "button", "aria-label": `Revoke the invite made ${shortWhen(i.createdAt)}`, onclick: async () => {
+          try {
+            await api.revoke(i.id);
+          } catch (e) {
+            listError.textContent = e.message;
+          }
+          await refresh(conversationId);
+        } }, "Revoke"))));
+    } catch (e) {
+      listError.textContent = e.message;
+    }
+  }
+
   return {
-    async show(link) {
+    async show(link, conversationId) {
       field.value = link;
       status.textContent = "";
+      list.replaceChildren();
       dialog.showModal();
+      const listed = refresh(conversationId);
       const ok = await copyText(link, field);
       status.textContent = ok ? "Link copied to the clipboard." : "Select the link and copy it.";
       field.select();
+      await listed;
     },
   };
+}
+
+/** "Made 14:05 · expires 3 Dec · 2 of 10 uses" */
+export function inviteLine(i) {
+  const uses = i.maxUses ? ` · ${i.uses ?? 0} of ${counted(i.maxUses, "use")}` : i.uses ? ` · used ${i.uses}×` : "";
+  return `Made ${shortWhen(i.createdAt)} · expires ${expiry(i.expiresAt)}${uses}`;
+}
+
+function expiry(ms) {
+  const d = new Date(ms);
+  return `${d.toLocaleDateString(undefined, { day: "numeric", month: "short" })} ${clockTime(ms)}`;
 }
 
 /**
@@ -137,11 +181,13 @@ export function joinDialog() {
   };
 }
 
-async function copyText(text, field) {
+/** Copies text; false when the browser refused (then the person selects it by hand). */
+export async function copyText(text, field) {
   try {
     await navigator.clipboard.writeText(text);
     return true;
   } catch {
+    if (!field) return false;
     field.focus();
     field.select();
     try {
@@ -150,4 +196,28 @@ async function copyText(text, field) {
       return false;
     }
   }
+}
+
+/**
+ * A yes/no question in the page's own dialog (not window.confirm, which blocks
+ * the page and looks like the browser's).
+ * @returns {(o: {title: string, text: string, yes: string}) => Promise<boolean>}
+ */
+export function confirmDialog() {
+  const title = h("h2", { id: "confirm-title" });
+  const text = h("p", { id: "confirm-text" });
+  const yes = h("button", { class: "button primary danger-fill", type: "button", onclick: () => dialog.close("yes") });
+  const dialog = h("dialog", { id: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+    h("div", { class: "dialog-body" }, title, text,
+      h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => dialog.close("") }, "Cancel"), yes)));
+  document.body.append(dialog);
+  return (o) => new Promise((resolve) => {
+    title.textContent = o.title;
+    text.textContent = o.text;
+    yes.textContent = o.yes;
+    dialog.returnValue = "";
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.showModal();
+    yes.focus();
+  });
 }

@@ -7,22 +7,28 @@ import { counted } from "../state/format.js";
 export class HeaderView {
   /**
    * @param {HTMLElement} el
-   * @param {{onBack: () => void, onInvite: () => void, onStore: () => void}} opts
+   * @param {{onBack: () => void, onInvite: () => void, onStore: () => void, onMembers: () => void}} opts
    */
-  constructor(el, { onBack, onInvite, onStore }) {
+  constructor(el, { onBack, onInvite, onStore, onMembers }) {
     this.title = h("h2", { class: "chat-title", id: "chat-title" });
     this.sub = h("div", { class: "chat-sub", id: "chat-presence", "aria-live": "polite" });
     this.faces = h("div", { class: "faces", "aria-hidden": "true" });
     el.replaceChildren(
       h("button", { class: "icon-button back-button", type: "button", "aria-label": "Back to conversations", onclick: onBack }, icon(ICONS.back)),
-      h("div", { class: "titles" }, this.title, this.sub),
+      h("button", { class: "titles", type: "button", "aria-label": "Members and settings of this conversation", onclick: onMembers }, this.title, this.sub),
       this.faces,
       h("button", { class: "icon-button", type: "button", "aria-label": "App Store", onclick: onStore }, icon(ICONS.store)),
-      h("button", { class: "button small", type: "button", "aria-label": "Invite people (copy link)", onclick: onInvite }, icon(ICONS.link), h("span", { class: "invite-label" }, "Invite")));
+      this.inviteButton = h("button", { class: "button small", type: "button", "aria-label": "Invite people (copy link)", onclick: onInvite }, icon(ICONS.link), h("span", { class: "invite-label" }, "Invite")));
   }
 
   render(conversation, selfId, online) {
     this.title.textContent = conversation.title;
+    this.inviteButton.hidden = !!conversation.left;
+    if (conversation.left) {
+      this.sub.replaceChildren(h("span", { class: "left-note" }, conversation.left === "removed" ? "You were removed from this conversation" : "You left this conversation"));
+      this.faces.replaceChildren();
+      return;
+    }
     const others = conversation.members.filter((m) => m.userId !== selfId);
     const here = others.filter((m) => online && online.has(m.userId));
     const parts = [];

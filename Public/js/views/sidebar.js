@@ -15,9 +15,9 @@ export function avatar(name, id, { small = false, online = false } = {}) {
 export class SidebarView {
   /**
    * @param {HTMLElement} el
-   * @param {{onNew: () => void, onRename: () => void}} opts
+   * @param {{onNew: () => void, onRename: () => void, onAccount: () => void, onAdmin: () => void}} opts
    */
-  constructor(el, { onNew, onRename }) {
+  constructor(el, { onNew, onRename, onAccount, onAdmin }) {
     this.list = h("ul", { class: "conv-list", "aria-label": "Your conversations" });
     this.meName = h("span", { class: "name" });
     el.replaceChildren(
@@ -26,8 +26,11 @@ export class SidebarView {
         h("span", { class: "spacer" }),
         this.newButton = h("button", { class: "icon-button", type: "button", "aria-label": "New conversation", onclick: onNew }, icon(ICONS.plus))),
       this.list,
-      h("div", { class: "me" }, "Signed in as ", this.meName,
-        h("button", { class: "button small", type: "button", "aria-label": "Change your name", onclick: onRename }, "Rename")));
+      h("div", { class: "me" }, h("span", { class: "me-line" }, "Signed in as ", this.meName),
+        h("span", { class: "me-actions" },
+          h("button", { class: "button small", type: "button", "aria-label": "Change your name", onclick: onRename }, "Rename"),
+          h("button", { class: "button small", type: "button", onclick: onAccount }, "Account"),
+          this.adminButton = h("button", { class: "button small", type: "button", hidden: true, onclick: onAdmin }, "Admin"))));
   }
 
   /** Focus to the list: the open conversation's link, else the first, else New conversation. */
@@ -41,6 +44,7 @@ export class SidebarView {
    */
   render(state, unread) {
     this.meName.textContent = state.user ? state.user.name : "";
+    this.adminButton.hidden = state.user?.admin !== true;
     const selfId = state.user?.id;
     if (state.conversations.length === 0) {
       this.list.replaceChildren(h("li", { class: "conv-empty" }, "No conversations yet. Start one with +, or open an invite link someone sent you."));
@@ -50,10 +54,10 @@ export class SidebarView {
       const n = unread(c.id);
       const online = state.presence[c.id];
       const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
-      const preview = state.previews[c.id];
-      const line = preview ? preview.text : membersLine(c.members, selfId);
-      const label = `${c.title}${n ? `, ${n} unread` : ""}`;
-      return h("li", { class: "conv-item", dataset: { conversationId: c.id } },
+      const preview = state.previews?.[c.id];
+      const line = c.left ? (c.left === "removed" ? "You were removed" : "You left") : preview?.text ?? membersLine(c.members, selfId);
+      const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}`;
+      return h("li", { class: ["conv-item", c.left && "left"], dataset: { conversationId: c.id } },
         h("a", { href: conversationHash(c.id), "aria-current": state.currentId === c.id ? "page" : null, "aria-label": label },
           avatar(c.title, c.id, { online: othersOnline }),
           h("span", { class: "conv-title" }, c.title),

@@ -1,46 +1,99 @@
-// The first visit: pick a display name. The account's token stays in this
-// browser; coming back signs you in again.
+// The first visit: pick a display name (with the invite link that brought you,
+// on an invite-only server), or sign in to an account you already have, with
+// its recovery key or with a code from one of your signed-in devices. The
+// account's device token stays in this browser; coming back signs you in again.
 
 import { h } from "./dom.js";
+
+const LEAD = {
+  name: "Chat and play with friends. Pick the name the others will see.",
+  invited: "You've been invited to a conversation. Pick a name first; then you can choose whether to join it.",
+  recover: "Type the recovery key you saved when you made your account. This browser becomes one of its devices.",
+  code: "On a device where you are signed in, open Account → Add a device, then type the code it shows.",
+};
 
 export class WelcomeView {
   /**
    * @param {HTMLElement} el
-   * @param {{onSubmit: (name: string) => void}} opts
+   * @param {{onRegister: (name: string) => void, onRecover: (key: string, revokeOthers: boolean) => void, onLink: (code: string) => void}} opts
    */
-  constructor(el, { onSubmit }) {
+  constructor(el, { onRegister, onRecover, onLink }) {
     this.el = el;
-    this.input = h("input", { id: "welcome-name", name: "name", required: true, maxlength: 64, autocomplete: "nickname", placeholder: "e.g. Ana" });
+    this.mode = "name";
+    this.invited = false;
+    this.input = h("input", { id: "welcome-name", name: "name", maxlength: 64, autocomplete: "nickname", placeholder: "e.g. Ana" });
+    this.keyInput = h("input", { id: "welcome-recovery-key", name: "recovery-key", autocomplete: "off", spellcheck: "false", placeholder: "XXXX-XXXX-XXXX-XXXX-XXXX-XXXX" });
+    this.revokeOthers = h("input", { id: "welcome-revoke-others", type: "checkbox" });
+    this.codeInput = h("input", { id: "welcome-code", name: "code", autocomplete: "one-time-code", spellcheck: "false", placeholder: "e.g. K7QM-2XHD", maxlength: 200 });
     this.error = h("p", { class: "form-error", role: "alert" });
     this.lead = h("p");
+    this.note = h("p", { class: "welcome-note" }, "On a new server, the first account becomes its admin.");
     this.button = h("button", { class: "button primary", type: "submit" }, "Continue");
+    this.fields = {
+      name: h("label", { class: "field", for: "welcome-name" }, "Your name", this.input),
+      recover: h("div", { class: "welcome-fields" },
+        h("label", { class: "field", for: "welcome-recovery-key" }, "Recovery key", this.keyInput),
+        h("label", { class: "check", for: "welcome-revoke-others" }, this.revokeOthers, "Sign out my other devices (if one was lost or stolen)")),
+      code: h("label", { class: "field", for: "welcome-code" }, "Code from your other device", this.codeInput),
+    };
+    const other = (mode, label) => h("button", { class: "link-button", type: "button", dataset: { mode }, onclick: () => this.setMode(mode) }, label);
+    this.switches = h("div", { class: "welcome-switch" },
+      other("recover", "Sign in with a recovery key"),
+      other("code", "Sign in with a code from another device"),
+      other("name", "New here? Make an account"));
     const form = h("form", { class: "welcome-card", "aria-labelledby": "welcome-title" },
       h("h1", { id: "welcome-title" }, "Welcome to Parlor"),
       this.lead,
-      h("label", { class: "field", for: "welcome-name" }, "Your name", this.input),
+      ...Object.values(this.fields),
       this.error,
-      this.button);
+      this.button,
+      this.note,
+      this.switches);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
-      const name = this.input.value.trim();
-      if (!name) {
-        this.error.textContent = "Please type a name.";
+      const value = this.current().value.trim();
+      if (!value) {
+        this.error.textContent = { name: "Please type a name.", recover: "Please type your recovery key.", code: "Please type the code." }[this.mode];
         return;
       }
+      this.error.textContent = "";
       this.button.disabled = true;
-      onSubmit(name);
+      if (this.mode === "recover") onRecover(value, this.revokeOthers.checked);
+      else if (this.mode === "code") onLink(value);
+      else onRegister(value);
     });
     el.replaceChildren(form);
   }
 
-  show({ invited = false, error = "" } = {}) {
-    this.lead.textContent = invited
-      ? "You've been invited to a conversation. Pick a name first; then you can choose whether to join it."
-      : "Chat and play with friends. Pick the name the others will see.";
+  current() {
+    return { name: this.input, recover: this.keyInput, code: this.codeInput }[this.mode];
+  }
+
+  setMode(mode) {
+    this.mode = mode;
+    for (const [m, el] of Object.entries(this.fields)) el.hidden = m !== mode;
+    for (const b of this.switches.children) b.hidden = b.dataset.mode === mode;
+    this.lead.textContent = mode === "name" && this.invited ? LEAD.invited : LEAD[mode];
+    this.note.hidden = mode !== "name";
+    this.button.textContent = mode === "name" ? "Continue" : "Sign in";
+    this.error.textContent = "";
+    this.current().focus();
+  }
+
+  /** @param {{invited?: boolean, error?: string, mode?: "name" | "recover" | "code"}} [o] */
+  show({ invited = false, error = "", mode = this.mode } = {}) {
+    this.invited = invited;
+    this.el.hidden = false;
+    this.setMode(mode);
     this.error.textContent = error;
     this.button.disabled = false;
+  }
+
+  /** Signing in through a link: nothing to type, only the outcome to wait for. */
+  busy(text) {
     this.el.hidden = false;
-    this.input.focus();
+    this.lead.textContent = text;
+    this.button.disabled = true;
   }
 
   hide() {

@@ -1,0 +1,133 @@
+// Your account: the devices signed in to it (this one marked), renamed or
+// signed out one by one or all at once; "Add a device" (a one-time link and a
+// short code, with their expiry); a new recovery key; signing this browser out.
+// Every request is made by `api` on a click; the dialog draws what it answers.
+
+import { h } from "./dom.js";
+import { copyText } from "./dialogs.js";
+import { shortWhen, clockTime } from "../state/format.js";
+import { errorText } from "../state/errors.js";
+
+export class AccountDialog {
+  /**
+   * @param {object} api
+   * @param {() => Promise<object[]>} api.devices
+   * @param {(id: string, name: string) => Promise<void>} api.renameDevice
+   * @param {(id: string) => Promise<void>} api.revokeDevice
+   * @param {() => Promise<number>} api.revokeOthers
+   * @param {() => Promise<{link: string, code: string, expiresAt: number}>} api.createLink
+   * @param {() => Promise<void>} api.newRecoveryKey
+   * @param {() => void} api.signOut
+   */
+  constructor(api) {
+    this.api = api;
+    this.list = h("ul", { class: "device-list", "aria-label": "Your devices" });
+    this.error = h("p", { class: "form-error", role: "alert" });
+    this.linkBox = h("div", { class: "link-box", hidden: true });
+    this.dialog = h("dialog", { id: "account", class: "wide", "aria-labelledby": "account-title" },
+      h("div", { class: "dialog-body" },
+        h("h2", { id: "account-title" }, "Account and devices"),
+        h("p", null, "Each browser signed in to your account is a device. Sign out one you lost or no longer use."),
+        this.list,
+        this.error,
+        h("div", { class: "row-actions" },
+          h("button", { class: "button primary small", type: "button", onclick: () => this.addDevice() }, "Add a device"),
+          h("button", { class: "button small danger", type: "button", onclick: () => this.revokeOthers() }, "Sign out everywhere else")),
+        this.linkBox,
+        h("div", { class: "row-actions" },
+          h("button", { class: "button small", type: "button", onclick: () => this.run(api.newRecoveryKey) }, "New recovery key"),
+          h("button", { class: "button small danger", type: "button", onclick: () => api.signOut() }, "Sign out of this browser")),
+        h("div", { class: "dialog-actions" },
+          h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
+    document.body.append(this.dialog);
+  }
+
+  async show() {
+    this.error.textContent = "";
+    this.linkBox.hidden = true;
+    this.list.replaceChildren(h("li", { class: "muted" }, "Loading…"));
+    if (!this.dialog.open) this.dialog.showModal();
+    await this.refresh();
+  }
+
+  async refresh() {
+    try {
+      this.renderDevices(await this.api.devices());
+    } catch (e) {
+      this.error.textContent = errorText(e);
+    }
+  }
+
+  /** Runs a request; its refusal shows in the dialog. */
+  async run(fn, ...args) {
+    this.error.textContent = "";
+    try {
+      return await fn(...args);
+    } catch (e) {
+      this.error.textContent = errorText(e);
+      return undefined;
+    }
+  }
+
+  renderDevices(devices) {
+    this.list.replaceChildren(...devices.map((d) => {
+      const name = h("span", { class: "device-name" }, d.name);
+      const rename = h("button", { class: "button small", type: "button", "aria-label": `Rename ${d.name}`, onclick: () => this.rename(d, row) }, "Rename");
+      const revoke = d.current ? null : h("button", { class: "button small danger", type: "button", "aria-label": `Sign out ${d.name}`, onclick: async () => {
+        await this.run(this.api.revokeDevice, d.id);
+        await this.refresh();
+      } }, "Sign out");
+      const row = h("li", { class: "device", dataset: { deviceId: d.id, current: d.current ? "true" : "false" } },
+        h("div", { class: "device-text" }, name,
+          d.current ? h("span", { class: "tag" }, "This device") : null,
+          h("span", { class: "muted small" }, `Signed in ${shortWhen(d.lastSeenAt ?? d.createdAt)}`)),
+        rename, revoke);
+      return row;
+    }));
+  }
+
+  /** Renames in place: the name becomes a field until Enter or Escape. */
+  rename(device, row) {
+    const input = h("input", { class: "inline-input", value: device.name, maxlength: 64, "aria-label": "Device name" });
+    const finish = async (save) => {
+      const name = input.value.trim();
+      if (save && name && name !== device.name) await this.run(this.api.renameDevice, device.id, name);
+      await this.refresh();
+    };
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "Enter") {
+        e.preventDefault();
+        finish(true);
+      } else if (e.key === "Escape") {
+        e.preventDefault();
+        e.stopPropagation();
+        finish(false);
+      }
+    });
+    row.querySelector(".device-name").replaceWith(input);
+    input.focus();
+    input.select();
+  }
+
+  async revokeOthers() {
+    const n = await this.run(this.api.revokeOthers);
+    if (n !== undefined) await this.refresh();
+  }
+
+  async addDevice() {
+    const r = await this.run(this.api.createLink);
+    if (!r) return;
+    const field = h("input", { id: "device-link", readonly: true, value: r.link });
+    const status = h("p", { role: "status", "aria-live": "polite" });
+    this.linkBox.replaceChildren(
+      h("p", null, "On the other device, open this link, or choose “Sign in with a code from another device” and type the code. It works once, until ",
+        h("time", { datetime: new Date(r.expiresAt).toISOString() }, clockTime(r.expiresAt)), "."),
+      h("label", { class: "field", for: "device-link" }, "Link", field),
+      h("div", { class: "code-line" }, h("span", { class: "muted" }, "Code"), h("output", { class: "secret", id: "device-code" }, r.code),
+        h("button", { class: "button small", type: "button", onclick: async () => {
+          status.textContent = (await copyText(r.link, field)) ? "Link copied." : "Select the link and copy it.";
+        } }, "Copy link")),
+      status);
+    this.linkBox.hidden = false;
+  }
+}

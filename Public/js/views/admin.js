@@ -1,0 +1,132 @@
+// The admin page, for the server's admins only (the sidebar shows its button
+// when the user object says admin): people (make or unmake admin, deactivate),
+// registration links (make one; the server lists them with the invites),
+// every invite (revoke), and deleting a message or an image by its id.
+
+import { h } from "./dom.js";
+import { copyText, inviteLine } from "./dialogs.js";
+import { errorText } from "../state/errors.js";
+
+export class AdminDialog {
+  /**
+   * @param {object} api requests, each made on a click
+   * @param {() => Promise<object[]>} api.users
+   * @param {(userId: string, admin: boolean) => Promise<void>} api.setAdmin
+   * @param {(userId: string) => Promise<void>} api.deactivate
+   * @param {() => Promise<string>} api.createRegistrationLink resolves with the link to share
+   * @param {() => Promise<object[]>} api.invites
+   * @param {(inviteId: string) => Promise<void>} api.revokeInvite
+   * @param {(conversationId: string, seq: number) => Promise<void>} api.deleteMessage
+   * @param {(hash: string) => Promise<number>} api.deleteImage
+   * @param {() => string} api.selfId
+   */
+  constructor(api) {
+    this.api = api;
+    this.users = h("ul", { class: "admin-list", id: "admin-users", "aria-label": "People" });
+    this.invites = h("ul", { class: "admin-list", id: "admin-invites", "aria-label": "Invites and registration links" });
+    this.status = h("p", { role: "status", "aria-live": "polite", id: "admin-status" });
+    this.error = h("p", { class: "form-error", role: "alert" });
+    this.regLink = h("input", { id: "admin-registration-link", readonly: true, hidden: true, "aria-label": "Registration link" });
+    const msgConv = h("input", { id: "admin-message-conversation", placeholder: "c…", autocomplete: "off" });
+    const msgSeq = h("input", { id: "admin-message-seq", inputmode: "numeric", placeholder: "41", autocomplete: "off" });
+    const imageHash = h("input", { id: "admin-image-hash", placeholder: "sha256", autocomplete: "off", spellcheck: "false" });
+    const deleteMessage = h("form", { class: "inline-form" },
+      h("label", { class: "field", for: "admin-message-conversation" }, "Conversation id", msgConv),
+      h("label", { class: "field narrow", for: "admin-message-seq" }, "Message #", msgSeq),
+      h("button", { class: "button small danger", type: "submit" }, "Delete message"));
+    deleteMessage.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const seq = Number(msgSeq.value.trim());
+      if (!msgConv.value.trim() || !Number.isSafeInteger(seq) || seq < 1) {
+        this.error.textContent = "Give a conversation id and a message number.";
+        return;
+      }
+      if (await this.run(api.deleteMessage, msgConv.value.trim(), seq)) this.status.textContent = `Message ${seq} deleted.`;
+    });
+    const deleteImage = h("form", { class: "inline-form" },
+      h("label", { class: "field", for: "admin-image-hash" }, "Image (its hash, from /blobs/…)", imageHash),
+      h("button", { class: "button small danger", type: "submit" }, "Delete image"));
+    deleteImage.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const hash = imageHash.value.trim().replace(/^.*\/blobs\//, "");
+      const n = await this.run(api.deleteImage, hash);
+      if (n !== undefined) this.status.textContent = `Image deleted, with the ${n === 1 ? "message" : `${n} messages`} showing it.`;
+    });
+    this.dialog = h("dialog", { id: "admin", class: "wide page", "aria-labelledby": "admin-title" },
+      h("div", { class: "dialog-body" },
+        h("h2", { id: "admin-title" }, "Server admin"),
+        this.status, this.error,
+        h("section", { "aria-labelledby": "admin-users-title" }, h("h3", { id: "admin-users-title" }, "People"), this.users),
+        h("section", { "aria-labelledby": "admin-reg-title" },
+          h("h3", { id: "admin-reg-title" }, "Registration links"),
+          h("p", null, "A registration link lets one new person make an account, whatever the server's registration mode."),
+          h("div", { class: "row-actions" }, h("button", { class: "button small primary", type: "button", onclick: () => this.makeLink() }, "New registration link")),
+          this.regLink),
+        h("section", { "aria-labelledby": "admin-inv-title" }, h("h3", { id: "admin-inv-title" }, "Invites and registration links that still work"), this.invites),
+        h("section", { "aria-labelledby": "admin-del-title" }, h("h3", { id: "admin-del-title" }, "Delete content"), deleteMessage, deleteImage),
+        h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
+    document.body.append(this.dialog);
+  }
+
+  async run(fn, ...args) {
+    this.error.textContent = "";
+    try {
+      const r = await fn(...args);
+      return r === undefined ? true : r;
+    } catch (e) {
+      this.error.textContent = errorText(e);
+      return undefined;
+    }
+  }
+
+  async show() {
+    this.status.textContent = "";
+    this.error.textContent = "";
+    this.regLink.hidden = true;
+    if (!this.dialog.open) this.dialog.showModal();
+    await Promise.all([this.refreshUsers(), this.refreshInvites()]);
+  }
+
+  async refreshUsers() {
+    const users = await this.run(this.api.users);
+    if (!Array.isArray(users)) return;
+    const self = this.api.selfId();
+    this.users.replaceChildren(...users.map((u) => h("li", { class: "admin-user", dataset: { userId: u.id } },
+      h("span", { class: "member-name" }, u.name),
+      u.admin ? h("span", { class: "tag" }, "Admin") : null,
+      u.deactivatedAt ? h("span", { class: "tag muted" }, "Deactivated") : null,
+      h("span", { class: "muted small" }, `${u.devices ?? 0} device${u.devices === 1 ? "" : "s"}`),
+      u.id === self || u.deactivatedAt ? null : h("button", { class: "button small", type: "button", "aria-label": `${u.admin ? "Unmake" : "Make"} ${u.name} admin`, onclick: async () => {
+        await this.run(this.api.setAdmin, u.id, !u.admin);
+        await this.refreshUsers();
+      } }, u.admin ? "Unmake admin" : "Make admin"),
+      u.id === self || u.deactivatedAt ? null : h("button", { class: "button small danger", type: "button", "aria-label": `Deactivate ${u.name}`, onclick: async () => {
+        if (await this.run(this.api.deactivate, u.id)) this.status.textContent = `${u.name} is deactivated and signed out everywhere.`;
+        await this.refreshUsers();
+      } }, "Deactivate"))));
+  }
+
+  async refreshInvites() {
+    const invites = await this.run(this.api.invites);
+    if (!Array.isArray(invites)) return;
+    if (invites.length === 0) {
+      this.invites.replaceChildren(h("li", { class: "muted" }, "None."));
+      return;
+    }
+    this.invites.replaceChildren(...invites.map((i) => h("li", { class: "invite-item", dataset: { inviteId: i.id } },
+      h("span", null, `${i.conversationId ? `Conversation ${i.conversationId}` : "Registration link"} · ${inviteLine(i)}`),
+      h("button", { class: "button small danger", type: "button", "aria-label": `Revoke invite ${i.id}`, onclick: async () => {
+        await this.run(this.api.revokeInvite, i.id);
+        await this.refreshInvites();
+      } }, "Revoke"))));
+  }
+
+  async makeLink() {
+    const link = await this.run(this.api.createRegistrationLink);
+    if (typeof link !== "string") return;
+    this.regLink.value = link;
+    this.regLink.hidden = false;
+    this.status.textContent = (await copyText(link, this.regLink)) ? "Registration link copied." : "Select the link and copy it.";
+    await this.refreshInvites();
+  }
+}

@@ -1,0 +1,81 @@
+// A conversation's people: its title (renamed by its creator or an admin), the
+// member list with Remove for those who may remove, and Leave. It redraws when
+// the store's conversation changes, so joins, leaves and removals show live.
+
+import { h } from "./dom.js";
+import { avatar } from "./sidebar.js";
+import { counted } from "../state/format.js";
+import { canModerate } from "../state/conversations.js";
+import { errorText } from "../state/errors.js";
+
+export class MembersDialog {
+  /**
+   * @param {{rename: (title: string) => Promise<void>, remove: (userId: string, name: string) => Promise<void>, leave: () => Promise<boolean>}} api
+   */
+  constructor(api) {
+    this.api = api;
+    this.conversationId = null;
+    this.heading = h("h2", { id: "members-title" }, "Members");
+    this.titleInput = h("input", { id: "members-title-input", maxlength: 100, autocomplete: "off" });
+    this.renameForm = h("form", { class: "inline-form" },
+      h("label", { class: "field", for: "members-title-input" }, "Conversation title", this.titleInput),
+      h("button", { class: "button small", type: "submit" }, "Rename"));
+    this.renameForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const t = this.titleInput.value.trim();
+      if (t) this.run(api.rename, t);
+    });
+    this.count = h("p", { id: "members-count" });
+    this.list = h("ul", { class: "member-list", "aria-label": "Members" });
+    this.error = h("p", { class: "form-error", role: "alert" });
+    this.leaveButton = h("button", { class: "button danger", type: "button", onclick: () => this.leave() }, "Leave conversation");
+    this.dialog = h("dialog", { id: "members", class: "wide", "aria-labelledby": "members-title" },
+      h("div", { class: "dialog-body" }, this.heading, this.renameForm, this.count, this.list, this.error,
+        h("div", { class: "dialog-actions" }, this.leaveButton,
+          h("button", { class: "button primary", type: "button", onclick: () => this.dialog.close() }, "Done"))));
+    document.body.append(this.dialog);
+  }
+
+  get open() {
+    return this.dialog.open;
+  }
+
+  async run(fn, ...args) {
+    this.error.textContent = "";
+    try {
+      return (await fn(...args)) !== false; // false: the person said no
+    } catch (e) {
+      this.error.textContent = errorText(e);
+      return false;
+    }
+  }
+
+  async leave() {
+    if (await this.run(this.api.leave)) this.dialog.close();
+  }
+
+  show(conversation, user) {
+    this.error.textContent = "";
+    this.titleInput.value = conversation.title;
+    this.render(conversation, user);
+    this.dialog.showModal();
+  }
+
+  /** @param {object} conversation from the store @param {object} user this user */
+  render(conversation, user) {
+    this.conversationId = conversation.id;
+    const mod = canModerate(conversation, user) && !conversation.left;
+    this.renameForm.hidden = !mod;
+    this.leaveButton.hidden = !!conversation.left;
+    const n = Math.max(conversation.memberCount ?? 0, conversation.members.length);
+    this.count.textContent = conversation.left ? "You are no longer a member." : counted(n, "member");
+    this.list.replaceChildren(...conversation.members.map((m) => h("li", { class: "member", dataset: { userId: m.userId } },
+      avatar(m.name, m.userId, { small: true }),
+      h("span", { class: "member-name" }, m.name),
+      m.userId === user.id ? h("span", { class: "tag" }, "You") : null,
+      m.userId === conversation.createdBy ? h("span", { class: "tag" }, "Creator") : null,
+      mod && m.userId !== user.id
+        ? h("button", { class: "button small danger", type: "button", "aria-label": `Remove ${m.name}`, onclick: () => this.run(this.api.remove, m.userId, m.name) }, "Remove")
+        : null)));
+  }
+}

@@ -1,0 +1,99 @@
+"""#11 items 3 and 4: add a device through the one-time link (a second browser
+signs in and sees the same conversations), rename and sign out a device (its page
+returns to the welcome screen and does not reconnect); remove a member and delete
+a message, live for everyone."""
+
+import re
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, send_text, shot
+
+
+def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
+    ana = people.join("Ana")
+    create_conversation(ana, "Mine everywhere")
+    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Add a device").click()
+    link = ana.locator("#device-link").input_value()
+    assert "/#link=" in link
+    expect(ana.locator("#device-code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))
+    shot(ana, "account-add-device-light")
+    phone = people.open(link.replace(people.server.base, ""), mobile=True, viewport=(390, 844), dark=True)
+    expect(phone.locator(".me .name")).to_have_text("Ana")
+    expect(phone.locator(".conv-item")).to_have_count(1)
+    expect(phone).to_have_url(re.compile(r"#/$"))  # the used link leaves the address
+    # the same link works once
+    again = people.open(link.replace(people.server.base, ""))
+    expect(again.locator("#welcome .form-error")).to_contain_text("unknown, expired or already used")
+    # a code typed on the welcome screen
+    ana.get_by_role("button", name="Add a device").click()
+    code = ana.locator("#device-code").inner_text()
+    laptop = people.open("/")
+    laptop.get_by_role("button", name="Sign in with a code from another device").click()
+    laptop.fill("#welcome-code", code.lower().replace("-", " "))
+    laptop.get_by_role("button", name="Sign in", exact=True).click()
+    expect(laptop.locator(".me .name")).to_have_text("Ana")
+    # the list: three devices, this one marked; rename one, sign out the phone
+    ana.locator("#account").get_by_role("button", name="Done").click()
+    ana.get_by_role("button", name="Account").click()
+    devices = ana.locator("#account .device")
+    expect(devices).to_have_count(3)
+    expect(ana.locator("#account .device[data-current=true]")).to_contain_text("This device")
+    phone_row = devices.nth(1)
+    phone_row.get_by_role("button", name=re.compile("^Rename")).click()
+    ana.keyboard.press("Control+A")
+    ana.keyboard.type("Ana's phone")
+    ana.keyboard.press("Enter")
+    expect(devices.nth(1)).to_contain_text("Ana's phone")
+    shot(ana, "account-devices-light")
+    devices.nth(1).get_by_role("button", name="Sign out Ana's phone").click()
+    expect(devices).to_have_count(2)
+    expect(phone.locator("#welcome .form-error")).to_contain_text("This device was signed out")
+    shot(phone, "signed-out-phone-dark")
+    # sign out everywhere else: the laptop too
+    ana.get_by_role("button", name="Sign out everywhere else").click()
+    expect(devices).to_have_count(1)
+    expect(laptop.locator("#welcome")).to_be_visible()
+    assert laptop.evaluate("localStorage.getItem('parlor.token')") is None
+
+
+def test_remove_a_member_and_delete_messages_live(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Moderated")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path)
+    cy = people.join("Cy", path, mobile=True, viewport=(390, 844))
+    expect(ana.locator("#chat-presence")).to_contain_text("3 members")
+    send_text(ben, "a regrettable message")
+    row = ana.locator("#transcript .row[data-kind=text]", has_text="a regrettable message")
+    expect(row).to_be_visible()
+    # Ben deletes his own; a tombstone for everyone
+    ben_row = ben.locator("#transcript .row[data-kind=text]", has_text="a regrettable message")
+    ben_row.hover()
+    ben_row.get_by_role("button", name="Delete message").click()
+    ben.locator("#confirm").get_by_role("button", name="Delete").click()
+    for page in (ana, ben, cy):
+        expect(page.locator("#transcript .row[data-kind=deleted]")).to_have_text(re.compile("Message deleted"))
+    expect(cy.locator("#transcript")).not_to_contain_text("regrettable")
+    shot(cy, "tombstone-phone")
+    # Cy cannot delete Ben's messages: no button
+    send_text(ben, "second")
+    expect(cy.locator("#transcript .row", has_text="second").get_by_role("button", name="Delete message")).to_have_count(0)
+    # the creator removes Cy: the count follows, Cy sees it and cannot send
+    ana.get_by_role("button", name="Members and settings of this conversation").click()
+    ana.get_by_role("button", name="Remove Cy").click()
+    ana.locator("#confirm").get_by_role("button", name="Remove").click()
+    expect(ana.locator("#members .member")).to_have_count(2)
+    expect(ana.locator("#members-count")).to_have_text("2 members")
+    shot(ana, "members-dialog-light")
+    expect(ben.locator("#chat-presence")).to_contain_text("2 members")
+    expect(cy.locator("#left-banner")).to_contain_text("You were removed")
+    expect(cy.locator("#composer-input")).to_be_hidden()
+    # Ben (not the creator) sees no Remove, and leaves
+    ben.get_by_role("button", name="Members and settings of this conversation").click()
+    expect(ben.locator("#members").get_by_role("button", name=re.compile("^Remove"))).to_have_count(0)
+    ben.get_by_role("button", name="Leave conversation").click()
+    ben.locator("#confirm").get_by_role("button", name="Leave").click()
+    expect(ben.locator("#left-banner")).to_contain_text("You left")
+    expect(ana.locator("#chat-presence")).to_have_text("Just you so far — invite someone")
