@@ -26,24 +26,6 @@ from server import relaxed_args  # noqa: E402
 
 expect.set_options(timeout=10_000)
 
-# Tests that are not about sign-up control or abuse limits register freely and send
-# fast (as Tests/integration/server.py's RELAXED on the community branch): these
-# apply unless a test passes the flag itself.
-RELAXED = {
-    "--registration": "open",
-    "--limit-registrations": "0",
-    "--limit-sign-in-failures": "0",
-    "--limit-sends": "0",
-    "--limit-conversations": "0",
-    "--limit-invites": "0",
-    "--limit-upload-bytes": "0",
-    "--limit-stored-image-mb": "0",
-}
-
-
-def relaxed_args(extra_args) -> list:
-    return [x for flag, value in RELAXED.items() if flag not in extra_args for x in (flag, value)]
-
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "Public"
 ARTIFACTS = ROOT / "test-artifacts"
