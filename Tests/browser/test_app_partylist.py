@@ -107,6 +107,8 @@ def test_kate_starts_the_list_john_adds_andalouse_sauce_and_sends_it_back(people
     remove(kate, "Ketchup")
     expect(elements(kate)).to_have_text(["Mussels", "Fries", "Beer"])
     expect(frame(kate).locator("#count")).to_have_text("3 items")
+    # read aloud as two phrases, not "3 itemsNew list" (#13 item 9)
+    expect(frame(kate).locator(".detail-sub")).to_match_aria_snapshot("- paragraph: 3 items · New list")
     shot(kate, "partylist-desktop-light-expanded")
 
     # Send: back to compact, the list waits in the composer

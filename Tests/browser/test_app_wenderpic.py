@@ -304,7 +304,10 @@ def test_a_guess_and_more_ink_at_the_same_moment(people, first):
     expect(app_rows(ben).locator(".caption")).to_have_text(caption)
     if caption == "👎 car":
         # Ben was first: Ana's app shows his guess, keeps her new lines, with the extra ink
-        expect(frame(ana).locator("#notice")).to_contain_text("👎 “car” — you got more ink! Your lines are still here")
+        expect(frame(ana).locator("#notice")).to_contain_text("👎 “car” — a wrong guess. Your lines are still here")
+        # the new ink is said once, on its own line (#13 item 9)
+        expect(frame(ana).locator("#bonus")).to_contain_text("👎 boat, 👎 car — you got more ink!")
+        expect(frame(ana).get_by_text("you got more ink")).to_have_count(1)
         pane_ready(ana, "expanded")
         expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
         expect(frame(ana).locator(".guess")).to_have_text(["👎boat", "👎car"])

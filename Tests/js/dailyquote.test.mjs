@@ -2,7 +2,7 @@
 // shared quote's URL read back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Quotes, Quote, dayOfYear, urlFor, quoteFromMessage } from "../../Public/apps/dailyquote/quotes.js";
+import { Quotes, Quote, dayOfYear, urlFor, quoteFromMessage, bannerText } from "../../Public/apps/dailyquote/quotes.js";
 
 test("the collection", () => {
   assert.ok(Quotes.numberOfQuotes >= 12);
@@ -52,4 +52,16 @@ test("a quote this version does not list still shows; a stale row is not trusted
   assert.equal(quoteFromMessage({ url: "?nothing=here" }), null);
   assert.equal(quoteFromMessage(null), null);
   assert.deepEqual(quoteFromMessage({ url: "?quote=2" }), { quote: Quotes.quote(2), index: 2 });
+});
+
+test("a shared quote's banner: today's quote has today's date, one picked from the list is not stamped with it (#13 item 9)", () => {
+  const day = new Date(2026, 10, 23);
+  const today = Quotes.current(day);
+  assert.deepEqual(bannerText(today, day), { label: "QUOTE OF THE DAY", line: "23 November 2026" });
+  const other = Quotes.quote((Quotes.currentIndex(day) + 1) % Quotes.numberOfQuotes);
+  const picked = bannerText(other, day);
+  assert.equal(picked.label, "THE DAILY QUOTE");
+  assert.equal(picked.line, `No. ${Quotes.indexOf(other) + 1} of ${Quotes.numberOfQuotes}`);
+  assert.ok(!picked.line.includes("2026"), "no date");
+  assert.deepEqual(bannerText(new Quote("Not listed", "Me"), day), { label: "THE DAILY QUOTE", line: null });
 });

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   STEPS, PARTS, emptySundae, nextStep, isComplete, withPart, toQueryItems, fromQueryItems, describe,
-  summaryOf, layoutText, addToHistory, historySundaes, progress, StepError, HISTORY_MAX,
+  summaryOf, layoutText, stagedText, addToHistory, historySundaes, progress, StepError, HISTORY_MAX,
 } from "../../Public/apps/icecream/sundae.js";
 import { queryItems, urlWithQueryItems } from "../../Public/sdk/query.js";
 
@@ -144,4 +144,12 @@ test("the catalogue is consistent", () => {
     for (const id of ids) assert.match(id, /^[a-z]+$/);
   }
   for (const sc of PARTS.scoops) assert.ok(sc.flavors.length >= 1 && sc.flavors.length <= 3);
+});
+
+test("the staged step is said with the right verb: 'Your scoops are', 'Your base is' (#13 item 9)", () => {
+  const base = withPart(emptySundae(), "base", "waffle", ANA);
+  const scooped = withPart(base, "scoops", "mint", BEN);
+  assert.equal(stagedText(base, "base"), "Your base is in the message box. Press Send to pass the sundae on.");
+  assert.equal(stagedText(scooped, "scoops"), "Your scoops are in the message box. Press Send to pass the sundae on.");
+  assert.equal(stagedText(built(), "topping"), "Your finished sundae is in the message box. Press Send!");
 });

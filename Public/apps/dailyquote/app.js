@@ -6,7 +6,7 @@
 // willTransition, before the pane changes size.
 
 import { MessagesAppViewController, Message, TemplateLayout, h as el } from "../../sdk/index.js";
-import { Quotes, quoteFromMessage, urlFor, dayLabel } from "./quotes.js";
+import { Quotes, quoteFromMessage, urlFor, dayLabel, bannerText } from "./quotes.js";
 import { renderBanner } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -252,13 +252,12 @@ class MessagesViewController extends MessagesAppViewController {
     const status = (text) => {
       if (token === this.shareToken) this.compactViewController.setStatus(text);
     };
-    const isToday = Quotes.indexOf(quote) === Quotes.currentIndex();
     try {
       const message = new Message();
       message.url = urlFor(quote);
       message.summaryText = `“${quote.text}” — ${quote.creator}`.slice(0, 300);
       message.layout = new TemplateLayout({
-        image: renderBanner({ today: isToday, date: new Date() }),
+        image: renderBanner(bannerText(quote)),
         caption: `“${quote.text}”`.slice(0, 300),
         subcaption: `— ${quote.creator}`.slice(0, 300),
       });

@@ -92,3 +92,19 @@ export function quoteFromMessage(message) {
 export function dayLabel(date = new Date()) {
   return date.toLocaleDateString("en-GB", { day: "numeric", month: "long" });
 }
+
+/**
+ * What a shared quote's banner says: today's quote carries today's date; a
+ * quote picked from the list is not stamped with a day it does not belong
+ * to, it says which quote of the collection it is.
+ * @param {Quote} quote
+ * @param {Date} [date] now
+ * @returns {{label: string, line: string | null}}
+ */
+export function bannerText(quote, date = new Date()) {
+  const index = Quotes.indexOf(quote);
+  if (index >= 0 && index === Quotes.currentIndex(date)) {
+    return { label: "QUOTE OF THE DAY", line: date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" }) };
+  }
+  return { label: "THE DAILY QUOTE", line: index >= 0 ? `No. ${index + 1} of ${Quotes.numberOfQuotes}` : null };
+}

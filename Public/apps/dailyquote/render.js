@@ -8,10 +8,10 @@ const SERIF = 'Georgia, "Liberation Serif", "DejaVu Serif", serif';
 const SANS = 'system-ui, -apple-system, "Segoe UI", Roboto, "Liberation Sans", sans-serif';
 
 /**
- * @param {{today: boolean, date: Date}} opts
+ * @param {{label: string, line: string | null}} text what the banner says (quotes.js: bannerText)
  * @returns {HTMLCanvasElement}
  */
-export function renderBanner({ today, date }) {
+export function renderBanner({ label, line }) {
   const canvas = document.createElement("canvas");
   canvas.width = WIDTH;
   canvas.height = HEIGHT;
@@ -41,11 +41,12 @@ export function renderBanner({ today, date }) {
   g.fillStyle = "#ffffff";
   g.textAlign = "right";
   g.font = `700 22px ${SANS}`;
-  const label = today ? "QUOTE OF THE DAY" : "THE DAILY QUOTE";
-  spaced(g, label, WIDTH - 40, 92, 3);
-  g.font = `italic 30px ${SERIF}`;
-  g.fillStyle = "rgba(255,255,255,.9)";
-  g.fillText(date.toLocaleDateString("en-GB", { day: "numeric", month: "long", year: "numeric" }), WIDTH - 40, 138);
+  spaced(g, label, WIDTH - 40, line ? 92 : 112, 3);
+  if (line) {
+    g.font = `italic 30px ${SERIF}`;
+    g.fillStyle = "rgba(255,255,255,.9)";
+    g.fillText(line, WIDTH - 40, 138);
+  }
   return canvas;
 }
 

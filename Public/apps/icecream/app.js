@@ -11,7 +11,7 @@ import {
 } from "/sdk/index.js";
 import {
   STEPS, emptySundae, nextStep, isComplete, withPart, toQueryItems, fromQueryItems, describe, summaryOf,
-  layoutText, addToHistory, historySundaes, part, HISTORY_KEY,
+  layoutText, stagedText, addToHistory, historySundaes, part, HISTORY_KEY,
 } from "./sundae.js";
 import { sundaeCanvas, bubbleCanvas } from "./draw.js";
 import { historyView } from "./views/history.js";
@@ -170,7 +170,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     this.notice = null;
     this.status = {
       kind: "staged", sessionId: session.identifier,
-      text: isComplete(sundae) ? "Your finished sundae is in the message box. Press Send!" : `Your ${step} is in the message box. Press Send to pass the sundae on.`,
+      text: stagedText(sundae, step),
     };
     if (isComplete(sundae)) this.keep(sundae, session.identifier);
     const sending = conversation.insert(message);

@@ -189,6 +189,13 @@ export function layoutText(sundae, step) {
   };
 }
 
+/** What the compact view says once a step waits in the message box ("Your scoops are…"). */
+export function stagedText(sundae, step) {
+  if (isComplete(sundae)) return "Your finished sundae is in the message box. Press Send!";
+  const what = step === "scoops" ? "Your scoops are" : `Your ${step} is`;
+  return `${what} in the message box. Press Send to pass the sundae on.`;
+}
+
 // ---- the sticker history (per-user app storage) --------------------------------------
 
 export const HISTORY_KEY = "history";

@@ -86,7 +86,7 @@ class DetailListViewController {
       el("div", { class: "detail-scroll" },
         el("header", { class: "detail-header" },
           this.title,
-          el("p", { class: "detail-sub" }, this.count, el("span", { "aria-hidden": "true" }, " · "), this.kind)),
+          el("p", { class: "detail-sub" }, this.count, " · ", this.kind)),
         this.note,
         this.tableView,
         el("div", { class: "add-row" }, this.newElement, this.addButton)),

@@ -37,8 +37,12 @@ function gameOf(message) {
 
 const copyStrokes = (strokes) => strokes.map((s) => s.map((p) => [p[0], p[1]]));
 
-/** What happened between two states of a game, said to `me`. */
-function moveNews(before, after, me) {
+/**
+ * What happened between two states of a game, said to `me`. In the drawing
+ * view the artist's new ink has a line of its own (bonusText), so there the
+ * news of a wrong guess does not say it again (`inkLine`).
+ */
+function moveNews(before, after, me, { inkLine = false } = {}) {
   if (!after) return null;
   const win = winningGuess(after);
   if (win && !(before && winningGuess(before))) return isArtist(after, me) ? `👍 “${win.text}” — they guessed it!` : `👍 “${win.text}” — guessed!`;
@@ -46,7 +50,8 @@ function moveNews(before, after, me) {
   if (before && after.guesses.length > before.guesses.length) {
     const last = after.guesses[after.guesses.length - 1];
     if (isOver(after)) return `👎 “${last.text}” — out of guesses!`;
-    return isArtist(after, me) ? `👎 “${last.text}” — you got more ink!` : `A friend guessed “${last.text}” 👎`;
+    if (!isArtist(after, me)) return `A friend guessed “${last.text}” 👎`;
+    return inkLine ? `👎 “${last.text}” — a wrong guess.` : `👎 “${last.text}” — you got more ink!`;
   }
   return null;
 }
@@ -110,7 +115,7 @@ class WenderPic extends MessagesAppViewController {
     const me = this.me;
     const showing = this.mode === "game" && this.target && this.target.session && this.target.session.identifier === id;
     if (showing) {
-      this.notice = moveNews(this.target.game, game, me);
+      this.notice = moveNews(this.target.game, game, me, { inkLine: true });
       this.target = t;
     }
     if (this.presentationStyle === "expanded") {
@@ -303,7 +308,7 @@ class WenderPic extends MessagesAppViewController {
     this.target = t;
     this.mode = "game";
     const game = t.game;
-    let news = moveNews(before, game, me) || "Someone moved first.";
+    let news = moveNews(before, game, me, { inkLine: true }) || "Someone moved first.";
     if (how.move === "draw") {
       const draft = this.drafts.get(id) || [];
       while (draft.length && strokesInk(draft) > inkLeft(game)) draft.pop();
