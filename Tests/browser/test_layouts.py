@@ -3,7 +3,7 @@
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, install_app, open_from_drawer, pane_ready, send_text, shot
+from conftest import create_conversation, install_app, open_from_drawer, pane_ready, saved_recovery_key, send_text, shot
 
 PHONE = (390, 844)
 
@@ -19,6 +19,8 @@ def test_phone_layout_list_chat_and_pane(people):
     ana.fill("#welcome-name", "Ana")
     ana.keyboard.press("Enter")
     expect(ana.locator("#welcome")).to_be_hidden()
+    shot(ana, "phone-dark-recovery-key")
+    saved_recovery_key(ana)
     link = create_conversation(ana, "Weekend")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     send_text(ben, "Hiking on Saturday?")
