@@ -374,7 +374,7 @@ def test_two_guesses_at_the_same_moment(people):
     for page in (ana, ben, cy):
         expect(page.locator(".summary")).to_have_count(1)
     caption = app_rows(ana).locator(".caption").inner_text()
-    winner = "Ben" if caption == "👎 tent" else "Cy"
+    winner = "Ben" if caption == "👎 barrel" else "Cy"
     loser, loser_name = (cy, "Cy") if winner == "Ben" else (ben, "Ben")
     for page in (ana, ben, cy):
         expect_bubble(page, f"👎 {guesses[winner]}", f"{winner} guessed", "1 guess")
