@@ -48,6 +48,8 @@ struct Serve: ParsableCommand {
     @Option(help: "MiB of images one user's uploads may keep stored, 0 for no limit (default 1024).") var limitStoredImageMb: Int?
     @Option(help: "Rate-limited requests in a row after which a connection is closed with 1008 (default 10).")
     var limitRefusalsBeforeClose: Int?
+    @Option(help: "Seconds an uploaded image no message shows is kept before it is deleted (default 86400).")
+    var imageGraceSeconds: Int?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
     func run() throws {

@@ -24,5 +24,6 @@ extension ServeSettings {
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         engine.refusalsBeforeClose = max(1, try count("limit-refusals-before-close", engine.refusalsBeforeClose))
+        engine.imageGraceSeconds = max(1, try count("image-grace-seconds", engine.imageGraceSeconds))
     }
 }

@@ -51,6 +51,7 @@ struct ServeSettings {
         put("limit-conversations", o.limitConversations); put("limit-invites", o.limitInvites)
         put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
         put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
+        put("image-grace-seconds", o.imageGraceSeconds)
 
         let environment = ProcessInfo.processInfo.environment
         var providers: [any ConfigProvider] = [

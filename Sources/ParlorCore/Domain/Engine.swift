@@ -38,6 +38,8 @@ public final class Engine {
     var cache = EngineCache()
     var metrics = EngineMetrics()
     var limiters: EngineLimiters
+    /// When unused images were last looked for (and rate buckets pruned).
+    var lastCollection = 0
     private var batchFailed = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
@@ -100,7 +102,7 @@ public final class Engine {
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
-                        limiters.prune(now: now())
+                        try collectImages(tx, &out)
                     }
                 }
             }

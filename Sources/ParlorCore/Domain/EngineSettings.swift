@@ -18,6 +18,8 @@ public struct EngineSettings: Sendable {
     public var uploadBytesPerUser = Rate(200 << 20, per: 86_400)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
+    /// How long an uploaded image no message shows is kept (it may be about to be sent).
+    public var imageGraceSeconds = 86_400
     /// Refusals in a row (rate limited) after which a connection is closed with 1008.
     public var refusalsBeforeClose = 10
 

@@ -53,6 +53,10 @@ public enum Limits {
     public static let listedInvites = 500
     /// Users an admin lists at once (page with `after`).
     public static let listedUsers = 500
+    /// Unused images deleted per sweep, and the longest time between two sweeps: a
+    /// backlog is worked off in small transactions.
+    public static let imagesCollectedPerSweep = 100
+    public static let imageSweepSeconds = 60
     /// Signed-in devices one account may have.
     public static let devicesPerUser = 50
     /// Characters of a device link's short code and of a recovery key (each from an

@@ -56,7 +56,8 @@ struct RateLimiter {
         // More than a full bucket never fits: come back after a whole window.
         guard cost <= rate.capacity else { return rate.seconds * 1000 }
         guard have < cost else { return nil }
-        return Int(((cost - have) * Double(rate.seconds * 1000) / Double(rate.count)).rounded(.up))
+        // Less a hair, so float error does not add a millisecond; at least one.
+        return max(1, Int(((cost - have) * Double(rate.seconds * 1000) / Double(rate.count) - 1e-6).rounded(.up)))
     }
 
     mutating func prune(now: Int) {

@@ -28,6 +28,8 @@ public protocol StoreTransaction {
     /// The first upload of an image owns it; a later one only refreshes its age.
     func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws
     func storedImageBytes(of userId: String) throws -> Int
+    /// Images no message shows, uploaded (last) before `before`, oldest first.
+    func unreferencedBlobs(before: Int, limit: Int) throws -> [String]
     /// The image's file is being deleted: it no longer counts for anyone.
     func forgetBlob(hash: String) throws
 

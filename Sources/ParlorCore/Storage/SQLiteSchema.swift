@@ -120,6 +120,14 @@ enum SQLiteSchema {
                 CREATE INDEX blobs_by_age ON blobs(created_at);
                 """)
         }
+        m.registerMigration("v9-unreferenced-blobs") { db in
+            // Images uploaded and never shown, found without scanning every image.
+            try db.execute(sql: """
+                ALTER TABLE blobs ADD COLUMN referenced INTEGER NOT NULL DEFAULT 0;
+                UPDATE blobs SET referenced = EXISTS (SELECT 1 FROM message_blobs m WHERE m.hash = blobs.hash);
+                CREATE INDEX blobs_unreferenced ON blobs(created_at) WHERE referenced = 0;
+                """)
+        }
         return m
     }
 }

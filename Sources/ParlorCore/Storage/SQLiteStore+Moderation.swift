@@ -65,6 +65,7 @@ extension SQLiteTransaction {
         for h in hashes {
             try exec("INSERT OR IGNORE INTO message_blobs (hash, conversation_id, seq) VALUES (?, ?, ?)",
                      [h, conversationId, seq])
+            try exec("UPDATE blobs SET referenced = 1 WHERE hash = ? AND referenced = 0", [h])
         }
     }
 
@@ -81,13 +82,22 @@ extension SQLiteTransaction {
 extension SQLiteTransaction {
     func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws {
         try exec("""
-            INSERT INTO blobs (hash, size, uploaded_by, created_at) VALUES (?, ?, ?, ?)
+            INSERT INTO blobs (hash, size, uploaded_by, created_at, referenced)
+            VALUES (?1, ?2, ?3, ?4, EXISTS (SELECT 1 FROM message_blobs WHERE hash = ?1))
             ON CONFLICT (hash) DO UPDATE SET created_at = excluded.created_at
             """, [hash, size, userId, at])
     }
 
     func storedImageBytes(of userId: String) throws -> Int {
         try row("SELECT coalesce(sum(size), 0) FROM blobs WHERE uploaded_by = ?", [userId]).map { $0[0] } ?? 0
+    }
+
+    func unreferencedBlobs(before: Int, limit: Int) throws -> [String] {
+        try rows("""
+            SELECT hash FROM blobs WHERE referenced = 0 AND created_at < ?
+              AND NOT EXISTS (SELECT 1 FROM message_blobs m WHERE m.hash = blobs.hash)
+            ORDER BY created_at LIMIT ?
+            """, [before, limit]).map { $0[0] }
     }
 
     func forgetBlob(hash: String) throws {

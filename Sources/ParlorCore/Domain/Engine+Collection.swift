@@ -1,0 +1,20 @@
+/// Periodic clean-up on the engine thread: images no message shows any more are
+/// deleted once older than the grace period (an upload waits to be sent; deleted
+/// messages' images went already), a batch at a time; rate buckets that refilled are
+/// forgotten.
+extension Engine {
+    func collectImages(_ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        let at = now()
+        let every = min(Limits.imageSweepSeconds, settings.imageGraceSeconds) * 1000
+        guard at - lastCollection >= every else { return }
+        lastCollection = at
+        limiters.prune(now: at)
+        try tx.isolated {
+            let unused = try tx.unreferencedBlobs(before: at - settings.imageGraceSeconds * 1000,
+                                                  limit: Limits.imagesCollectedPerSweep)
+            guard !unused.isEmpty else { return }
+            try forgetImages(unused, tx, &out)
+            log.info("unused images deleted", metadata: ["count": "\(unused.count)"])
+        }
+    }
+}
