@@ -3,7 +3,9 @@
 // localStorage, so a reload loses nothing) until the server stores it; it is
 // sent again with the same client id after a reconnect, so it is never stored
 // twice. A send answered `internal` or timed out is retried here with backoff;
-// one answered `rate_limited` after the time the server gave (net/retry.js).
+// one answered `rate_limited` after the time the server gave (net/retry.js):
+// such sends are held, with every later one, and sent again one after another
+// in the order they were written, so a burst past the limit arrives in order.
 
 import { addPending, failPending, removePending, retryPending } from "../state/transcript.js";
 import { newClientId, outboundProblem } from "../net/frames.js";
@@ -27,6 +29,9 @@ export class Outbox {
     Object.assign(this, { client, store, random, stored, failed, limited });
     /** @type {Map<string, {attempts: number, timer: any}>} the retry timers, by clientId: how the outbox resends, not state anyone draws */
     this.retries = new Map();
+    /** clientIds held back by a rate limit (and sends made after them), sent in outbox order when limitTimer fires */
+    this.held = new Set();
+    this.limitTimer = null;
   }
 
   /** Local echoes for what the outbox kept across a reload. */
@@ -54,7 +59,8 @@ export class Outbox {
       clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message,
     }));
     const settled = this.store.waiters.wait(waiterKey(item.clientId));
-    this.trySend(item);
+    if (this.held.size) this.held.add(item.clientId); // behind the ones a rate limit holds
+    else this.trySend(item);
     return settled;
   }
 
@@ -99,8 +105,14 @@ export class Outbox {
     if (code !== "rate_limited") r.attempts++;
     const delay = sendRetryDelay(code, r.attempts, this.random, retryAfterMs);
     if (delay === null) return false;
-    if (code === "rate_limited") this.limited(item, delay);
     this.retries.set(id, r);
+    if (code === "rate_limited") {
+      this.limited(item, delay);
+      this.held.add(id);
+      clearTimeout(this.limitTimer);
+      this.limitTimer = setTimeout(() => this.sendHeld(), delay);
+      return true;
+    }
     r.timer = setTimeout(() => {
       if (this.retries.get(id) !== r) return; // settled or given up meanwhile
       r.timer = null;
@@ -109,8 +121,24 @@ export class Outbox {
     return true;
   }
 
+  /** The rate limit's wait is over: the held sends, in outbox order, each awaited; a refusal holds the rest again. */
+  async sendHeld() {
+    this.limitTimer = null;
+    for (const item of this.store.outbox()) {
+      if (!this.held.has(item.clientId)) continue;
+      if (this.client.status !== "online") return;
+      this.held.delete(item.clientId);
+      await this.trySend(item);
+      if (this.held.has(item.clientId)) return; // limited again: the timer is set
+    }
+    this.held.clear(); // anything left was settled or dropped meanwhile
+  }
+
   /** The connection dropped: no timed retries; the outbox is flushed on reconnect. */
   pauseRetries() {
+    clearTimeout(this.limitTimer);
+    this.limitTimer = null;
+    this.held.clear();
     for (const r of this.retries.values()) {
       clearTimeout(r.timer);
       r.timer = null;
@@ -122,6 +150,7 @@ export class Outbox {
     if (!r) return;
     clearTimeout(r.timer);
     this.retries.delete(clientId);
+    this.held.delete(clientId);
   }
 
   /** Our message arrived stored (live, or as the answer to a send): its sender stops waiting. */
