@@ -1,0 +1,147 @@
+"""#11 as people meet it in the browser: the admin page (only for admins; make an
+admin, deactivate someone, list and revoke invites), a tight send limit (a clear
+"Slow down", and every message sent once, in order), the invite dialog's list and
+Revoke, and a conversation renamed by its creator, live for the others."""
+
+import re
+
+from playwright.sync_api import expect
+
+from conftest import People, answer_invite, create_conversation, saved_recovery_key, send_text, shot
+
+
+def open_admin(page):
+    page.get_by_role("button", name="Admin", exact=True).click()
+    dialog = page.locator("#admin[open]")
+    dialog.wait_for()
+    return dialog
+
+
+def test_admin_page(people):
+    ana = people.join("Ana")  # the first account: the admin
+    link = create_conversation(ana, "Club")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path)
+    cy = people.join("Cy", path, mobile=True, viewport=(390, 844))
+    expect(ana.get_by_role("button", name="Admin", exact=True)).to_be_visible()
+    expect(ben.get_by_role("button", name="Admin", exact=True)).to_be_hidden()
+
+    admin = open_admin(ana)
+    users = admin.locator("#admin-users .admin-user")
+    expect(users).to_have_count(3)
+    expect(users.filter(has_text="Ana")).to_contain_text("Admin")
+    expect(users.filter(has_text="Ana").get_by_role("button")).to_have_count(0)  # not oneself
+    # Ben made an admin: listed so, and his Admin button after he reloads
+    admin.get_by_role("button", name="Make Ben admin").click()
+    expect(admin.get_by_role("button", name="Unmake Ben admin")).to_be_visible()
+    expect(users.filter(has_text="Ben").locator(".tag", has_text="Admin")).to_be_visible()
+    ben.reload()
+    expect(ben.get_by_role("button", name="Admin", exact=True)).to_be_visible()
+    # Cy deactivated: his open page is signed out, and stays so
+    admin.get_by_role("button", name="Deactivate Cy").click()
+    expect(admin.locator("#admin-status")).to_have_text("Cy is deactivated and signed out everywhere.")
+    expect(users.filter(has_text="Cy").locator(".tag", has_text="Deactivated")).to_be_visible()
+    expect(admin.get_by_role("button", name="Deactivate Cy")).to_have_count(0)
+    expect(cy.locator("#welcome")).to_be_visible()
+    expect(cy.locator("#welcome .form-error")).to_contain_text("signed out")
+    assert cy.evaluate("localStorage.getItem('parlor.token')") is None
+    shot(cy, "deactivated-phone")
+    # the invite Ana made is listed; revoked, it no longer joins anyone
+    invites = admin.locator("#admin-invites .invite-item")
+    expect(invites).to_have_count(1)
+    expect(invites.first).to_contain_text("Conversation")
+    shot(ana, "admin-page-light")
+    invites.first.get_by_role("button", name=re.compile("^Revoke invite")).click()
+    expect(invites).to_have_count(0)
+    expect(admin.locator("#admin-invites")).to_have_text("None.")
+    dee = people.open(path)
+    expect(dee.locator("#welcome")).to_be_visible()
+    dee.fill("#welcome-name", "Dee")
+    dee.get_by_role("button", name="Continue").click()
+    # open registration: Dee gets an account, but the revoked invite leads nowhere
+    expect(dee.locator("#join-invite[open]")).to_contain_text("not valid any more")
+    admin.get_by_role("button", name="Done").click()
+    expect(admin).to_have_count(0)
+
+
+def test_a_tight_send_limit(browser, make_server):
+    server = make_server(extra_args=["--limit-sends", "1/1", "--limit-send-burst", "2"])
+    people = People(browser, server)
+    try:
+        ana = people.join("Ana")
+        link = create_conversation(ana, "Fast talk")
+        ben = people.join("Ben", link.replace(server.base, ""))
+        texts = [f"quick {i}" for i in range(1, 7)]
+        for t in texts:
+            send_text(ana, t)
+        expect(ana.locator("#toast")).to_contain_text(re.compile(r"Slow down — try again in \d+ s\. Your message will be sent then\."))
+        shot(ana, "slow-down-light")
+        for page in (ana, ben):
+            rows = page.locator("#transcript .row[data-seq][data-kind=text]")
+            expect(rows).to_have_count(len(texts), timeout=20_000)
+            got = [r.strip() for r in rows.locator(".text-bubble").all_inner_texts()]
+            assert got == texts, got
+        # nothing left pending or failed, and a reload shows the same, once each
+        expect(ana.locator("#transcript .row:not([data-seq])")).to_have_count(0)
+        ana.reload()
+        rows = ana.locator("#transcript .row[data-seq][data-kind=text]")
+        expect(rows).to_have_count(len(texts))
+        assert [r.strip() for r in rows.locator(".text-bubble").all_inner_texts()] == texts
+        assert not people.errors, people.errors
+    finally:
+        people.close()
+
+
+def test_invite_list_and_revoke_in_the_invite_dialog(people):
+    ana = people.join("Ana")
+    first = create_conversation(ana, "Picnic")
+    ana.get_by_role("button", name="Invite people (copy link)").click()
+    dialog = ana.locator("#invite[open]")
+    dialog.wait_for()  # opened with the new link in place
+    second = ana.input_value("#invite-link")
+    assert second != first
+    items = dialog.locator(".invite-item")
+    expect(items).to_have_count(2)
+    shot(ana, "invite-dialog-light")
+    # revoke one of the two
+    ids = [items.nth(i).get_attribute("data-invite-id") for i in range(2)]
+    assert all(ids), ids
+    items.first.get_by_role("button", name=re.compile("^Revoke the invite")).click()
+    expect(items).to_have_count(1)
+    dialog.get_by_role("button", name="Done").click()
+    # one of the two links no longer joins; the other does
+    outcomes = {}
+    for name, link in (("Ben", first), ("Cy", second)):
+        page = people.open(link.replace(people.server.base, ""))
+        page.fill("#welcome-name", name)
+        page.get_by_role("button", name="Continue").click()
+        page.locator(".me .name", has_text=name).wait_for(state="attached")
+        ask = page.locator("#join-invite[open]")
+        ask.wait_for()
+        outcomes[name] = "not valid any more" in ask.inner_text()
+        answer_invite(page, "OK" if outcomes[name] else "Join")
+        saved_recovery_key(page)
+        if outcomes[name]:
+            expect(page.locator(".conv-item")).to_have_count(0)
+        else:
+            expect(page.locator("#chat-title")).to_have_text("Picnic")
+    assert sorted(outcomes.values()) == [False, True], (outcomes, ids)
+    expect(ana.locator("#chat-presence")).to_contain_text("2 members")
+
+
+def test_rename_a_conversation_live(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Old name")
+    ben = people.join("Ben", link.replace(people.server.base, ""), mobile=True, viewport=(390, 844))
+    expect(ben.locator("#chat-title")).to_have_text("Old name")
+    # Ben (not the creator) sees no rename field
+    ben.get_by_role("button", name="Members and settings of this conversation").click()
+    expect(ben.locator("#members-title-input")).to_be_hidden()
+    ben.locator("#members").get_by_role("button", name="Done").click()
+    ana.get_by_role("button", name="Members and settings of this conversation").click()
+    ana.fill("#members-title-input", "Saturday hike")
+    ana.locator("#members").get_by_role("button", name="Rename").click()
+    expect(ana.locator("#chat-title")).to_have_text("Saturday hike")
+    expect(ana.locator(".conv-item", has_text="Saturday hike")).to_be_visible()
+    expect(ben.locator("#chat-title")).to_have_text("Saturday hike")
+    shot(ben, "renamed-phone")
