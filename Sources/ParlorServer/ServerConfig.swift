@@ -1,3 +1,5 @@
+import ParlorCore
+
 /// How `parlor serve` was asked to run.
 public struct ServerConfig: Sendable {
     public var host: String
@@ -23,6 +25,10 @@ public struct ServerConfig: Sendable {
     /// and uploads are refused, before SQLite itself runs out.
     public var minFreeDiskBytes = 64 << 20
     public var trustedProxies: Set<String> = ["127.0.0.1", "::1"]
+    /// New connections one client address may open: a reconnect storm or a scan is
+    /// refused at accept instead of costing a handshake each. Browsers open a few per
+    /// page load and reconnect with backoff, so this is generous.
+    public var newConnectionsPerAddress = Rate(120, per: 60)
 
     /// The loop libwebsockets runs on. poll() scans every socket on every turn; libev
     /// (epoll) pays only for sockets that are ready. libev used to lose the big room

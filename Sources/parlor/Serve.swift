@@ -38,6 +38,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Days an invite lasts unless its creator asks for less (default 7).") var inviteDays: Int?
     @Option(help: "Minutes a device link can be used (default 10).") var deviceLinkMinutes: Int?
     // Limits: COUNT/SECONDS, 0 for none (deploy/README.md, "Running a community").
+    @Option(help: "New connections one client address may open (default 120/60).") var limitNewConnections: String?
     @Option(help: "Accounts one address may create (default 10/3600).") var limitRegistrations: String?
     @Option(help: "Failed sign-ins from one address before it must wait (default 20/3600).") var limitSignInFailures: String?
     @Option(help: "Messages one user may send (default 5/1).") var limitSends: String?
@@ -90,6 +91,7 @@ struct Serve: ParsableCommand {
         config.appsOrigin = settings.appsOrigin
         config.publicOrigins = settings.origins
         config.maxConnectionsPerIP = settings.maxConnectionsPerIP
+        config.newConnectionsPerAddress = settings.newConnectionsPerAddress
         config.minFreeDiskBytes = settings.minFreeDiskMB << 20
         if !settings.trustedProxies.isEmpty { config.trustedProxies = Set(settings.trustedProxies) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)

@@ -23,6 +23,7 @@ extension ServeSettings {
         engine.invitesPerUser = try rate("limit-invites", engine.invitesPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
+        newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)
         engine.refusalsBeforeClose = max(1, try count("limit-refusals-before-close", engine.refusalsBeforeClose))
         engine.imageGraceSeconds = max(1, try count("image-grace-seconds", engine.imageGraceSeconds))
     }

@@ -30,6 +30,7 @@ struct ServeSettings {
     var eventLoop = ServerConfig.EventLoop.libev
     /// Registration, invites, links and limits: the community's rules.
     var engine = EngineSettings()
+    var newConnectionsPerAddress = Rate(120, per: 60)
 
     static func resolve(_ o: Serve) throws -> ServeSettings {
         var flags: [AbsoluteConfigKey: ConfigValue] = [:]
@@ -48,6 +49,7 @@ struct ServeSettings {
         put("device-link-minutes", o.deviceLinkMinutes)
         put("limit-registrations", o.limitRegistrations); put("limit-sign-in-failures", o.limitSignInFailures)
         put("limit-sends", o.limitSends); put("limit-send-burst", o.limitSendBurst)
+        put("limit-new-connections", o.limitNewConnections)
         put("limit-conversations", o.limitConversations); put("limit-invites", o.limitInvites)
         put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
         put("limit-refusals-before-close", o.limitRefusalsBeforeClose)

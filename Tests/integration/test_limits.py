@@ -125,3 +125,4 @@ async def test_a_connection_that_keeps_going_is_closed_1008(server_factory):
                                    message={"kind": "text", "text": "more"})
         await ana.start("send", conversationId=cid, clientId=new_client_id(), message={"kind": "text", "text": "more"})
         assert await ana.wait_closed(5) == 1008
+

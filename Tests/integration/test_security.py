@@ -293,6 +293,38 @@ def test_one_address_cannot_take_every_connection(server_factory):
     assert status == 101
 
 
+def test_new_connections_per_address_are_rate_limited(server_factory):
+    srv = server_factory(extra_args=["--limit-new-connections", "2/2"])
+    held = []
+    try:
+        for source in ("127.0.0.2", "127.0.0.2"):
+            status, s = ws_handshake(srv.port, source=source)
+            held.append(s)
+            assert status == 101
+        status, s = ws_handshake(srv.port, source="127.0.0.2")
+        held.append(s)
+        assert status is None, "a third new connection within the window was accepted"
+        status, s = ws_handshake(srv.port, source="127.0.0.3")  # another address is served
+        held.append(s)
+        assert status == 101
+        # behind the trusted proxy (loopback), by the forwarded address: answered 429
+        for i in range(3):
+            status, s = ws_handshake(srv.port, headers=["X-Forwarded-For: 203.0.113.9"])
+            held.append(s)
+            assert status == (101 if i < 2 else 429)
+        time.sleep(1.1)  # a token back (2 per 2 s)
+        status, s = ws_handshake(srv.port, source="127.0.0.2")
+        held.append(s)
+        assert status == 101, "the address was not let in again after its window"
+    finally:
+        for s in held:
+            s.close()
+    deadline = time.monotonic() + 3
+    while not any("connections refused" in l and "limit=rate" in l for l in srv.lines):
+        assert time.monotonic() < deadline, "the refusals were not logged"
+        time.sleep(0.1)
+
+
 def test_the_fd_limit_is_never_reached(tmp_path, public_dir):
     # 300 descriptors: the server keeps 256 in reserve and accepts at most 44 connections
     srv = ParlorServer(tmp_path / "data", public_dir, extra_args=["--max-connections-per-ip", "0"], name="fdlimit")

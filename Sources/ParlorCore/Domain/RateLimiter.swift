@@ -29,11 +29,11 @@ public struct Rate: Equatable, Sendable, CustomStringConvertible {
 /// Token buckets, one per key (an address, a user): each refills at its rate up to its
 /// capacity, and a request takes from it or is told how long to wait. Keys whose
 /// bucket is full again are forgotten (`prune`), so memory follows the active keys.
-struct RateLimiter {
-    let rate: Rate
+public struct RateLimiter {
+    public let rate: Rate
     private var buckets: [String: (tokens: Double, at: Int)] = [:]
 
-    init(_ rate: Rate) { self.rate = rate }
+    public init(_ rate: Rate) { self.rate = rate }
 
     private func level(_ key: String, now: Int) -> Double {
         guard let b = buckets[key] else { return rate.capacity }
@@ -42,7 +42,7 @@ struct RateLimiter {
     }
 
     /// nil if `cost` may be taken now (and takes it), else milliseconds until it may.
-    mutating func take(_ key: String, cost: Double = 1, now: Int) -> Int? {
+    public mutating func take(_ key: String, cost: Double = 1, now: Int) -> Int? {
         if let wait = wait(key, cost: cost, now: now) { return wait }
         guard !rate.isUnlimited else { return nil }
         buckets[key] = (level(key, now: now) - cost, now)
@@ -60,7 +60,7 @@ struct RateLimiter {
         return max(1, Int(((cost - have) * Double(rate.seconds * 1000) / Double(rate.count) - 1e-6).rounded(.up)))
     }
 
-    mutating func prune(now: Int) {
+    public mutating func prune(now: Int) {
         buckets = buckets.filter { level($0.key, now: now) < rate.capacity }
     }
 }

@@ -1,4 +1,5 @@
 import CLibWebSockets
+import ParlorCore
 import Foundation
 
 /// Connection limits at accept time: per client address and for the whole process.
@@ -12,6 +13,10 @@ extension LWSServer {
         // A trusted proxy carries many clients: they are counted at the WebSocket
         // handshake by their forwarded address instead (see `admitForwarded`).
         let counted = address.flatMap { config.trustedProxies.contains($0) ? nil : $0 }
+        if let address = counted, connectionRate.take(address, now: Self.millisecondsNow()) != nil {
+            refusedConnections["rate", default: 0] += 1
+            return 1
+        }
         if let refusal = peerLimits.admit(counted) {
             refusedConnections[refusal == .server ? "server" : "address", default: 0] += 1
             return 1
@@ -48,6 +53,10 @@ extension LWSServer {
         guard acceptedPeers[wsi] == .some(nil) else { return true }  // counted at accept
         let address = clientAddress(wsi)
         guard !config.trustedProxies.contains(address) else { return true }  // a local client
+        if connectionRate.take(address, now: Self.millisecondsNow()) != nil {
+            refusedConnections["rate", default: 0] += 1
+            return false
+        }
         if forwardedLimits.admit(address) != nil {
             refusedConnections["address", default: 0] += 1
             return false
@@ -58,7 +67,10 @@ extension LWSServer {
 
     /// Refusals are counted and logged once a second, not once each: under a flood the
     /// log must not become the next thing to fill the disk.
+    static func millisecondsNow() -> Int { Int(DispatchTime.now().uptimeNanoseconds / 1_000_000) }
+
     func logRefusals() {
+        connectionRate.prune(now: Self.millisecondsNow())
         guard !refusedConnections.isEmpty else { return }
         for (why, n) in refusedConnections.sorted(by: { $0.key < $1.key }) {
             metrics.refusedConnections(why, n)

@@ -39,6 +39,8 @@ public final class LWSServer: @unchecked Sendable {
     var forwardedLimits: PeerLimits
     var forwardedPeers: [OpaquePointer: String] = [:]
     var refusedConnections: [String: Int] = [:]
+    /// New connections per client address (`newConnectionsPerAddress`).
+    var connectionRate: RateLimiter
     var metrics = ServerMetrics()
     /// Renders /metrics (Prometheus text); nil serves no metrics.
     public var renderMetrics: (@Sendable () -> [UInt8])?
@@ -75,6 +77,7 @@ public final class LWSServer: @unchecked Sendable {
                                  hostOrigins: config.publicOrigins + config.allowedOrigins)
         peerLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: PeerLimits.processCapacity())
         forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
+        connectionRate = RateLimiter(config.newConnectionsPerAddress)
         self.log = logger
         live = LiveState(log: logger)
         scratch = [UInt8](repeating: 0, count: Int(parlor_lws_pre()))
