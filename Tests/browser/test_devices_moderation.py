@@ -26,8 +26,12 @@ def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
     # the same link works once
     again = people.open(link.replace(people.server.base, ""))
     expect(again.locator("#welcome .form-error")).to_contain_text("unknown, expired or already used")
-    # a code typed on the welcome screen
+    # a code typed on the welcome screen: a new link replaces the used one (wait for
+    # it: until the answer comes the dialog still shows the first, used code)
+    first_code = ana.locator("#device-code").inner_text()
     ana.get_by_role("button", name="Add a device").click()
+    expect(ana.locator("#device-code")).not_to_have_text(first_code)
+    expect(ana.locator("#device-code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))
     code = ana.locator("#device-code").inner_text()
     laptop = people.open("/")
     laptop.get_by_role("button", name="Sign in with a code from another device").click()
