@@ -5,6 +5,7 @@ files other local users can read, image bombs, and the smaller holes."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import select
@@ -259,29 +260,35 @@ async def test_long_messages_cannot_knock_members_offline(server):
 # ------------------------------------------------------------------ 5. connections
 
 
-def test_one_address_cannot_take_every_connection(server_factory):
-    srv = server_factory(extra_args=["--max-connections-per-ip", "5"])
+@contextlib.contextmanager
+def handshakes(port):
+    """A function that opens a WebSocket handshake and returns its status, keeping every
+    socket open until the block ends (they count against the limits under test)."""
     held = []
+
+    def open_one(**kw):
+        status, s = ws_handshake(port, **kw)
+        held.append(s)
+        return status
+
     try:
-        for _ in range(5):
-            status, s = ws_handshake(srv.port, source="127.0.0.2")
-            assert status == 101
-            held.append(s)
-        status, s = ws_handshake(srv.port, source="127.0.0.2")
-        held.append(s)
-        assert status is None, "the sixth connection from one address was accepted"
-        # another address is still served
-        status, s = ws_handshake(srv.port, source="127.0.0.3")
-        held.append(s)
-        assert status == 101
-        # behind the trusted proxy (loopback), the forwarded address is what counts
-        for i in range(6):
-            status, s = ws_handshake(srv.port, headers=["X-Forwarded-For: 203.0.113.7"])
-            held.append(s)
-            assert status == (101 if i < 5 else 429)
+        yield open_one
     finally:
         for s in held:
             s.close()
+
+
+def test_one_address_cannot_take_every_connection(server_factory):
+    srv = server_factory(extra_args=["--max-connections-per-ip", "5"])
+    with handshakes(srv.port) as handshake:
+        for _ in range(5):
+            assert handshake(source="127.0.0.2") == 101
+        assert handshake(source="127.0.0.2") is None, "the sixth connection from one address was accepted"
+        # another address is still served
+        assert handshake(source="127.0.0.3") == 101
+        # behind the trusted proxy (loopback), the forwarded address is what counts
+        for i in range(6):
+            assert handshake(headers=["X-Forwarded-For: 203.0.113.7"]) == (101 if i < 5 else 429)
     # closed connections are given back (once the server has seen them close)
     deadline = time.monotonic() + 5
     while True:
@@ -295,30 +302,16 @@ def test_one_address_cannot_take_every_connection(server_factory):
 
 def test_new_connections_per_address_are_rate_limited(server_factory):
     srv = server_factory(extra_args=["--limit-new-connections", "2/2"])
-    held = []
-    try:
-        for source in ("127.0.0.2", "127.0.0.2"):
-            status, s = ws_handshake(srv.port, source=source)
-            held.append(s)
-            assert status == 101
-        status, s = ws_handshake(srv.port, source="127.0.0.2")
-        held.append(s)
-        assert status is None, "a third new connection within the window was accepted"
-        status, s = ws_handshake(srv.port, source="127.0.0.3")  # another address is served
-        held.append(s)
-        assert status == 101
+    with handshakes(srv.port) as handshake:
+        for _ in range(2):
+            assert handshake(source="127.0.0.2") == 101
+        assert handshake(source="127.0.0.2") is None, "a third new connection within the window was accepted"
+        assert handshake(source="127.0.0.3") == 101  # another address is served
         # behind the trusted proxy (loopback), by the forwarded address: answered 429
         for i in range(3):
-            status, s = ws_handshake(srv.port, headers=["X-Forwarded-For: 203.0.113.9"])
-            held.append(s)
-            assert status == (101 if i < 2 else 429)
+            assert handshake(headers=["X-Forwarded-For: 203.0.113.9"]) == (101 if i < 2 else 429)
         time.sleep(1.1)  # a token back (2 per 2 s)
-        status, s = ws_handshake(srv.port, source="127.0.0.2")
-        held.append(s)
-        assert status == 101, "the address was not let in again after its window"
-    finally:
-        for s in held:
-            s.close()
+        assert handshake(source="127.0.0.2") == 101, "the address was not let in again after its window"
     deadline = time.monotonic() + 3
     while not any("connections refused" in l and "limit=rate" in l for l in srv.lines):
         assert time.monotonic() < deadline, "the refusals were not logged"

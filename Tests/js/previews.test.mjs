@@ -8,6 +8,7 @@ import { Previews } from "../../Public/js/sync/previews.js";
 import { derivePreviews, previewLine, newestMessage, keptPreviews, nameParticipants } from "../../Public/js/state/previews.js";
 import { participantMap, participantsKey } from "../../Public/js/state/participants.js";
 import { installFakeStorage } from "./fake-storage.mjs";
+import { signedInStore } from "./signed-in-store.mjs";
 
 const storage = installFakeStorage();
 const ME = { id: "uMe", name: "Me" };
@@ -17,13 +18,7 @@ const drew = { seq: 4, createdAt: 1_700_000_000_000, sender: "uAna", kind: "app"
 const conversation = { id: "c1", title: "Games", members: [{ userId: ME.id, name: "Me" }, ANA], lastMessage: drew };
 const anaMap = participantMap({ local: "x", participants: [{ userId: "uAna", participantId: PID }] });
 
-function signedIn() {
-  storage.clear();
-  const store = new Store();
-  store.loadForUser(ME.id);
-  store.update(["user"], () => ({ user: ME }));
-  return store;
-}
+const signedIn = () => signedInStore(storage, ME);
 
 test("a participant in an app's summary is named once the map is held, '…' meanwhile", () => {
   assert.equal(nameParticipants(`$${PID} drew a WenderPic`, undefined, () => "Ana"), "… drew a WenderPic");

@@ -5,17 +5,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Store } from "../../Public/js/store.js";
 import { installFakeStorage } from "./fake-storage.mjs";
+import { signedInStore } from "./signed-in-store.mjs";
 
 const storage = installFakeStorage();
 const ME = { id: "uMe", name: "Me" };
 
-function signedIn() {
-  storage.clear();
-  const store = new Store();
-  store.loadForUser(ME.id);
-  store.update(["user"], () => ({ user: ME }));
-  return store;
-}
+const signedIn = () => signedInStore(storage, ME);
 
 test("update applies a patch and names the parts that changed", () => {
   const store = new Store();
