@@ -111,7 +111,8 @@ class ParlorServer:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
-        threading.Thread(target=self._pump, args=(self.proc,), daemon=True).start()
+        self._pump_thread = threading.Thread(target=self._pump, args=(self.proc,), daemon=True)
+        self._pump_thread.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self._port_event.wait(0.05):
@@ -147,6 +148,14 @@ class ParlorServer:
         with self._lock:
             self.lines.append(line)
 
+    def wait_exit(self, timeout: float) -> int:
+        """Waits for the process to end and for its last log lines to be read (the pump
+        reads them on its own thread: right after the exit `lines` may still miss them)."""
+        assert self.proc is not None
+        code = self.proc.wait(timeout)
+        self._pump_thread.join(5)
+        return code
+
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
@@ -158,7 +167,7 @@ class ParlorServer:
         self._append(f"=== [{self.name}] sending SIGTERM")
         self.proc.send_signal(signal.SIGTERM)
         try:
-            self.proc.wait(timeout)
+            self.wait_exit(timeout)
             return True
         except subprocess.TimeoutExpired:
             self._append(f"=== [{self.name}] did not exit {timeout}s after SIGTERM; SIGKILL")

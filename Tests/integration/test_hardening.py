@@ -50,7 +50,7 @@ async def test_sigterm_answers_what_was_read_then_closes_1001(server_factory):
         acked = {r["result"]["message"]["seq"] for r in results
                  if isinstance(r, dict) and r.get("type") == "result"}
         assert acked, "nothing was answered before the close"
-    assert srv.proc.wait(15) == 0
+    assert srv.wait_exit(15) == 0
     assert any("draining" in line for line in srv.lines)
     srv.start()
     async with Env(srv) as env:
