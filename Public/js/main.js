@@ -440,6 +440,14 @@ function failed({ conversationId = undefined, item, error }) {
   }
 }
 
+// Moving on to another app leaves that refused move behind: its notice goes too.
+pane.addEventListener("change", () => {
+  if (conflictNotice && pane.activeAppId && pane.activeAppId !== conflictNotice.appId) {
+    conflictNotice = null;
+    chat.composer.showNotice(null);
+  }
+});
+
 window.addEventListener("hashchange", route);
 window.addEventListener("online", () => client.reconnectNow());
 window.addEventListener("offline", () => client.drop());
