@@ -6,7 +6,7 @@ PORT       ?= 8080
 DATA       ?= ./data
 PYTHON     ?= python3
 APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji
-PIP_PKGS   := websockets pytest playwright prometheus-client
+PIP_PKGS   := websockets pytest playwright prometheus-client axe-playwright-python
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
@@ -23,7 +23,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import websockets, pytest, playwright, prometheus_client" 2>/dev/null || \
+	@$(PYTHON) -c "import websockets, pytest, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
 # The Swift runtime is linked in, so the binary runs on a machine without Swift

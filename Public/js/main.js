@@ -53,6 +53,7 @@ function inviteInRoute() {
 }
 
 const welcome = new WelcomeView($("welcome"), {
+  behind: [$("shell"), document.querySelector(".skip-link")],
   // First without the invite, so that where anyone may sign up the person is still
   // asked before joining (invites.peek); an invite-only server needs the invite to
   // make the account, and joins it at once (see authfailed).

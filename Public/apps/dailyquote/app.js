@@ -55,7 +55,7 @@ class ViewController {
 /** Compact: today's quote, who said it, and Share. */
 class CompactViewController extends ViewController {
   loadView() {
-    this.kicker = el("p", { class: "kicker" });
+    this.kicker = el("h1", { class: "kicker" }); // the compact view's heading
     this.quoteLabel = el("p", { id: "quote-text", class: "quote" });
     this.creatorLabel = el("p", { id: "quote-creator", class: "creator" });
     this.shareButton = el("button", { type: "button", id: "share", class: "share", onclick: () => this.shareTapped() }, shareGlyph(), el("span", {}, "Share"));

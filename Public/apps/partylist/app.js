@@ -85,6 +85,7 @@ class DetailListViewController {
     this.view = el("section", { id: "detail", class: "detail", "aria-label": "Edit the list" },
       el("div", { class: "detail-scroll" },
         el("header", { class: "detail-header" },
+          el("h1", { class: "visually-hidden" }, "Edit the list"),
           this.title,
           el("p", { class: "detail-sub" }, this.count, " · ", this.kind)),
         this.note,

@@ -15,10 +15,12 @@ const LEAD = {
 export class WelcomeView {
   /**
    * @param {HTMLElement} el
-   * @param {{onRegister: (name: string) => void, onRecover: (key: string, revokeOthers: boolean) => void, onLink: (code: string) => void}} opts
+   * @param {{onRegister: (name: string) => void, onRecover: (key: string, revokeOthers: boolean) => void, onLink: (code: string) => void, behind?: Element[]}} opts
+   *   behind: what the welcome covers, inert while it shows (no Tab or screen reader reaches it)
    */
-  constructor(el, { onRegister, onRecover, onLink }) {
+  constructor(el, { onRegister, onRecover, onLink, behind = [] }) {
     this.el = el;
+    this.behind = behind;
     this.mode = "name";
     this.invited = false;
     this.input = h("input", { id: "welcome-name", name: "name", maxlength: 64, autocomplete: "nickname", placeholder: "e.g. Ana" });
@@ -83,7 +85,7 @@ export class WelcomeView {
   /** @param {{invited?: boolean, error?: string, mode?: "name" | "recover" | "code"}} [o] */
   show({ invited = false, error = "", mode = this.mode } = {}) {
     this.invited = invited;
-    this.el.hidden = false;
+    this.shown(true);
     this.setMode(mode);
     this.error.textContent = error;
     this.button.disabled = false;
@@ -91,12 +93,17 @@ export class WelcomeView {
 
   /** Signing in through a link: nothing to type, only the outcome to wait for. */
   busy(text) {
-    this.el.hidden = false;
+    this.shown(true);
     this.lead.textContent = text;
     this.button.disabled = true;
   }
 
   hide() {
-    this.el.hidden = true;
+    this.shown(false);
+  }
+
+  shown(on) {
+    this.el.hidden = !on;
+    for (const el of this.behind) el.inert = on;
   }
 }

@@ -39,6 +39,7 @@ export class DrawingView {
     this.el = h("section", { class: "play drawing" },
       h("div", { class: "sheet" }, this.board.el),
       h("div", { class: "side" },
+        h("h1", { class: "visually-hidden" }, "Draw your WenderPic"),
         h("div", { class: "word-card" },
           h("span", { class: "word-label" }, game.rounds.length ? "You are drawing" : "Draw this"),
           h("strong", { class: "word", id: "word" }, game.word),

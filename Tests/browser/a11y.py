@@ -1,0 +1,36 @@
+"""axe-core (shipped in the axe-playwright-python wheel) run in the host page
+and in every app frame. App frames are sandboxed, opaque-origin documents:
+axe in the host cannot look inside them, so it is injected and run in each
+frame on its own (Playwright reaches every frame)."""
+
+from pathlib import Path
+
+import axe_playwright_python
+
+AXE_SOURCE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
+BLOCKING = ("serious", "critical")
+# moderate, and kept at zero too: each app view says what it is with a level-one heading
+ALSO = ("page-has-heading-one",)
+
+RUN = """async () => {
+  const r = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
+  return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
+}"""
+
+
+def axe_findings(page, screen):
+    """Serious and critical axe findings on the page and in each of its frames, as lines."""
+    found = []
+    for fr in page.frames:
+        if fr.is_detached() or fr.url in ("", "about:blank"):
+            continue
+        if not fr.evaluate("() => typeof axe !== 'undefined'"):
+            fr.evaluate(AXE_SOURCE)
+        where = "host" if fr == page.main_frame else fr.url.split("/apps/")[-1]
+        for v in fr.evaluate(RUN):
+            if v["impact"] not in BLOCKING and not (v["id"] in ALSO and where != "host"):
+                continue
+            for n in v["nodes"]:
+                found.append(f"{screen} [{where}] {v['impact']} {v['id']}: {n['target']} — {n['summary'].splitlines()[-1].strip()}")
+    return found
