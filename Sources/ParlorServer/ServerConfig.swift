@@ -29,6 +29,9 @@ public struct ServerConfig: Sendable {
     /// refused at accept instead of costing a handshake each. Browsers open a few per
     /// page load and reconnect with backoff, so this is generous.
     public var newConnectionsPerAddress = Rate(120, per: 60)
+    /// Seconds of silence after which a connection is pinged, and half the time after
+    /// which one that does not answer is closed.
+    public var keepaliveSeconds = Limits.keepaliveSeconds
 
     /// The loop libwebsockets runs on. poll() scans every socket on every turn; libev
     /// (epoll) pays only for sockets that are ready. libev used to lose the big room

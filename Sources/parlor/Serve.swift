@@ -30,6 +30,8 @@ struct Serve: ParsableCommand {
     @Option(help: "MiB of free disk kept in reserve: under it /health fails and uploads are refused (default 64).")
     var minFreeDiskMb: Int?
     @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes (default 10).") var drainSeconds: Int?
+    @Option(help: "Seconds of silence after which a connection is pinged; closed after twice that (default 20).")
+    var keepaliveSeconds: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "line (the default) or json.") var logFormat: String?
     @Option(help: "libev (epoll, the default) or poll.") var eventLoop: String?
@@ -93,6 +95,7 @@ struct Serve: ParsableCommand {
         config.maxConnectionsPerIP = settings.maxConnectionsPerIP
         config.newConnectionsPerAddress = settings.newConnectionsPerAddress
         config.minFreeDiskBytes = settings.minFreeDiskMB << 20
+        config.keepaliveSeconds = settings.keepaliveSeconds
         if !settings.trustedProxies.isEmpty { config.trustedProxies = Set(settings.trustedProxies) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         server.renderMetrics = { registry.emitToBuffer() }

@@ -25,6 +25,7 @@ struct ServeSettings {
     var trustedProxies: [String] = []
     var minFreeDiskMB = 64
     var drainSeconds = 10
+    var keepaliveSeconds = Limits.keepaliveSeconds
     var logLevel = Logger.Level.info
     var logFormat = LineLogHandler.Format.line
     var eventLoop = ServerConfig.EventLoop.libev
@@ -44,6 +45,7 @@ struct ServeSettings {
         put("origin", o.origin); put("apps-origin", o.appsOrigin); put("max-connections-per-ip", o.maxConnectionsPerIp)
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
         put("drain-seconds", o.drainSeconds); put("log-level", o.logLevel); put("log-format", o.logFormat)
+        put("keepalive-seconds", o.keepaliveSeconds)
         put("event-loop", o.eventLoop)
         put("registration", o.registration); put("invite-days", o.inviteDays)
         put("device-link-minutes", o.deviceLinkMinutes)
@@ -82,6 +84,7 @@ struct ServeSettings {
         s.trustedProxies = config.stringArray(forKey: "trusted-proxy", default: [])
         s.minFreeDiskMB = config.int(forKey: "min-free-disk-mb", default: s.minFreeDiskMB)
         s.drainSeconds = config.int(forKey: "drain-seconds", default: s.drainSeconds)
+        s.keepaliveSeconds = config.int(forKey: "keepalive-seconds", default: s.keepaliveSeconds)
         let level = config.string(forKey: "log-level", default: "info")
         guard let l = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         s.logLevel = l
@@ -136,6 +139,7 @@ struct ServeSettings {
             throw ValidationError("apps-origin needs origin: the apps only let the host's origin frame them")
         }
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("max-connections-per-ip must be 0 or more") }
+        guard keepaliveSeconds >= 1 else { throw ValidationError("keepalive-seconds must be 1 or more") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("public \(publicDir) is not a directory")

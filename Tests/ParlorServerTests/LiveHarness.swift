@@ -38,6 +38,13 @@ struct LiveHarness {
         }
     }
 
+    /// What one writeable callback writes, as raw bytes (nil: nothing, or a close).
+    mutating func wire(_ id: ConnectionID) -> [UInt8]? {
+        var buffer: [UInt8] = []
+        guard case .write = live.writeable(id, into: &buffer, budget: 64 * 1024) else { return nil }
+        return buffer
+    }
+
     /// Splits unmasked server text frames back into their JSON payloads.
     static func payloads(_ wire: [UInt8]) -> [JSONValue] {
         var out: [JSONValue] = []

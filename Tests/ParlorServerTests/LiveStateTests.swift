@@ -160,6 +160,39 @@ import Testing
         #expect(h.write(c1).close == 4001)
     }
 
+    @Test func aSilentConnectionIsPingedThenClosedAndAnyAnswerKeepsItOpen() {
+        var h = LiveHarness()
+        let s: UInt64 = 1_000_000_000
+        let c = h.open(user: "ana", now: 0)
+        #expect(h.step { $0.sweep(now: 19 * s) }.isEmpty, "not silent for long enough")
+        #expect(h.step { $0.sweep(now: 21 * s) } == [.requestWrite(c)])
+        #expect(h.wire(c) == [0x89, 0x02] + Array("ka".utf8), "a ping whose pong lws reports")
+        #expect(h.step { $0.sweep(now: 30 * s) }.isEmpty, "one ping until it is answered")
+
+        _ = h.step { $0.pong(c, now: 31 * s) }
+        #expect(h.step { $0.sweep(now: 50 * s) }.isEmpty, "the pong counts as a sign of life")
+        _ = h.step { live in
+            Array(#"{"type":"x"}"#.utf8).withUnsafeBytes { _ = live.receive(c, $0, binary: false, final: true, remaining: 0, now: 45 * s) }
+        }
+        #expect(h.step { $0.sweep(now: 64 * s) }.isEmpty, "so does a frame")
+        #expect(h.step { $0.sweep(now: 66 * s) } == [.requestWrite(c)])
+        #expect(h.wire(c) == [0x89, 0x02] + Array("ka".utf8))
+        #expect(h.step { $0.sweep(now: 84 * s) }.isEmpty, "the ping has had 18 s")
+        #expect(h.step { $0.sweep(now: 87 * s) } == [.requestWrite(c)])
+        #expect(h.write(c).close == 4009)
+    }
+
+    @Test func aLateSweepStillPingsBeforeItCloses() {
+        var h = LiveHarness()
+        let s: UInt64 = 1_000_000_000
+        let c = h.open(user: "ana", now: 0)
+        _ = h.step { $0.sweep(now: 45 * s) }
+        #expect(h.wire(c) == [0x89, 0x02] + Array("ka".utf8), "silent for 45 s, but never pinged: pinged now")
+        #expect(h.step { $0.sweep(now: 60 * s) }.isEmpty)
+        _ = h.step { $0.sweep(now: 66 * s) }
+        #expect(h.write(c).close == 4009)
+    }
+
     @Test func drainingStopsReadingAndClosesOnceEveryRequestIsAnswered() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")

@@ -229,3 +229,29 @@ def test_a_one_byte_close_frame_is_a_protocol_error(server):
         s.sendall(bytes([0x88, 0x81]) + mask + bytes([0x03 ^ mask[0]]))
         frame = s.recv(64)
     assert frame[0] == 0x88 and struct.unpack(">H", frame[2:4])[0] == 1002, frame
+
+
+async def test_a_silent_peer_is_pinged_then_closed_and_one_that_answers_stays(server_factory):
+    # The keepalive is the server's own sweep (lws's per-connection timers cost a walk
+    # of a list of every connection on each pong). With --keepalive-seconds 1: a ping
+    # after 1 s of silence, a close (4009) after 2 s without an answer.
+    import struct
+    from rawws import read_until, ws_handshake
+    srv = server_factory(["--keepalive-seconds", "1"])
+    async with Env(srv) as env:
+        alive = await env.register("Ana")  # its library answers pings by itself
+        def silent_peer():  # blocking: on a thread, so Ana's client keeps answering
+            status, _, s = ws_handshake(srv.port, timeout=8.0)
+            assert status == 101
+            with s:
+                return read_until(s, lambda d: len(d) >= 2 and d.find(b"\x88") >= 0)
+        data = await asyncio.to_thread(silent_peer)
+        assert data.startswith(b"\x89\x02ka"), data
+        close = data[data.find(b"\x88"):]
+        assert struct.unpack(">H", close[2:4])[0] == 4009, data
+        await asyncio.sleep(3.5)
+        assert (await alive.call("conversations.list"))["conversations"] == []
+    deadline = time.time() + 5  # the log pump reads the server's output on its own thread
+    while not any("ws silent" in line for line in srv.lines) and time.time() < deadline:
+        await asyncio.sleep(0.05)
+    assert any("ws silent" in line for line in srv.lines), srv.log_tail()

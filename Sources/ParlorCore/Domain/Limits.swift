@@ -35,6 +35,8 @@ public enum Limits {
     public static let uploadGraceSeconds = 10
     public static let uploadMinBytesPerSecond = 2048
     public static let authSeconds = 5
+    /// A silent connection is pinged after this, and closed after twice this.
+    public static let keepaliveSeconds = 20
     public static let authFailures = 3
     public static let presenceRoomSize = 200
     /// Members listed in a conversation object: a 10,000-member room must not send

@@ -7,6 +7,10 @@ struct LiveConnection {
     let peer: String
     /// Uptime nanoseconds (see `LiveState.now`).
     let openedAt: UInt64
+    /// When the peer was last heard from (a frame or a pong), and when a ping still
+    /// unanswered was sent: the keepalive (`LiveState.sweep`).
+    var heardAt: UInt64
+    var pingedAt: UInt64?
     var userId: String?
     var subscriptions: Set<String> = []
     var queue = FrameQueue()
@@ -40,6 +44,7 @@ struct LiveConnection {
         self.id = id
         self.peer = peer
         self.openedAt = openedAt
+        heardAt = openedAt
     }
 }
 
@@ -76,6 +81,8 @@ extension LiveConnection {
     /// engine; `.close` when it breaks the size cap.
     mutating func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, remaining: Int, now: UInt64,
                           _ fx: inout [LiveEffect]) -> WriteStep {
+        heardAt = now
+        pingedAt = nil
         // The cap applies before buffering: once a frame announces more than the cap,
         // nothing more of it is kept. The rest is read and dropped (up to a bound) so
         // the client, done sending, reads the 1009 instead of a reset connection.

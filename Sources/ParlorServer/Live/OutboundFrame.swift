@@ -11,6 +11,19 @@ struct OutboundFrame {
 
     init(_ payload: Payload) { self.init(text: payload.json) }
 
+    /// The keepalive's ping: the browser answers it with a pong by itself. Not empty:
+    /// lws 4.1 reports only a pong that carries a payload (an empty one it drops).
+    static let ping = OutboundFrame(opcode: 0x89, payload: Array("ka".utf8))
+
+    private init(opcode: UInt8, payload: [UInt8]) {
+        var h = InlineArray<10, UInt8>(repeating: 0)
+        h[0] = opcode
+        h[1] = UInt8(payload.count)
+        self.payload = payload
+        header = h
+        headerCount = 2
+    }
+
     init(text payload: [UInt8]) {
         self.payload = payload
         var h = InlineArray<10, UInt8>(repeating: 0)

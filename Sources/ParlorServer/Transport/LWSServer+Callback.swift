@@ -26,6 +26,9 @@ extension LWSServer {
             return opened(wsi, user)
         case LWS_CALLBACK_RECEIVE:
             return received(wsi, user, input, len)
+        case LWS_CALLBACK_RECEIVE_PONG:
+            if let id = sessionId(user) { live.pong(id) }
+            return 0
         case LWS_CALLBACK_SERVER_WRITEABLE:
             return writeable(wsi, user)
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:

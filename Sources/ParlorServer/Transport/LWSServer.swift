@@ -79,7 +79,7 @@ public final class LWSServer: @unchecked Sendable {
         forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
         connectionRate = RateLimiter(config.newConnectionsPerAddress)
         self.log = logger
-        live = LiveState(log: logger)
+        live = LiveState(log: logger, keepaliveSeconds: config.keepaliveSeconds)
         scratch = [UInt8](repeating: 0, count: Int(parlor_lws_pre()))
         scratch.reserveCapacity(scratch.count + Self.writeBudget * 2)
     }
@@ -211,9 +211,11 @@ public final class LWSServer: @unchecked Sendable {
         // chop each batched write into 256-byte pieces; one write should take a batch.
         protos[1].tx_packet_size = 4 * Self.writeBudget
 
+        // No keepalive timers in lws (zeros): the live state's sweep pings and drops
+        // silent connections (see LiveState.sweep for why).
         let retry = cMemory.retry
-        retry.pointee.secs_since_valid_ping = 20
-        retry.pointee.secs_since_valid_hangup = 40
+        retry.pointee.secs_since_valid_ping = 0
+        retry.pointee.secs_since_valid_hangup = 0
 
         var info = lws_context_creation_info()
         info.port = Int32(config.port)
