@@ -11,6 +11,8 @@ struct LiveState {
     // Changed only by the methods here and in LiveState+Actions.swift.
     var connections = ConnectionTable()
     var subscriptions = Subscriptions()
+    /// Who has which session open in the expanded pane (LiveState+Playing.swift).
+    var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: Set<ConnectionID>] = [:]
     var effects: [LiveEffect] = []
@@ -77,6 +79,7 @@ struct LiveState {
     mutating func closed(_ id: ConnectionID, now: UInt64 = now()) {
         guard let c = connections[id] else { return }
         for conversation in c.subscriptions { leave(id, conversation) }
+        stopPlaying(id, in: nil)  // marks sent before its subscription had caught up
         connections.remove(id)
         metrics.connections.record(connections.count)
         if let u = c.userId {
@@ -91,6 +94,7 @@ struct LiveState {
     /// Closes connections that have not signed in within the time allowed. One whose
     /// auth or register is still waiting in a busy engine is not the client's fault.
     mutating func sweep(now: UInt64 = now()) {
+        sweepPlaying(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
         for id in connections.ids {
             let c = connections[id]!
