@@ -8,10 +8,11 @@ from playwright.sync_api import expect
 
 from conftest import pane_ready, shot
 from test_app_partylist import APP, current_bubble, send_new_list, start_party, toggle
+from test_offline_moves import console_errors_but_offline  # noqa: F401 (a fixture)
 
 RECONNECT = 30_000
 
-pytestmark = pytest.mark.usefixtures("app_console_errors")
+pytestmark = pytest.mark.usefixtures("console_errors_but_offline")
 
 
 def players(page):
