@@ -112,3 +112,16 @@ async def test_bad_playing_requests_are_refused_and_change_nothing(server):
         await ben.wait_message(cid, seq=m["seq"])
         heard = sorted((e["sessionId"], e["playing"]) for e in ben.events if e.get("type") == "playing")
         assert heard == sorted([("g1", True), ("g2", True), ("g3", True), ("g4", True), ("g1", False), ("g5", True)])
+
+
+async def test_marks_are_rate_limited_per_user(server):
+    async with Env(server) as env:
+        (ana, ben), cid = await room(env, "Ana", "Ben")
+        for i in range(30):  # the burst: opening and closing a pane in a loop
+            await ana.call("playing", conversationId=cid, sessionId="g1", playing=i % 2 == 0)
+        err = await ana.expect_error("playing", "rate_limited", conversationId=cid, sessionId="g1", playing=True)
+        assert err["retryAfterMs"] > 0
+        m = await ana.send_text(cid, "marker")
+        await ben.wait_message(cid, seq=m["seq"])
+        heard = [e["playing"] for e in ben.events if e.get("type") == "playing"]
+        assert heard == [i % 2 == 0 for i in range(30)], "the refused mark was news to nobody"

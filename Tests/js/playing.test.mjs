@@ -25,3 +25,51 @@ test("only a session open in the expanded pane of a visible page is playing", ()
   assert.equal(playingNow({ ...pane, selected: null }), null);
   assert.equal(playingNow({ active: false }), null);
 });
+
+// The page's own mark, against a fake client.
+import { Store } from "../../Public/js/store.js";
+import { PlayingMarks } from "../../Public/js/sync/playing.js";
+import { ProtocolError } from "../../Public/js/net/client.js";
+import { FakeClient } from "./fake-client.mjs";
+
+const tick = () => new Promise((r) => setImmediate(r));
+const expanded = (sid) => ({ active: true, style: "expanded", conversationId: "c1", selected: { session: { id: sid, version: 1 } } });
+const marks = (client) => client.requests.filter((r) => r.type === "playing").map((r) => `${r.fields.sessionId}:${r.fields.playing}`);
+
+test("the page says which session its expanded pane shows, stops when it closes, says it again after a reconnect", async () => {
+  const store = new Store();
+  const client = new FakeClient();
+  new PlayingMarks(client, store);
+  store.update(["pane"], () => ({ pane: expanded("s1") }));
+  store.update(["pane"], () => ({ pane: expanded("s1") })); // nothing new
+  store.update(["pane"], () => ({ pane: expanded("s2") })); // another session: stop one, start the other
+  store.update(["pane"], () => ({ pane: { ...expanded("s2"), style: "compact" } }));
+  assert.deepEqual(marks(client), ["s1:true", "s1:false", "s2:true", "s2:false"]);
+
+  store.update(["pane"], () => ({ pane: expanded("s3") }));
+  client.serverSends("playing", { conversationId: "c1", sessionId: "s3", userId: "uAna", playing: true });
+  assert.deepEqual(store.state.playing, { c1: { s3: ["uAna"] } });
+  // the connection drops: the server ended the mark, and what others do is unknown now
+  client.setStatus("offline");
+  assert.deepEqual(store.state.playing, {});
+  client.setStatus("online");
+  client.dispatchEvent(new CustomEvent("ready", { detail: {} }));
+  assert.deepEqual(marks(client).slice(4), ["s3:true", "s3:true"]);
+  store.update(["pane"], () => ({ pane: { active: false } })); // closed: no more repeats
+  assert.deepEqual(marks(client).slice(6), ["s3:false"]);
+});
+
+test("refused as rate limited, the page waits the time given and then says what its pane shows by then, once", async () => {
+  const store = new Store();
+  const client = new FakeClient();
+  new PlayingMarks(client, store);
+  store.update(["pane"], () => ({ pane: expanded("s1") }));
+  client.requests[0].reject(new ProtocolError({ code: "rate_limited", message: "slow down", retryAfterMs: 30 }));
+  await tick();
+  store.update(["pane"], () => ({ pane: { active: false } }));
+  store.update(["pane"], () => ({ pane: expanded("s2") }));
+  assert.deepEqual(marks(client), ["s1:true"], "nothing during the wait");
+  await new Promise((r) => setTimeout(r, 60));
+  assert.deepEqual(marks(client), ["s1:true", "s2:true"]);
+  store.update(["pane"], () => ({ pane: { active: false } }));
+});

@@ -20,6 +20,8 @@ export class PlayingMarks {
     /** the mark the server holds for this connection, as far as we know */
     this.sent = null;
     this.timer = null;
+    /** refused as rate_limited: the timer that says the pane's state again after the wait */
+    this.retry = null;
     store.addEventListener("change", (e) => {
       if (e.detail.parts.has("pane")) this.update();
     });
@@ -28,6 +30,8 @@ export class PlayingMarks {
       if (e.detail.status === "online") return;
       // the connection's marks ended with it; nor do we know the others' any more
       this.sent = null;
+      clearInterval(this.timer);
+      this.timer = null;
       this.store.update(["playing"], () => ({ playing: {} }));
     });
     client.addEventListener("ready", () => this.update());
@@ -52,6 +56,7 @@ export class PlayingMarks {
     clearInterval(this.timer);
     this.timer = null;
     if (this.client.status !== "online") return; // said again once ready
+    if (this.retry) return; // said again when the rate limit's wait is over
     if (this.sent) this.mark(this.sent, false);
     this.sent = want;
     if (!want) return;
@@ -61,11 +66,19 @@ export class PlayingMarks {
 
   mark({ conversationId, sessionId }, playing) {
     this.client.request("playing", { conversationId, sessionId, playing }).catch((error) => {
-      // a session not on the server yet, or the connection gone: nothing to show anyone
-      if (playing && this.sent?.sessionId === sessionId && error.code !== "offline") {
+      if (error.code === "rate_limited" && !this.retry) {
+        // opened and closed too fast: wait, then say once what the pane shows by then
+        // (a mark the server kept meanwhile lapses by itself)
         clearInterval(this.timer);
         this.timer = null;
+        this.sent = null;
+        this.retry = setTimeout(() => {
+          this.retry = null;
+          this.update();
+        }, error.retryAfterMs || 2000);
       }
+      // else: the connection went (said again once ready), or a session the server does
+      // not know: the others just do not see a face
     });
   }
 }

@@ -5,6 +5,7 @@ extension Engine {
     func playing(_ cid: String, _ sid: String, _ on: Bool, id: String?, conn: ConnectionID, userId: String,
                  _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try requireMember(cid, userId, tx)
+        try limit(\.playing, userId, "session marks")
         if on, cache.sessions[cid + "\u{0}" + sid] == nil, try tx.session(conversationId: cid, id: sid) == nil {
             throw ParlorError(.notFound, "there is no such session in this conversation", field: "sessionId")
         }
