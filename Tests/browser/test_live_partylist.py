@@ -26,6 +26,7 @@ def live_drawn(bubble):
 def test_the_party_list_bubble_is_drawn_live_and_the_picture_stays_for_those_without_it(people, dark):
     mode = "dark" if dark else "light"
     kate, john = start_party(people, dark=dark)
+    kate.set_viewport_size({"width": 1280, "height": 800})  # the desktop the issue names
     send_new_list(kate, title="Mussels at Kate's", extra=["Beer"])
 
     # Kate has Party list: the bubble is the app's own view of the list

@@ -22,6 +22,7 @@ def players(page):
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_others_see_who_has_a_session_open(people, dark):
     kate, john = start_party(people, dark=dark)
+    kate.set_viewport_size({"width": 1280, "height": 800})  # the desktop the issue names
     send_new_list(kate)
     expect(current_bubble(john)).to_have_count(1)
     expect(players(john)).to_have_count(0)
