@@ -301,7 +301,7 @@ function bubbleContext(conversationId) {
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
-    liveView: (m) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`),
+    liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
   };
 }
 
