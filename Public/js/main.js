@@ -415,7 +415,7 @@ sync.addEventListener("ready", () => {
   if (key && !store.state.unsavedRecoveryKey) store.update(["recovery"], () => ({ unsavedRecoveryKey: key }));
   // after the route's own question (join this conversation?), not on top of it
   const routed = route();
-  if (fresh && key) Promise.resolve(routed).finally(() => recovery.show(key));
+  Promise.resolve(routed).finally(() => (fresh && key ? recovery.show(key) : settleFocus()));
 });
 
 sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.detail.message));
@@ -443,6 +443,14 @@ function failed({ conversationId = undefined, item, error }) {
     announce(`Not sent: ${errorText(error)}`);
   }
 }
+
+// Moving on to another app leaves that refused move behind: its notice goes too.
+pane.addEventListener("change", () => {
+  if (conflictNotice && pane.activeAppId && pane.activeAppId !== conflictNotice.appId) {
+    conflictNotice = null;
+    chat.composer.showNotice(null);
+  }
+});
 
 window.addEventListener("hashchange", route);
 window.addEventListener("online", () => client.reconnectNow());
@@ -478,9 +486,37 @@ function leaveInvite(id) {
 }
 
 function focusWhereYouWere() {
-  if (store.state.currentId) chat.composer.input.focus();
+  if (store.state.currentId && !chat.composerEl.hidden) chat.composer.input.focus();
   else sidebar.focus();
 }
+
+/**
+ * Focus that fell to <body>, or stays on something going away (a closed dialog's
+ * button, a hidden form), goes where you were.
+ */
+function settleFocus() {
+  const a = document.activeElement;
+  const lost = !a || a === document.body || !a.isConnected || a.closest("dialog:not([open]), [hidden]");
+  if (!lost) return;
+  if (document.querySelector("dialog[open]") || !$("welcome").hidden) return;
+  focusWhereYouWere();
+}
+
+// A dialog gives the focus back to what opened it; when that is gone (the form
+// that made a conversation, the welcome's name form), focus where you were.
+// After the dialog's own close handlers: the app pane's send question gives the
+// focus back to the app frame, and moving it to the composer first would make
+// the frame's focus guard see a jump out of a text field (a theft) and take it back.
+document.addEventListener("close", (e) => {
+  if (e.target instanceof HTMLDialogElement) setTimeout(settleFocus, 0);
+}, true);
+
+// The skip link: straight to the message box (a link to #composer-input would
+// change the route).
+document.querySelector(".skip-link")?.addEventListener("click", (e) => {
+  e.preventDefault();
+  focusWhereYouWere();
+});
 
 /**
  * An invite link opened: joining shows your name and presence to the members, so

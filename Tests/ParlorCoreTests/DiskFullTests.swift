@@ -1,3 +1,4 @@
+import GRDB
 import Testing
 @testable import ParlorCore
 
@@ -24,5 +25,36 @@ import Testing
         let stored = Set((page["result"]?["messages"]?.array ?? []).compactMap { $0["clientId"]?.string })
         let ackedClientIds = Set(acked.map { "k" + $0.dropFirst() })
         #expect(stored == ackedClientIds)
+    }
+
+    /// Sends run without a savepoint each. One that fails after it has written (here a
+    /// session update, then an insert the database refuses) cannot be undone alone: the
+    /// batch is undone and run again with a savepoint per request, so it fails alone.
+    @Test func aSendThatFailsAfterWritingFailsAlone() throws {
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" })
+        h.register(1, "Ana")
+        let cid = h.conversation(owner: 1)
+        let db = try DatabaseQueue(path: h.root + "/parlor.sqlite")
+        try db.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_bad BEFORE INSERT ON messages WHEN NEW.client_id = 'bad'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        func text(_ k: String) -> (ConnectionID, String) {
+            (1, #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"text","text":"hi"}}"#)
+        }
+        let replies = EngineHarness.frames(h.batch([
+            text("before"), (1, SessionTests().appSend(cid, "bad", session: "game", base: 0)), text("after"),
+        ])).filter { $0["re"] != nil }
+        #expect(replies.first { $0["re"] == .string("before") }?["type"] == .string("result"))
+        #expect(replies.first { $0["re"] == .string("after") }?["type"] == .string("result"))
+        #expect(replies.first { $0["re"] == .string("bad") }?["code"] == .string("internal"))
+
+        // The failed send's session update was undone: the session starts at version 1.
+        let first = h.request(1, SessionTests().appSend(cid, "good", session: "game", base: 0))
+        #expect(first["result"]?["message"]?["session"]?["version"] == .number(1))
+        let page = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(cid)","limit":10}"#)
+        #expect((page["result"]?["messages"]?.array ?? []).compactMap { $0["clientId"]?.string } == ["before", "after", "good"])
     }
 }

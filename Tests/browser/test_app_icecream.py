@@ -4,10 +4,15 @@ composer (insert) and sent with Send; it is a message in the same session,
 so the one bubble moves down and the earlier steps shrink to summaries.
 Ben and Cy have not installed the app: they get it from the bubble. The
 finished sundae becomes a sticker in each builder's compact view; tapping it
-stages it in the composer. A second test has two people take the same step
-at the same moment: the slower one sees the step that won and continues."""
+stages it in the composer. Concurrent moves (#13 item 3): three people add a
+scoop at the same moment and every scoop ends up in the cone (a losing scoop
+is staged again on top of the winner's); a move that no longer fits (a full
+cone, a finished sundae) is asked about, and the host's red line about it
+goes on Discard, on the next successful move, and on leaving for another app
+or conversation."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -90,35 +95,37 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     # Ben gets it from the bubble: installed, opened expanded on this sundae, at the scoops
     app_rows(ben).get_by_role("button", name=f"Get {APP}").click()
     pane_ready(ben, "expanded")
-    expect(frame(ben).locator("#step-title")).to_have_text("Add the scoops")
+    expect(frame(ben).locator("#step-title")).to_have_text("Add a scoop")
     expect(frame(ben).locator(".step-done")).to_have_count(1)
     expect(frame(ben).locator(".step-done .step-name")).to_have_text("Base")
     expect(frame(ben).locator(".lead")).to_contain_text("Waffle cone")
-    expect(frame(ben).locator(".option")).to_have_count(9)
+    expect(frame(ben).locator(".option")).to_have_count(10)
     canvases_painted(ben)
     shot(ben, "icecream-phone-dark-expanded-scoops")
     choose(ben, "Mint chip")
-    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added some scoops")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
     first_seq = int(app_rows(ben).get_attribute("data-seq"))
     send(ben)
 
     # one bubble for the sundae, moved to the bottom; the base step is now a summary line, everywhere
     for page in (ana, ben, cy):
-        row = expect_bubble(page, "I added some scoops", "by Ana & Ben", "2 of 3")
+        row = expect_bubble(page, "I added a scoop", "by Ana & Ben", "2 of 3")
         assert int(row.get_attribute("data-seq")) > first_seq
         expect(page.locator(f".summary[data-seq='{first_seq}']")).to_have_text("Ana started a sundae with a waffle cone")
     # Ana's app is still open (compact): it heard Ben's step and offers the next one
-    expect(frame(ana).locator("#status")).to_contain_text("A friend added mint chip scoops")
-    expect(frame(ana).get_by_role("button", name="Add the topping")).to_be_visible()
+    expect(frame(ana).locator("#status")).to_contain_text("A friend added a mint chip scoop")
+    expect(frame(ana).get_by_role("button", name="Add to it")).to_be_visible()
     shot(ana, "icecream-desktop-light-compact-turn")
 
     # Cy gets the app from the bubble too, and finishes the sundae
     second_seq = int(app_rows(cy).get_attribute("data-seq"))
     app_rows(cy).get_by_role("button", name=f"Get {APP}").click()
     pane_ready(cy, "expanded")
-    expect(frame(cy).locator("#step-title")).to_have_text("Top it off")
+    # another scoop still fits, or the topping
+    expect(frame(cy).locator("#step-title")).to_have_text("Another scoop, or top it off")
     expect(frame(cy).locator(".step-done")).to_have_count(2)
-    expect(frame(cy).locator(".option")).to_have_count(6)
+    expect(frame(cy).locator(".options-scoops .option")).to_have_count(10)
+    expect(frame(cy).locator(".options-topping .option")).to_have_count(6)
     canvases_painted(cy)
     shot(cy, "icecream-desktop-dark-expanded-topping")
     choose(cy, "Rainbow sprinkles")
@@ -127,14 +134,14 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     for page in (ana, ben, cy):
         expect_bubble(page, "Our finished ice cream", "by Ana, Ben & Cy", "Done!")
         expect(page.locator(".summary")).to_have_count(2)
-        expect(page.locator(f".summary[data-seq='{second_seq}']")).to_have_text("Ben added mint chip scoops")
+        expect(page.locator(f".summary[data-seq='{second_seq}']")).to_have_text("Ben added a mint chip scoop")
     shot(ben, "icecream-phone-dark-finished-bubble")
 
     # the finished sundae is a sticker: in Cy's history (she finished it) and in Ana's (her app saw it arrive)
     expect(frame(cy).locator(".sticker-tile")).to_have_count(1)
     expect(frame(cy).locator("#status")).to_contain_text("in your stickers")
     expect(frame(ana).locator(".sticker-tile")).to_have_count(1)
-    expect(frame(ana).locator(".sticker-tile")).to_have_attribute("aria-label", "Sticker: Waffle cone, mint chip, rainbow sprinkles")
+    expect(frame(ana).locator(".sticker-tile")).to_have_attribute("aria-label", "Sticker: Waffle cone, a mint chip scoop, rainbow sprinkles")
     canvases_painted(ana)
     shot(ana, "icecream-desktop-light-compact-stickers")
 
@@ -148,7 +155,7 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     # "Send as a sticker" stages it in his composer and collapses the app
     frame(ben).get_by_role("button", name="Send as a sticker").click()
     pane_ready(ben, "compact")
-    expect(ben.locator(".staged-item[data-kind=sticker]")).to_contain_text("Waffle cone, mint chip, rainbow sprinkles")
+    expect(ben.locator(".staged-item[data-kind=sticker]")).to_contain_text("Waffle cone, a mint chip scoop, rainbow sprinkles")
     expect(frame(ben).locator(".sticker-tile")).to_have_count(1)
     shot(ben, "icecream-phone-dark-compact-stickers")
     ben.locator(".staged-item[data-kind=sticker]").get_by_role("button", name=re.compile("^Remove")).click()
@@ -156,13 +163,13 @@ def test_three_friends_build_a_sundae_step_by_step(people):
 
     # Ana taps her sticker: it waits in the composer; Send puts it in everyone's transcript
     frame(ana).locator(".sticker-tile").click()
-    expect(ana.locator(".staged-item[data-kind=sticker]")).to_contain_text("Waffle cone, mint chip, rainbow sprinkles")
+    expect(ana.locator(".staged-item[data-kind=sticker]")).to_contain_text("Waffle cone, a mint chip scoop, rainbow sprinkles")
     expect(frame(ana).locator("#status")).to_contain_text("Sticker in the message box")
     send(ana)
     for page in (ana, ben, cy):
         sticker = page.locator("#transcript .row[data-seq][data-kind=sticker] img")
         expect(sticker).to_have_count(1)
-        expect(sticker).to_have_attribute("alt", re.compile("Waffle cone, mint chip, rainbow sprinkles"))
+        expect(sticker).to_have_attribute("alt", re.compile("Waffle cone, a mint chip scoop, rainbow sprinkles"))
         page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=sticker.element_handle())
     shot(cy, "icecream-desktop-dark-sticker-sent")
 
@@ -177,7 +184,7 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     for page in (ana, ben, cy):
         stuck = page.locator("#transcript .row[data-seq][data-kind=app] .stuck")
         expect(stuck).to_have_count(1)
-        expect(stuck).to_have_attribute("alt", re.compile("Sticker from Ana: Waffle cone, mint chip, rainbow sprinkles"))
+        expect(stuck).to_have_attribute("alt", re.compile("Sticker from Ana: Waffle cone, a mint chip scoop, rainbow sprinkles"))
     stuck = cy.locator("#transcript .row[data-seq][data-kind=app] .stuck")
     stuck.scroll_into_view_if_needed()
     cy.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=stuck.element_handle())
@@ -195,63 +202,196 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     expect(frame(ana).locator("#step-title")).to_have_text("Pick a base")
 
 
-def test_two_people_take_the_same_step_at_once(people):
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Race")
-    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
-    install_app(ana, APP)
-    install_app(ben, APP)
-
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New sundae").click()
-    pane_ready(ana, "expanded")
-    choose(ana, "Paper cup")
-    send(ana)
-    expect_bubble(ben, "Let's build an ice cream", "by Ana", "1 of 3")
-
-    # both open the sundae and pick scoops, each staging a step on the same version
-    app_rows(ana).locator(".app-bubble").click()
-    pane_ready(ana, "expanded")
-    expect(frame(ana).locator("#step-title")).to_have_text("Add the scoops")
-    app_rows(ben).locator(".app-bubble").click()
-    pane_ready(ben, "expanded")
-    expect(frame(ben).locator("#step-title")).to_have_text("Add the scoops")
-    choose(ana, "Neapolitan")
-    choose(ben, "Sorbet trio")
-    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("I added some scoops")
-    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added some scoops")
-
-    # ... and both press Send at the same moment
-    press = "document.querySelector('.send-button').click()"
-    ana.evaluate(press)
-    ben.evaluate(press)
-
-    # exactly one step wins; both transcripts show it as the one bubble
-    for p in (ana, ben):
-        expect(app_rows(p).locator(".caption")).to_have_text("I added some scoops")
-        expect(p.locator(".summary")).to_have_text(["Ana started a sundae with a paper cup"])
-    winner = "Ben" if app_rows(ana).locator(".subcaption").inner_text() == "by Ana & Ben" else "Ana"
-    won = "sorbet trio" if winner == "Ben" else "neapolitan"
-    page, name = (ana, "Ana") if winner == "Ben" else (ben, "Ben")
-    for p in (ana, ben):
-        expect(app_rows(p).locator(".subcaption")).to_have_text("by Ana & Ben" if winner == "Ben" else "by Ana")
-
-    # the slower one: the app opens expanded on the sundae that won, and carries on from it
+def start_sundae(page, base):
+    """From the open app: a new sundae with `base`, sent."""
+    frame(page).get_by_role("button", name="New sundae").click()
     pane_ready(page, "expanded")
-    expect(frame(page).locator("#notice")).to_contain_text(f"A friend added {won} scoops before yours was sent")
-    expect(frame(page).locator("#step-title")).to_have_text("Top it off")
-    expect(frame(page).locator(".lead")).to_contain_text(won)
-    # the host marks the refused echo; the app already moved on
-    expect(page.locator(".row.pending.failed")).to_contain_text("someone updated this first")
-    shot(page, "icecream-conflict-slower")
-
-    choose(page, "Cherry on top")
+    choose(page, base)
     send(page)
-    names = "by Ana & Ben"
+
+
+def open_bubble(page):
+    """Opens the newest sundae's bubble."""
+    app_rows(page).last.locator(".app-bubble").click()
+    pane_ready(page, "expanded")
+
+
+def expect_newest(page, caption, subcaption, trailing):
+    row = app_rows(page).last
+    expect(row.locator(".caption")).to_have_text(caption)
+    expect(row.locator(".subcaption")).to_have_text(subcaption)
+    expect(row.locator(".trailing-caption")).to_have_text(trailing)
+
+
+def collapse(page):
+    page.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(page, "compact")
+
+
+def banner(page):
+    """The host's red line over the composer about a refused app move."""
+    return page.locator(".composer-area > .notice")
+
+
+def press_send_together(pages):
+    """Everyone's Send at the same moment (no await between the clicks)."""
+    for p in pages:
+        p.evaluate("document.querySelector('.send-button').click()")
+
+
+def outcome(page, deadline):
+    """After Send: "sent" (the app says so) or "merged" (its step is back in the
+    message box on top of the one that won). Polled, bounded: the two are in
+    different documents (the app's frame and the host)."""
+    while True:
+        if frame(page).locator("#status.status-sent").count():
+            return "sent"
+        if page.locator(".staged-item[data-kind=app]").count():
+            return "merged"
+        assert time.monotonic() < deadline, "neither sent nor staged again"
+        page.wait_for_timeout(50)
+
+
+def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Scoop race")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path, viewport=(390, 844), mobile=True, dark=True)
+    cy = people.join("Cy", path, dark=True)
+    everyone = {"Ana": ana, "Ben": ben, "Cy": cy}
+    for p in everyone.values():
+        install_app(p, APP)
+    open_from_drawer(ana, APP)
+    start_sundae(ana, "Waffle cone")
+
+    # all three open the sundae and stage a scoop on the same version
+    picks = {"Ana": "Mint chip", "Ben": "Chocolate", "Cy": "Strawberry"}
+    for name, p in everyone.items():
+        expect_bubble(p, "Let's build an ice cream", "by Ana", "1 of 3")
+        open_bubble(p)
+        expect(frame(p).locator("#step-title")).to_have_text("Add a scoop")
+        choose(p, picks[name])
+        expect(p.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+
+    # ... and press Send at the same moment. One scoop goes in per round; each
+    # losing scoop is put back in its sender's message box on top of the winner's
+    # (the cone has room), never "Not sent", no red line; Send again, until all are in.
+    waiting = dict(everyone)
+    order = []
+    for rounds in (1, 2, 3):
+        press_send_together(waiting.values())
+        expect(ana.locator(".summary")).to_have_count(rounds)
+        deadline = time.monotonic() + 15
+        results = {name: outcome(p, deadline) for name, p in waiting.items()}
+        won = [name for name, r in results.items() if r == "sent"]
+        assert len(won) == 1, results
+        order.append(won[0])
+        del waiting[won[0]]
+        for name, p in waiting.items():
+            expect(frame(p).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
+            expect(p.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+            expect(p.locator(".row.pending.failed")).to_have_count(0)
+            expect(banner(p)).to_be_hidden()
+            if rounds == 1 and p is ben:
+                shot(ben, "icecream-phone-dark-scoop-merged")
+    assert not waiting
+
+    # one sundae with all three scoops, in the order they won; everyone is credited
+    for p in everyone.values():
+        row = expect_bubble(p, "I added a scoop", re.compile(r"^by Ana, (Ben & Cy|Cy & Ben)$"), "2 of 3")
+        expect(p.locator(".summary")).to_have_text([
+            "Ana started a sundae with a waffle cone",
+            f"{order[0]} added a {picks[order[0]].lower()} scoop",
+            f"{order[1]} added a {picks[order[1]].lower()} scoop",
+        ])
+        expect(p.locator(".row.pending")).to_have_count(0)
+        expect(banner(p)).to_be_hidden()
+    open_bubble(ana)
+    expect(frame(ana).locator("#step-title")).to_have_text("Top it off")  # the cone is full
+    lead = frame(ana).locator(".lead").inner_text()
+    for n in order:
+        assert picks[n].lower() in lead, lead
+    canvases_painted(ana)
+    shot(ana, "icecream-desktop-light-three-scoops")
+
+
+def race_that_cannot_merge(ana, ben, step, pick_ana, pick_ben):
+    """Ana and Ben stage `step` on the same version; Ben's goes first and leaves
+    no room for Ana's (the cone is full, or the sundae finished): Ana is asked."""
+    open_bubble(ana)
+    open_bubble(ben)
+    choose(ana, pick_ana, "compact")
+    choose(ben, pick_ben, "compact")
+    send(ben)
+    expect(frame(ana).locator("#status")).to_contain_text("before you sent yours")
+    send(ana)
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#notice")).to_contain_text("before yours was sent")
+    expect(ana.locator(".row.pending.failed")).to_contain_text("someone updated this first")
+    expect(banner(ana)).to_contain_text("someone else played first")
+
+
+def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Full cone")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
     for p in (ana, ben):
-        expect_bubble(p, "Our finished ice cream", names, "Done!")
-        expect(p.locator(".summary")).to_have_count(2)
-    expect(page.locator(".summary").nth(1)).to_have_text(f"{winner} added {won} scoops")
+        install_app(p, APP)
+    install_app(ana, "Party list")
+    open_from_drawer(ana, APP)
+
+    # 1. toppings at once: Ben's finishes the sundae; Discard clears the red line
+    start_sundae(ana, "Paper cup")
+    open_bubble(ana)
+    choose(ana, "Vanilla bean")
+    send(ana)
+    expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
+    race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Hot fudge")
+    expect(frame(ana).locator("#finished-title")).to_be_visible()
+    shot(ana, "icecream-desktop-light-conflict-asked")
+    collapse(ana)
+    ana.locator(".row.pending.failed").get_by_role("button", name="Discard").click()
+    expect(ana.locator(".row.pending.failed")).to_have_count(0)
+    expect(banner(ana)).to_be_hidden()
+
+    # 2. a scoop into a full cone: Ana tops it off instead, and that send clears the line
+    start_sundae(ana, "Cake cone")
+    for scoop in ("Lemon sorbet", "Mango sorbet"):
+        open_bubble(ana)
+        choose(ana, scoop)
+        send(ana)
+    expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
+    race_that_cannot_merge(ana, ben, "scoops", "Raspberry", "Blueberry")
+    expect(frame(ana).locator("#step-title")).to_have_text("Top it off")
+    expect(frame(ana).locator(".options-scoops")).to_have_count(0)
+    choose(ana, "Wafer sticks")
+    send(ana)
+    expect_newest(ana, "Our finished ice cream", "by Ana & Ben", "Done!")
+    expect(ana.locator(".row.pending.failed")).to_have_count(0)
+    expect(banner(ana)).to_be_hidden()
+
+    # 3. asked again; opening another app leaves that move behind, and the red line with it
+    start_sundae(ana, "Chocolate-dipped cone")
+    open_bubble(ana)
+    choose(ana, "Pistachio")
+    send(ana)
+    expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
+    race_that_cannot_merge(ana, ben, "topping", "Caramel drizzle", "Whipped cream")
+    collapse(ana)
+    expect(banner(ana)).to_be_visible()
+    open_from_drawer(ana, "Party list")
+    expect(banner(ana)).to_be_hidden()
+
+    # 4. and going to another conversation
+    open_from_drawer(ana, APP)
+    start_sundae(ana, "Waffle cone")
+    open_bubble(ana)
+    choose(ana, "Cookies & cream")
+    send(ana)
+    expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
+    race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Rainbow sprinkles")
+    create_conversation(ana, "Elsewhere")
+    expect(banner(ana)).to_be_hidden()
 
 
 def test_a_friends_step_updates_an_open_builder(people):
@@ -270,15 +410,15 @@ def test_a_friends_step_updates_an_open_builder(people):
     expect_bubble(ben, "Let's build an ice cream", "by Ana", "1 of 3")
     app_rows(ben).locator(".app-bubble").click()
     pane_ready(ben, "expanded")
-    expect(frame(ben).locator("#step-title")).to_have_text("Add the scoops")
+    expect(frame(ben).locator("#step-title")).to_have_text("Add a scoop")
     app_rows(ana).locator(".app-bubble").click()
     pane_ready(ana, "expanded")
-    choose(ana, "Berry blue")
+    choose(ana, "Blueberry")
     send(ana)
 
     # his open builder moves on by itself: the scoops are there, the topping is next
-    expect(frame(ben).locator("#notice")).to_have_text("A friend added berry blue scoops.")
-    expect(frame(ben).locator("#step-title")).to_have_text("Top it off")
+    expect(frame(ben).locator("#notice")).to_have_text("A friend added a blueberry scoop.")
+    expect(frame(ben).locator("#step-title")).to_have_text("Another scoop, or top it off")
     expect(frame(ben).locator(".step-done")).to_have_count(2)
     canvases_painted(ben)
     shot(ben, "icecream-desktop-light-live-update")

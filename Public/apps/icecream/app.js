@@ -11,7 +11,7 @@ import {
 } from "/sdk/index.js";
 import {
   STEPS, emptySundae, nextStep, isComplete, withPart, toQueryItems, fromQueryItems, describe, summaryOf,
-  layoutText, stagedText, addToHistory, historySundaes, part, HISTORY_KEY,
+  layoutText, stagedText, addToHistory, historySundaes, part, rebase, scoopWords, scoopRoom, HISTORY_KEY,
 } from "./sundae.js";
 import { sundaeCanvas, bubbleCanvas } from "./draw.js";
 import { historyView } from "./views/history.js";
@@ -32,9 +32,9 @@ function lastStep(sundae) {
 
 /** "added the scoops", for notices about a friend's step. */
 function stepDone(sundae, step) {
+  if (step === "scoops") return `added ${scoopWords(sundae.scoops.slice(-1))}`;
   const name = part(step, sundae[step])?.name.toLowerCase() ?? step;
   if (step === "base") return `started it with a ${name}`;
-  if (step === "scoops") return `added ${name} scoops`;
   return `finished it with ${name}`;
 }
 
@@ -55,6 +55,8 @@ class IceCreamBuilder extends MessagesAppViewController {
     /** the newest message of each sundae's session we have seen */
     this.latest = new NewestMessages();
     this.sendToken = 0;
+    /** the step waiting in the message box or on its way: {sundae, step, partId, session, version} */
+    this.move = null;
   }
 
   // ---- lifecycle ------------------------------------------------------------------
@@ -84,11 +86,15 @@ class IceCreamBuilder extends MessagesAppViewController {
     if (isComplete(sundae)) this.keep(sundae, id);
     const news = `A friend ${stepDone(sundae, lastStep(sundae))}`;
     const next = nextStep(sundae);
-    if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
+    // the step ours was merged onto may arrive after the merge: ours is already on top of it
+    const mergedOnto = this.move && this.move.session.identifier === id && this.move.version !== null && target.version <= this.move.version;
+    if (mergedOnto) {
+      // nothing to tell
+    } else if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
       this.status = { kind: "stale", sessionId: id, text: `${news} before you sent yours.`, action: "See it" };
     } else if (this.presentationStyle !== "expanded") {
       // the compact view tells what a friend did, and offers the next step
-      this.status = { kind: "turn", sessionId: id, text: next ? `${news}. Your turn?` : `${news}. It's in your stickers!`, action: next ? `Add the ${next}` : "See it" };
+      this.status = { kind: "turn", sessionId: id, text: next ? `${news}. Your turn?` : `${news}. It's in your stickers!`, action: next ? (next === "base" ? "Pick a base" : "Add to it") : "See it" };
     }
     const showing = this.target && this.target.session && this.target.session.identifier === id;
     if (showing) {
@@ -162,31 +168,42 @@ class IceCreamBuilder extends MessagesAppViewController {
       this.render();
       return;
     }
-    const session = t.session || new Session();
-    const message = this.compose(sundae, step, session);
-    // Based on the state shown, so that a step someone took meanwhile is a conflict, not an overwrite.
-    if (t.session) message.baseVersion = t.version;
-    const token = ++this.sendToken;
     this.notice = null;
-    this.status = {
-      kind: "staged", sessionId: session.identifier,
-      text: stagedText(sundae, step),
-    };
+    return this.stage({ sundae, step, partId, session: t.session || new Session(), version: t.session ? t.version : null }, stagedText(sundae, step));
+  }
+
+  /**
+   * Stages a step in the message box and follows it until it is sent, removed
+   * or refused. `move.version` is the session version it was taken on (null
+   * for a new sundae), so that a step someone took meanwhile is a conflict,
+   * not an overwrite.
+   */
+  async stage(move, text) {
+    const { sundae, step, session } = move;
+    const conversation = this.activeConversation;
+    const message = this.compose(sundae, step, session);
+    if (move.version !== null) message.baseVersion = move.version;
+    const token = ++this.sendToken;
+    this.move = move;
+    this.status = { kind: "staged", sessionId: session.identifier, text };
     if (isComplete(sundae)) this.keep(sundae, session.identifier);
     const sending = conversation.insert(message);
     sending.catch(() => {});
-    await this.requestPresentationStyle("compact");
+    if (this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
+    else this.render();
     try {
       const sent = await sending;
       if (token !== this.sendToken) return;
+      this.move = null;
       this.target = this.targetOf(sent);
       this.status = {
         kind: "sent", sessionId: session.identifier,
-        text: isComplete(sundae) ? "Sent! Your sundae is in your stickers." : `Sent! Anyone can add the ${nextStep(sundae)} now.`,
+        text: isComplete(sundae) ? "Sent! Your sundae is in your stickers." : `Sent! Anyone can add ${nextStep(sundae) === "topping" && scoopRoom(sundae) > 0 ? "a scoop or the topping" : `the ${nextStep(sundae)}`} now.`,
       };
     } catch (error) {
       if (token !== this.sendToken) return;
-      if (error instanceof SessionConflictError) return this.conflict(error.current, step, sundae, session.identifier);
+      this.move = null;
+      if (error instanceof SessionConflictError) return this.conflict(error.current, move);
       if (isComplete(sundae)) this.forget(session.identifier);
       this.status = error.code === "cancelled" ? null : { kind: "error", text: `Not sent: ${error.message}` };
     }
@@ -194,12 +211,24 @@ class IceCreamBuilder extends MessagesAppViewController {
     return undefined;
   }
 
-  /** Someone else's step went first: show theirs, and carry on from it. */
-  async conflict(current, step, mine, sessionId) {
-    if (isComplete(mine)) await this.forget(sessionId);
+  /**
+   * Someone else's step went first. Ours goes on top of theirs while it still
+   * fits (another scoop until the cone is full, the topping on whatever scoops
+   * won), staged again for one more Send; only when it cannot are they asked.
+   */
+  async conflict(current, move) {
+    const sessionId = move.session.identifier;
     const target = this.targetOf(current);
-    this.target = target;
     const theirs = target ? target.sundae : null;
+    const me = this.activeConversation?.localParticipantIdentifier ?? null;
+    const merged = theirs && target.session ? rebase(theirs, move.step, move.partId, me) : null;
+    if (isComplete(move.sundae) && !merged) await this.forget(sessionId);
+    this.target = target;
+    if (merged) {
+      const news = `A friend ${stepDone(theirs, lastStep(theirs))} at the same time`;
+      const text = isComplete(merged) ? `${news}; your topping is on top. Press Send again.` : `${news}; yours is on top. Press Send again.`;
+      return this.stage({ ...move, sundae: merged, session: target.session, version: target.version }, text);
+    }
     if (theirs && isComplete(theirs)) {
       this.keep(theirs, sessionId);
       this.notice = "A friend finished this sundae before yours was sent. Here it is!";

@@ -3,7 +3,7 @@
 // drawn with paths (no image files), so the same code makes the picker's
 // thumbnails, the big preview, the bubble's image and the stickers.
 
-import { FLAVORS, part } from "./sundae.js";
+import { FLAVORS, scoopFlavors } from "./sundae.js";
 
 export const WIDTH = 300;
 export const HEIGHT = 420;
@@ -23,7 +23,7 @@ function rng(seedText) {
 
 /** Where each scoop is: centre and radius, bottom first. */
 export function scoopCircles(sundae) {
-  const flavors = sundae.scoops ? part("scoops", sundae.scoops).flavors : [];
+  const flavors = scoopFlavors(sundae);
   const radii = [64, 57, 50];
   const sink = sundae.base === "cup" ? 0.62 : 0.42;
   const out = [];

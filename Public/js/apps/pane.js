@@ -378,6 +378,9 @@ export class AppPane extends EventTarget {
         this.confirming = false;
         const yes = d.returnValue === "send";
         frame.answered(yes);
+        // back to the app the question came from (Chromium leaves the focus on the
+        // closed dialog's button, which counts as lost)
+        if (frame === this.frame && !frame.closed && !frame.hidden) frame.iframe.focus();
         resolve(yes);
       }, { once: true });
       d.showModal();

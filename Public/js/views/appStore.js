@@ -25,6 +25,8 @@ export class AppStoreDialog {
 
   render(catalog, installed) {
     const have = new Set(installed);
+    // the button pressed is replaced (Install becomes Remove): the focus goes to the new one
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.closest(".store-item")?.dataset.appId : null;
     this.catalog = catalog;
     this.list.replaceChildren(...catalog.list().map((app) => {
       const isIn = have.has(app.id);
@@ -37,6 +39,9 @@ export class AppStoreDialog {
             await this.onInstall(app.id, !isIn);
           } finally {
             button.disabled = false;
+            // disabling it dropped the focus, and the list may have been drawn again
+            // (Install became Remove): back to this app's button
+            if (this.dialog.open && (!document.activeElement || document.activeElement === document.body)) this.buttonFor(app.id)?.focus();
           }
         },
       }, isIn ? "Remove" : "Install");
@@ -46,5 +51,10 @@ export class AppStoreDialog {
         button);
     }));
     if (catalog.list().length === 0) this.list.append(h("li", { class: "conv-empty" }, "No apps on this server yet."));
+    if (focused) this.buttonFor(focused)?.focus();
+  }
+
+  buttonFor(appId) {
+    return this.list.querySelector(`.store-item[data-app-id="${CSS.escape(appId)}"] button`);
   }
 }

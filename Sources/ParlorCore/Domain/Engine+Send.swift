@@ -1,5 +1,8 @@
 /// `send`: idempotency, sessions and sequencing. A message is acknowledged only in
 /// the actions of a batch, which the service thread performs after the commit.
+///
+/// `send` runs without a savepoint of its own (`Engine.withoutSavepoint`): every
+/// refusal (a `ParlorError`) must be thrown before its first write.
 extension Engine {
     func send(conversationId cid: String, clientId: String, content: MessageContent, id: String?,
               conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
@@ -39,7 +42,6 @@ extension Engine {
             guard apps.name(of: appId) != nil else {
                 throw ParlorError(.unknownApp, "there is no such app on this server", field: "message.appId")
             }
-            message.senderParticipantId = try participantId(userId, appId, tx)
             if let ref = content.session {
                 let summaryText = content.summaryText.flatMap { $0.isEmpty ? nil : $0 }
                 let (version, previous) = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq,
@@ -59,6 +61,9 @@ extension Engine {
                     }
                 }
             }
+            // Only after the session's checks: a send refuses before its first write
+            // (it runs without a savepoint), and a new participant id is a write.
+            message.senderParticipantId = try participantId(userId, appId, tx)
         }
 
         try tx.insert(message)

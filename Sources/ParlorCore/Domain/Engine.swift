@@ -41,6 +41,9 @@ public final class Engine {
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
     private var batchFailed = false
+    /// Every request of the batch in a savepoint of its own: the second run of a batch
+    /// whose first run (sends without savepoints) failed after a write.
+    private var isolateEveryRequest = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 settings: EngineSettings = EngineSettings(),
@@ -58,7 +61,17 @@ public final class Engine {
     /// acknowledged: every request in the batch gets `internal` instead.
     public func process(_ batch: [EngineInput], queued: Int = 0) -> [EngineAction] {
         let start = DispatchTime.now().uptimeNanoseconds
-        var actions = run(batch)
+        var actions: [EngineAction]
+        do {
+            actions = try run(batch)
+        } catch {
+            // A send failed after a write: nothing of the batch was kept. Run it again
+            // with a savepoint per request, so only that request fails. Its requests
+            // take rate-limit tokens twice (a rare path: a full disk, an I/O error).
+            isolateEveryRequest = true
+            defer { isolateEveryRequest = false }
+            actions = (try? run(batch)) ?? []
+        }
         let committed = !batchFailed
         metrics.batch(size: batch.count, queued: queued,
                       nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start), committed: committed)
@@ -68,7 +81,7 @@ public final class Engine {
         return actions
     }
 
-    private func run(_ batch: [EngineInput]) -> [EngineAction] {
+    private func run(_ batch: [EngineInput]) throws(RunAgainIsolated) -> [EngineAction] {
         batchFailed = false
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
@@ -110,10 +123,14 @@ public final class Engine {
             for hash in out.unlinkedImages { blobs.remove(hash) }
             return out.actions
         } catch {
+            for (conn, state) in journal { connections[conn] = state ?? nil }
+            cache = EngineCache()
+            if let again = error as? RunAgainIsolated, !isolateEveryRequest {
+                metrics.discardPending()
+                throw again
+            }
             batchFailed = true
             log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
-            cache = EngineCache()
-            for (conn, state) in journal { connections[conn] = state ?? nil }
             return batch.compactMap { input in
                 switch input {
                 case .frame(let conn, let bytes):
@@ -134,6 +151,21 @@ public final class Engine {
                     return nil
                 }
             }
+        }
+    }
+
+    /// Runs a send without a savepoint, a quarter of its cost: `send` refuses before its
+    /// first write, so a refusal stored nothing. A failure after a write cannot be undone
+    /// alone, so the whole batch is undone and run again (`RunAgainIsolated`).
+    private func withoutSavepoint(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let e as ParlorError where e.code != .internalError {
+            throw e
+        } catch let e as TransactionAborted {
+            throw e
+        } catch {
+            throw RunAgainIsolated(cause: error)
         }
     }
 
@@ -172,10 +204,16 @@ public final class Engine {
                 return
             }
             do {
-                try tx.isolated {
-                    try handle(request, id: id, conn: conn, userId: userId, tx, &out)
+                if case .send = request, !isolateEveryRequest {
+                    try withoutSavepoint { try handle(request, id: id, conn: conn, userId: userId, tx, &out) }
+                } else {
+                    try tx.isolated {
+                        try handle(request, id: id, conn: conn, userId: userId, tx, &out)
+                    }
                 }
             } catch let e as TransactionAborted {
+                throw e
+            } catch let e as RunAgainIsolated {
                 throw e
             } catch let e as ParlorError {
                 // Refusals happen before any write the cache reflects; only an internal
@@ -271,4 +309,10 @@ enum Replies {
             w.endObject()
         }
     }
+}
+
+/// A request that ran without its own savepoint failed after writing: the batch is
+/// rolled back and run again with a savepoint per request.
+struct RunAgainIsolated: Error {
+    var cause: any Error
 }

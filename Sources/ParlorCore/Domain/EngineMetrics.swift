@@ -23,6 +23,12 @@ struct EngineMetrics {
         pendingRequests[RequestKey(type: type, outcome: outcome), default: 0] += 1
     }
 
+    /// The batch is run again: its first run's counts are not kept.
+    mutating func discardPending() {
+        pendingRequests = [:]
+        pendingMessages = 0
+    }
+
     mutating func batch(size: Int, queued: Int, nanoseconds: Int64, committed: Bool) {
         batchSize.record(size)
         queueDepth.record(queued)

@@ -4,16 +4,18 @@
 
 import { h } from "../dom.js";
 import { paint } from "../draw.js";
-import { PARTS, STEPS, STEP_TITLES, describe } from "../sundae.js";
+import { PARTS, STEPS, STEP_TITLES, describe, withPart, scoopRoom } from "../sundae.js";
 
 const STEP_NAMES = { base: "Base", scoops: "Scoops", topping: "Topping" };
 
 /** Who took a step, as the app may say it: it knows only participant identifiers. */
 export function whoTook(sundae, step, me) {
-  const by = sundae.by?.[step];
   if (!sundae[step]) return "";
-  if (by && by === me) return "you";
-  return "a friend";
+  const by = step === "scoops" ? sundae.by?.scoops ?? [] : [sundae.by?.[step]];
+  const mine = by.filter((p) => p && p === me).length;
+  if (mine === by.length) return "you";
+  if (mine > 0) return "you & friends";
+  return by.length > 1 ? "friends" : "a friend";
 }
 
 /**
@@ -44,8 +46,8 @@ export function builderView({ sundae, step, me, notice, onChoose }) {
   const preview = h("canvas", { class: "preview-canvas", role: "img", "aria-label": describe(sundae) });
   const show = (s) => paint(preview, s, { ghost: true });
   let chosen = false;
-  const options = PARTS[step].map((p) => {
-    const candidate = { ...sundae, [step]: p.id };
+  const optionsFor = (step) => PARTS[step].map((p) => {
+    const candidate = withPart(sundae, step, p.id);
     const thumb = h("canvas", { class: "option-canvas", "aria-hidden": "true" });
     const button = h("button", {
       type: "button", class: "option", dataset: { part: p.id }, "aria-label": p.name,
@@ -68,16 +70,23 @@ export function builderView({ sundae, step, me, notice, onChoose }) {
     return h("li", null, button);
   });
   requestAnimationFrame(() => show(sundae));
-  const lead = sundae.base
-    ? `So far: ${describe(sundae)}.`
-    : "Start a sundae; friends add the scoops and the topping.";
+  const room = scoopRoom(sundae);
+  const lead = !sundae.base
+    ? "Start a sundae; friends add the scoops and the topping."
+    : `So far: ${describe(sundae)}.${step === "scoops" || room === 0 ? "" : ` ${room === 1 ? "One more scoop fits" : `${room} more scoops fit`}.`}`;
+  // with a scoop in, both are open: another scoop (while one fits) or the topping
+  const both = step === "topping" && room > 0;
+  const list = (s, labelledBy) => h("ul", { class: ["options", `options-${s}`], role: "list", "aria-labelledby": labelledBy }, optionsFor(s));
   return h("section", { class: "builder", dataset: { step } },
     h("div", { class: "plate" }, preview),
     h("div", { class: "picker" },
       stepper(sundae, me, step),
       notice ? h("p", { class: "notice", role: "alert", id: "notice" }, notice) : null,
-      h("h1", { id: "step-title" }, STEP_TITLES[step]),
+      h("h1", { id: "step-title" }, both ? "Another scoop, or top it off" : STEP_TITLES[step]),
       h("p", { class: "lead" }, lead),
-      h("ul", { class: ["options", `options-${step}`], role: "list", "aria-labelledby": "step-title" }, options)));
+      both
+        ? [h("h2", { id: "more-scoops-title" }, "Add a scoop"), list("scoops", "more-scoops-title"),
+           h("h2", { id: "topping-title" }, STEP_TITLES.topping), list("topping", "topping-title")]
+        : list(step, "step-title")));
 }
 
