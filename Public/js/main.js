@@ -27,6 +27,7 @@ import { RecoveryKeyDialog, RecoveryReminder } from "./views/recovery.js";
 import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
+import { renderPlayers } from "./views/players.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -301,7 +302,7 @@ function bubbleContext(conversationId) {
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
-    liveView: (m) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`),
+    liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
   };
 }
 
@@ -352,6 +353,9 @@ function render() {
     }
     live.sweep();
     if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, t.lastSeq);
+  }
+  if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("playing"))) {
+    renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId));
   }
   if (conv && (parts.has("staged") || parts.has("current"))) {
     chat.composer.renderStaged(outgoing.staged(id), bubbleContext(id));

@@ -51,6 +51,8 @@ export class Store extends EventTarget {
       conversations: [],
       transcripts: {},
       presence: {},
+      /** conversationId → {sessionId: [userId…]}: who has a session open in the expanded pane */
+      playing: {},
       /** "conversationId|appId" → {local, toUser, toParticipant}: who is behind each app-scoped id */
       participants: {},
       staged: {},

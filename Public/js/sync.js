@@ -14,6 +14,7 @@ import { AppData } from "./sync/appData.js";
 import { Participants } from "./sync/participants.js";
 import { Names } from "./sync/names.js";
 import { upload } from "./sync/uploads.js";
+import { PlayingMarks } from "./sync/playing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
@@ -36,6 +37,7 @@ export class Sync extends EventTarget {
     });
     this.storage = new AppData(client, store);
     this.participantMaps = new Participants(client, store);
+    this.playing = new PlayingMarks(client, store);
     this.names = new Names(client, store, (conversationId, member) => this.onMember({ conversationId, member }));
     client.addEventListener("ready", (e) => this.onReady(e.detail));
     client.addEventListener("status", (e) => {

@@ -11,7 +11,7 @@
 // moved on (a session conflict), the list the server holds is merged in the
 // same way and the merged message goes back into the composer.
 
-import { MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError, h as el } from "../../sdk/index.js";
+import { MessagesAppViewController, Message, Session, TemplateLayout, LiveLayout, SessionConflictError, h as el } from "../../sdk/index.js";
 import * as L from "./list.js";
 import { renderList } from "./render.js";
 
@@ -131,6 +131,30 @@ class DetailListViewController {
   }
 }
 
+/**
+ * The bubble, drawn live (presentation style "transcript"): the list as it is
+ * in this message, on the notepad, in the reader's light or dark mode. Viewers
+ * without Party list see the template layout (the picture) instead.
+ */
+class TranscriptViewController {
+  constructor() {
+    this.view = el("section", { id: "live", class: "live-list" });
+  }
+
+  update(message) {
+    const list = L.listFromMessage(message) || L.newList(false);
+    const MAX = 8;
+    const shown = list.elements.length > MAX ? list.elements.slice(0, MAX - 1) : list.elements;
+    const more = list.elements.length - shown.length;
+    const rows = shown.map((name) => el("li", { class: "live-element" }, el("span", { class: "dot", "aria-hidden": "true" }), el("span", null, name)));
+    if (more > 0) rows.push(el("li", { class: "live-more" }, `+ ${more} more`));
+    if (rows.length === 0) rows.push(el("li", { class: "live-more" }, "Nothing on the list yet"));
+    this.view.replaceChildren(
+      el("header", { class: "live-band" }, el("h2", { id: "live-title" }, L.displayName(list)), el("span", { id: "live-count" }, L.countLabel(list))),
+      el("ul", { id: "live-elements", "aria-labelledby": "live-title" }, ...rows));
+  }
+}
+
 // ---- the controller -----------------------------------------------------------------------------
 
 class MessagesViewController extends MessagesAppViewController {
@@ -139,6 +163,7 @@ class MessagesViewController extends MessagesAppViewController {
     this.root = $("root");
     this.home = new HomeViewController(this);
     this.detail = new DetailListViewController(this);
+    this.transcript = new TranscriptViewController();
     this.child = null;
     /**
      * The list being edited: its session, the version the edit is based on
@@ -163,6 +188,7 @@ class MessagesViewController extends MessagesAppViewController {
 
   willBecomeActive(conversation) {
     this.log("willBecomeActive");
+    if (this.presentationStyle === "transcript") return this.presentViewController(conversation, "transcript");
     if (conversation.selectedMessage) this.editing = this.editingFrom(conversation.selectedMessage);
     this.presentViewController(conversation, this.presentationStyle);
   }
@@ -224,6 +250,11 @@ class MessagesViewController extends MessagesAppViewController {
     }
   }
 
+  /** The live bubble is as tall as the list (the page itself fills the frame). */
+  contentSizeThatFits({ width }) {
+    return { width, height: Math.ceil(this.transcript.view.getBoundingClientRect().height) };
+  }
+
   log(name) {
     $("lifecycle").append(el("li", {}, name));
   }
@@ -232,7 +263,10 @@ class MessagesViewController extends MessagesAppViewController {
 
   presentViewController(conversation, presentationStyle) {
     let controller;
-    if (presentationStyle === "compact") {
+    if (presentationStyle === "transcript") {
+      controller = this.transcript;
+      this.transcript.update(conversation.selectedMessage);
+    } else if (presentationStyle === "compact") {
       controller = this.home;
       this.home.update({ editing: this.editing, status: this.status });
     } else {
@@ -247,7 +281,7 @@ class MessagesViewController extends MessagesAppViewController {
       this.child?.view.remove();
       this.child = controller;
       this.root.replaceChildren(controller.view);
-      this.root.dataset.view = controller === this.home ? "home" : "detail";
+      this.root.dataset.view = controller === this.home ? "home" : controller === this.detail ? "detail" : "live";
     }
   }
 
@@ -336,12 +370,13 @@ class MessagesViewController extends MessagesAppViewController {
     const message = new Message(e.session);
     message.url = L.urlOf(list);
     message.summaryText = `$${me} ${e.base ? "updated" : "started"} “${name}”`;
-    message.layout = new TemplateLayout({
+    // drawn live by this app for those who have it; the picture for everyone else
+    message.layout = new LiveLayout(new TemplateLayout({
       image: renderList(list),
       caption: name,
       subcaption: L.elementsLine(list),
       trailingCaption: L.countLabel(list),
-    });
+    }));
     return message;
   }
 

@@ -31,8 +31,9 @@ export class LiveBubbles {
    * @param {string} conversationId
    * @param {object} message
    * @param {string} label what the bubble says, for screen readers
+   * @param {() => HTMLElement | null} [standIn] the template's picture, shown until the app has drawn
    */
-  view(conversationId, message, label) {
+  view(conversationId, message, label, standIn = () => null) {
     const app = this.catalog.get(message.appId);
     if (!app) return null;
     const key = `${conversationId}:${message.seq}`;
@@ -42,15 +43,22 @@ export class LiveBubbles {
     const frame = new AppFrame({ app, style: "transcript", handle: (method, args, f) => this.handle(f, method, args, message.appId) });
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
-    const el = h("div", { class: "bubble app-bubble live-bubble", dataset: { live: "" } },
+    const picture = standIn();
+    const el = h("div", { class: ["bubble", "app-bubble", "live-bubble", "drawing"], dataset: { live: "" } },
+      picture,
       frame.iframe,
       h("div", { class: "app-footer" }, h("img", { class: "app-icon small", src: app.icon, alt: "" }), h("span", null, app.name)),
       h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) }));
     this.live.set(key, { message, el, frame });
-    this.activate(conversationId, message, frame);
+    this.activate(conversationId, message, frame).then((drawn) => {
+      if (!drawn) return; // an app that does not start: its picture stays
+      picture?.remove();
+      el.classList.remove("drawing");
+    });
     return el;
   }
 
+  /** Starts the app in the bubble; true once it has drawn and been sized. */
   async activate(conversationId, message, frame) {
     try {
       await frame.ready;
@@ -61,9 +69,11 @@ export class LiveBubbles {
       await frame.hook("willBecomeActive", { style: "transcript", conversation });
       await frame.hook("didBecomeActive", {});
       const size = await frame.hook("contentSizeThatFits", { width: frame.iframe.clientWidth || 300 });
-      if (size && typeof size.height === "number") this.resize(frame, size.height);
+      if (!size || typeof size.height !== "number") return false;
+      this.resize(frame, size.height);
+      return true;
     } catch {
-      // an app that does not start keeps its empty frame; the tap still opens it
+      return false; // the tap still opens it
     }
   }
 

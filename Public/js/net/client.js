@@ -14,7 +14,7 @@
 //              (how: "token", "register", "link" or "recover")
 //   "signedout" detail {}   the server closed with 4003: this device was revoked or
 //              the account deactivated; the token is dead, so no reconnect
-//   "message" | "member" | "presence" | "conversation"   detail: the event frame
+//   "message" | "member" | "presence" | "playing" | "conversation"   detail: the event frame
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 
 import { SUBPROTOCOL, parseFrame, resultProblem } from "./frames.js";

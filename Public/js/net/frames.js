@@ -118,6 +118,13 @@ function eventProblem(f) {
       if (Array.isArray(f.online)) return f.online.every(isId) ? null : "online";
       if (isId(f.userId) && typeof f.online === "boolean") return null;
       return "presence";
+    case "playing":
+      if (!isId(f.conversationId)) return "conversationId";
+      if (f.sessions !== undefined) {
+        if (!isObject(f.sessions)) return "sessions";
+        return Object.values(f.sessions).every((l) => Array.isArray(l) && l.every(isId)) ? null : "sessions";
+      }
+      return isId(f.sessionId) && isId(f.userId) && typeof f.playing === "boolean" ? null : "playing";
     default:
       return "unknown event type";
   }

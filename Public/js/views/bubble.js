@@ -15,7 +15,7 @@ import { clockTime } from "../state/format.js";
  * @property {(message: object) => void} onGetApp
  * @property {(clientId: string) => void} onRetry
  * @property {(clientId: string) => void} onDiscard
- * @property {(message: object) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
+ * @property {(message: object, standIn: () => HTMLElement | null) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
  * @property {(message: object) => boolean} [canDelete]  own messages, or any for an admin
  * @property {(message: object) => void} [onDelete]
  */
@@ -74,7 +74,8 @@ function body(m, ctx, { pending }) {
     case "app": {
       const installed = ctx.installed(m.appId);
       if (!pending && m.live && installed) {
-        const live = ctx.liveView(m);
+        // the template's picture stands in until the app has drawn the bubble (or if it cannot)
+        const live = ctx.liveView(m, () => templateLayout(m, ctx, { interactive: false }).querySelector(".app-image"));
         if (live) return live;
       }
       return templateLayout(m, ctx, { interactive: !pending && installed });

@@ -8,6 +8,7 @@ struct EngineLimiters {
     var conversations: RateLimiter
     var invites: RateLimiter
     var uploadBytes: RateLimiter
+    var playing: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -16,10 +17,11 @@ struct EngineLimiters {
         conversations = RateLimiter(s.conversationsPerUser)
         invites = RateLimiter(s.invitesPerUser)
         uploadBytes = RateLimiter(s.uploadBytesPerUser)
+        playing = RateLimiter(s.playingPerUser)
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing] {
             self[keyPath: kp].prune(now: now)
         }
     }

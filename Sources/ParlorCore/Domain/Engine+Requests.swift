@@ -204,6 +204,9 @@ extension Engine {
             try setAppData(appId, key, value, userId, tx)
             out.result(conn, id) { _ in }
 
+        case .playing(let cid, let sid, let on):
+            try playing(cid, sid, on, id: id, conn: conn, userId: userId, tx, &out)
+
         case .participants(let cid, let appId):
             try requireApp(appId)
             try requireMember(cid, userId, tx)

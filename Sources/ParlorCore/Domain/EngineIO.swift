@@ -46,6 +46,9 @@ public enum EngineAction: Sendable {
     /// A resume replay sent one piece; ask for the next (`.replay`) once the connection's
     /// queue has drained, so a replay never piles up more than a piece in memory.
     case replayContinues(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
+    /// The connection opened or closed a session in its expanded pane (checked: a member,
+    /// a session of the conversation); the live state keeps who plays, and answers `re`.
+    case playing(ConnectionID, re: String?, conversationId: String, sessionId: String, userId: String, playing: Bool)
     /// This many of the connection's frames are done; it may send more (flow control).
     case processed(ConnectionID, count: Int)
 }

@@ -16,6 +16,9 @@ public struct EngineSettings: Sendable {
     /// Invites, registration links and device links made.
     public var invitesPerUser = Rate(60, per: 3600)
     public var uploadBytesPerUser = Rate(200 << 20, per: 86_400)
+    /// `playing` marks: each one is news for everyone in the room, so toggling a pane
+    /// in a loop must not make the server fan out without end.
+    public var playingPerUser = Rate(60, per: 60, burst: 30)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).

@@ -39,6 +39,10 @@ public enum Limits {
     public static let keepaliveSeconds = 20
     public static let authFailures = 3
     public static let presenceRoomSize = 200
+    /// Sessions one connection may mark as open in its pane at once (`playing`), and how
+    /// long a mark lasts unless the client repeats it (a tab left open on a game).
+    public static let playingPerConnection = 4
+    public static let playingSeconds = 300
     /// Members listed in a conversation object: a 10,000-member room must not send
     /// 10,000 names with every join and subscribe. `members` looks up the others.
     public static let listedMembers = 200

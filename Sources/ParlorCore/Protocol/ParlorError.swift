@@ -23,6 +23,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case storageFull = "storage_full"
         case forbidden = "forbidden"
         case rateLimited = "rate_limited"
+        case tooManySessions = "too_many_sessions"
         case internalError = "internal"
     }
 

@@ -43,6 +43,8 @@ public enum Request: Equatable, Sendable {
     case getAppData(appId: String)
     /// `value` nil removes the key.
     case setAppData(appId: String, key: String, value: JSONValue?)
+    /// This connection opened (`playing`) or closed a session in the expanded pane.
+    case playing(conversationId: String, sessionId: String, playing: Bool)
 
     /// The frame type it came as, for metrics.
     public var typeName: String {
@@ -80,6 +82,7 @@ public enum Request: Equatable, Sendable {
         case .members: "members"
         case .getAppData: "appdata.get"
         case .setAppData: "appdata.set"
+        case .playing: "playing"
         }
     }
 

@@ -98,6 +98,9 @@ public enum RequestParser {
             guard let value = f.o["value"] else { throw .invalid("value", "is missing (null removes the key)") }
             return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
                                value: value == .null ? nil : value)
+        case "playing":
+            guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
+            return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)
         default:
             if let a = try AdminRequest.parse(type, f) { return .admin(a) }
             throw ParlorError(.unknownType, "unknown frame type")

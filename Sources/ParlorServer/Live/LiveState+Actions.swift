@@ -39,6 +39,8 @@ extension LiveState {
             if connections[id]!.queue.bytes <= LiveConnection.replayLowWater {
                 connections[id]!.continueReplays(&effects)
             }
+        case .playing(let id, let re, let conversation, let session, let userId, let on):
+            play(id, re: re, conversation, session, userId: userId, on: on, now: now)
         case .uploadDone, .uploadAuthorized, .healthDone:
             return false
         }
@@ -58,11 +60,13 @@ extension LiveState {
         if subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize {
             let online = subscriptions.onlineUsers(conversation)
             enqueue(OutboundFrame(PresenceJSON.snapshot(conversationId: conversation, online: online)), to: id)
+            sendPlayingSnapshot(conversation, to: id)
         }
         if cameOnline { announce(conversation, userId: userId, online: true, except: id) }
     }
 
     mutating func leave(_ id: ConnectionID, _ conversation: String) {
+        stopPlaying(id, in: conversation)
         guard connections.contains(id), connections[id]!.subscriptions.remove(conversation) != nil,
               let userId = connections[id]!.userId else { return }
         let wentOffline = subscriptions.remove(id, from: conversation, userId: userId)

@@ -11,6 +11,8 @@ struct LiveState {
     // Changed only by the methods here and in LiveState+Actions.swift.
     var connections = ConnectionTable()
     var subscriptions = Subscriptions()
+    /// Who has which session open in the expanded pane (LiveState+Playing.swift).
+    var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: Set<ConnectionID>] = [:]
     var effects: [LiveEffect] = []
@@ -82,6 +84,7 @@ struct LiveState {
     mutating func closed(_ id: ConnectionID, now: UInt64 = now()) {
         guard let c = connections[id] else { return }
         for conversation in c.subscriptions { leave(id, conversation) }
+        stopPlaying(id, in: nil)  // marks sent before its subscription had caught up
         connections.remove(id)
         metrics.connections.record(connections.count)
         if let u = c.userId {
@@ -103,6 +106,7 @@ struct LiveState {
     /// that grows with the number of connections (2.4% of the server's cycles with
     /// 6,000, under perf). One pass a second here is linear.
     mutating func sweep(now: UInt64 = now()) {
+        sweepPlaying(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
         for id in connections.ids {
             let c = connections[id]!

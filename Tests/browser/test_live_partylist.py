@@ -1,0 +1,72 @@
+"""Live layout in use (#13): the Party list draws its bubble itself (a
+LiveLayout) for everyone who has the app, showing the list as it is now; a
+member without the app sees the template layout (the picture) and can get it.
+Kate on a desktop, John on a phone; light and dark."""
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import frame, pane_ready, shot
+from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, press_send,
+                                send_new_list, staged, start_party)
+
+pytestmark = pytest.mark.usefixtures("app_console_errors")
+
+
+def live_drawn(bubble):
+    """The live frame has its content and has been sized to it."""
+    expect(live(bubble).locator("#live-elements")).to_be_visible()
+    frame_el = bubble.locator("iframe.live-frame")
+    bubble.page.wait_for_function(
+        "f => f.contentWindow && Math.abs(f.getBoundingClientRect().height - parseFloat(f.style.height || 0)) < 1 && parseFloat(f.style.height) > 120",
+        arg=frame_el.element_handle())
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_the_party_list_bubble_is_drawn_live_and_the_picture_stays_for_those_without_it(people, dark):
+    mode = "dark" if dark else "light"
+    kate, john = start_party(people, dark=dark)
+    kate.set_viewport_size({"width": 1280, "height": 800})  # the desktop the issue names
+    send_new_list(kate, title="Mussels at Kate's", extra=["Beer"])
+
+    # Kate has Party list: the bubble is the app's own view of the list
+    bubble_k = current_bubble(kate)
+    expect(bubble_k.locator(".live-bubble")).to_have_count(1)
+    expect_live_list(bubble_k, "Mussels at Kate's", ["Mussels", "Fries", "Beer"], "3 items")
+    expect(bubble_k.locator(".app-image")).to_have_count(0)
+    live_drawn(bubble_k)
+    # read as one button that opens the list
+    expect(bubble_k.get_by_role("button", name="Open Party list: Mussels at Kate's")).to_have_count(1)
+    shot(kate, f"live-partylist-desktop-{mode}")
+
+    # John has not: the template layout with its picture, and Get
+    bubble_j = current_bubble(john)
+    expect(bubble_j.locator(".live-bubble")).to_have_count(0)
+    expect(bubble_j.locator(".caption")).to_have_text("Mussels at Kate's")
+    expect(bubble_j.locator(".subcaption")).to_have_text("Mussels, Fries and Beer")
+    images_loaded(bubble_j.locator(".app-image img"))
+    shot(john, f"live-partylist-phone-{mode}-without-app")
+
+    # once he has it, the same bubble is drawn live for him too
+    bubble_j.get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(john, "expanded")
+    expect_live_list(current_bubble(john), "Mussels at Kate's", ["Mussels", "Fries", "Beer"], "3 items")
+
+    # he adds the sauce and sends it back: both live bubbles show the list as it is now
+    add(john, "Andalouse sauce")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    press_send(john)
+    expect(staged(john)).to_have_count(0)
+    john.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    for page in (kate, john):
+        bubble = current_bubble(page)
+        expect(bubble).to_have_count(1)
+        expect_live_list(bubble, "Mussels at Kate's", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
+        live_drawn(bubble)
+    shot(john, f"live-partylist-phone-{mode}")
+
+    # tapping the live bubble opens the list expanded
+    current_bubble(kate).locator(".live-open").click()
+    pane_ready(kate, "expanded")
+    expect(frame(kate).locator("#elements .element-name")).to_have_text(["Mussels", "Fries", "Beer", "Andalouse sauce"])

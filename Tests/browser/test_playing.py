@@ -1,0 +1,65 @@
+"""Who is playing right now (#13): while someone has a session open in the
+expanded pane, the others see their face on that session's bubble, live; it
+goes when they close the pane or their connection drops, and a page loaded
+meanwhile sees who is there. Kate on a desktop, John on a phone (touch)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from conftest import pane_ready, shot
+from test_app_partylist import APP, current_bubble, send_new_list, start_party, toggle
+from test_offline_moves import console_errors_but_offline  # noqa: F401 (a fixture)
+
+RECONNECT = 30_000
+
+pytestmark = pytest.mark.usefixtures("console_errors_but_offline")
+
+
+def players(page):
+    return current_bubble(page).locator(".players")
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_others_see_who_has_a_session_open(people, dark):
+    kate, john = start_party(people, dark=dark)
+    kate.set_viewport_size({"width": 1280, "height": 800})  # the desktop the issue names
+    send_new_list(kate)
+    expect(current_bubble(john)).to_have_count(1)
+    expect(players(john)).to_have_count(0)
+
+    # Kate opens the list expanded: John sees her face on its bubble; she does not see her own
+    current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    expect(players(john)).to_have_attribute("aria-label", "Kate has it open now")
+    expect(players(john).locator(".avatar")).to_have_text(["K"])
+    expect(players(kate)).to_have_count(0)
+    shot(john, f"playing-phone-{'dark' if dark else 'light'}-kate-open")
+
+    # John gets the app from the bubble and opens it: both are there
+    current_bubble(john).get_by_role("button", name=f"Get {APP}").click()
+    pane_ready(john, "expanded")
+    toggle(kate, "Collapse")
+    pane_ready(kate, "compact")
+    # compact is not "open on the session": Kate is no longer shown
+    expect(players(john)).to_have_count(0)
+    toggle(kate, "Expand")
+    pane_ready(kate, "expanded")
+    expect(players(kate)).to_have_attribute("aria-label", "John has it open now")
+    expect(players(john)).to_have_attribute("aria-label", "Kate has it open now")
+    kate.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    expect(kate.locator("#app-pane")).to_be_hidden()
+    shot(kate, f"playing-desktop-{'dark' if dark else 'light'}-john-open")
+
+    # Kate closed the pane: gone for John
+    expect(players(john)).to_have_count(0)
+
+    # a page loaded while John has it open sees him at once (the subscribe snapshot)
+    kate.reload()
+    expect(players(kate)).to_have_attribute("aria-label", "John has it open now")
+
+    # John's connection drops: his face goes for Kate, and comes back with him
+    john.context.set_offline(True)
+    expect(players(kate)).to_have_count(0, timeout=RECONNECT)
+    john.context.set_offline(False)
+    expect(john.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    expect(players(kate)).to_have_attribute("aria-label", "John has it open now", timeout=RECONNECT)
