@@ -6,8 +6,14 @@ import Logging
 /// A `LiveState` driven the way the transport drives it, with the effects it asked
 /// for collected and the bytes it would have written decoded back into JSON.
 struct LiveHarness {
-    var live = LiveState(log: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    var live: LiveState
     var effects: [LiveEffect] = []
+
+    /// The keepalive is out of the way unless a test is about it (a day by default).
+    init(keepaliveSeconds: Int = 86_400) {
+        live = LiveState(log: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
+                         keepaliveSeconds: keepaliveSeconds)
+    }
 
     /// Runs `body`, then returns the effects it recorded.
     mutating func step(_ body: (inout LiveState) -> Void) -> [LiveEffect] {

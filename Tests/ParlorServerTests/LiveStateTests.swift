@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func aSilentConnectionIsPingedThenClosedAndAnyAnswerKeepsItOpen() {
-        var h = LiveHarness()
+        var h = LiveHarness(keepaliveSeconds: 20)
         let s: UInt64 = 1_000_000_000
         let c = h.open(user: "ana", now: 0)
         #expect(h.step { $0.sweep(now: 19 * s) }.isEmpty, "not silent for long enough")
@@ -183,7 +183,7 @@ import Testing
     }
 
     @Test func aLateSweepStillPingsBeforeItCloses() {
-        var h = LiveHarness()
+        var h = LiveHarness(keepaliveSeconds: 20)
         let s: UInt64 = 1_000_000_000
         let c = h.open(user: "ana", now: 0)
         _ = h.step { $0.sweep(now: 45 * s) }
