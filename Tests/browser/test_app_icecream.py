@@ -202,12 +202,21 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     expect(frame(ana).locator("#step-title")).to_have_text("Pick a base")
 
 
+def send_stored(page):
+    """Send, and wait until the server has stored it: one more message in the transcript."""
+    stored = page.locator("#transcript [data-seq]")
+    n = stored.count()
+    send(page)
+    expect(stored).to_have_count(n + 1)
+    expect(page.locator("#transcript .row.pending:not(.failed)")).to_have_count(0)
+
+
 def start_sundae(page, base):
     """From the open app: a new sundae with `base`, sent."""
     frame(page).get_by_role("button", name="New sundae").click()
     pane_ready(page, "expanded")
     choose(page, base)
-    send(page)
+    send_stored(page)
 
 
 def open_bubble(page):
@@ -257,7 +266,7 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
     link = create_conversation(ana, "Scoop race")
     path = link.replace(people.server.base, "")
     ben = people.join("Ben", path, viewport=(390, 844), mobile=True, dark=True)
-    cy = people.join("Cy", path, dark=True)
+    cy = people.join("Cy", path, viewport=(390, 844), mobile=True)
     everyone = {"Ana": ana, "Ben": ben, "Cy": cy}
     for p in everyone.values():
         install_app(p, APP)
@@ -292,8 +301,8 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
             expect(p.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
             expect(p.locator(".row.pending.failed")).to_have_count(0)
             expect(banner(p)).to_be_hidden()
-            if rounds == 1 and p is ben:
-                shot(ben, "icecream-phone-dark-scoop-merged")
+            if rounds == 1:
+                shot(p, f"icecream-{'phone-dark' if p is ben else 'phone-light' if p is cy else 'desktop-light'}-scoop-merged")
     assert not waiting
 
     # one sundae with all three scoops, in the order they won; everyone is credited
@@ -332,7 +341,7 @@ def race_that_cannot_merge(ana, ben, step, pick_ana, pick_ben):
 
 
 def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people):
-    ana = people.join("Ana")
+    ana = people.join("Ana", dark=True)
     link = create_conversation(ana, "Full cone")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     for p in (ana, ben):
@@ -344,12 +353,13 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Paper cup")
     open_bubble(ana)
     choose(ana, "Vanilla bean")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Hot fudge")
     expect(frame(ana).locator("#finished-title")).to_be_visible()
-    shot(ana, "icecream-desktop-light-conflict-asked")
+    shot(ana, "icecream-desktop-dark-conflict-asked")
     collapse(ana)
+    shot(ana, "icecream-desktop-dark-conflict-red-line")
     ana.locator(".row.pending.failed").get_by_role("button", name="Discard").click()
     expect(ana.locator(".row.pending.failed")).to_have_count(0)
     expect(banner(ana)).to_be_hidden()
@@ -359,7 +369,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     for scoop in ("Lemon sorbet", "Mango sorbet"):
         open_bubble(ana)
         choose(ana, scoop)
-        send(ana)
+        send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "scoops", "Raspberry", "Blueberry")
     expect(frame(ana).locator("#step-title")).to_have_text("Top it off")
@@ -374,7 +384,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Chocolate-dipped cone")
     open_bubble(ana)
     choose(ana, "Pistachio")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Caramel drizzle", "Whipped cream")
     collapse(ana)
@@ -387,7 +397,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Waffle cone")
     open_bubble(ana)
     choose(ana, "Cookies & cream")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Rainbow sprinkles")
     create_conversation(ana, "Elsewhere")
