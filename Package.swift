@@ -25,6 +25,8 @@ let package = Package(
         ),
         // OpenSSL's libcrypto for SHA-256, without the network library.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Debian's libpq for the PostgreSQL store (cluster mode).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The domain: validation, protocol codec, sessions, storage. No sockets.
         .target(
             name: "ParlorCore",
@@ -33,7 +35,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                "CCrypto",
+                "CCrypto", "CLibPQ",
             ]
         ),
         // libwebsockets wrapper: the service thread, HTTP, WebSocket connections.

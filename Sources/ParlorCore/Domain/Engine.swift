@@ -70,6 +70,8 @@ public final class Engine {
 
     private func run(_ batch: [EngineInput]) -> [EngineAction] {
         batchFailed = false
+        // Other nodes write too: what this one remembers is checked again each batch.
+        if store.sharedWithOtherNodes { cache = EngineCache() }
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {
@@ -141,7 +143,8 @@ public final class Engine {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let e as DatabaseError: "SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")"
-        case let e as TransactionAborted: "transaction rolled back by SQLite (\(e.cause.map(describe) ?? "no cause"))"
+        case let e as StoreFailure: e.logDescription
+        case let e as TransactionAborted: "transaction rolled back by the database (\(e.cause.map(describe) ?? "no cause"))"
         default: String(describing: type(of: error))
         }
     }

@@ -1,11 +1,24 @@
-/// Where Parlor keeps its state. SQLite implements it today; the operations are plain
-/// enough that PostgreSQL can implement it later without touching the engine.
+/// Where Parlor keeps its state: SQLite (one process) or PostgreSQL (ParlorPostgres,
+/// several nodes). The operations are plain enough for both.
 ///
 /// Everything runs inside `write`: one transaction per batch of requests, committed
 /// once (group commit). `isolated` wraps one request so that its failure undoes only
 /// its own writes.
 public protocol ParlorStore: AnyObject {
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    /// Other processes write the same database (cluster mode): what the engine caches
+    /// between batches may be stale, and `lastSeq` locks the conversation's row.
+    var sharedWithOtherNodes: Bool { get }
+}
+
+extension ParlorStore {
+    public var sharedWithOtherNodes: Bool { false }
+}
+
+/// A store's error that can say what went wrong for the log (a code and the
+/// database's message, never a statement or its values).
+public protocol StoreFailure: Error {
+    var logDescription: String { get }
 }
 
 public protocol StoreTransaction {
@@ -82,6 +95,8 @@ public protocol StoreTransaction {
     func revokeInvite(id: String, at: Int) throws
 
     // Messages and sessions
+    /// In a shared store this also locks the conversation until the transaction ends:
+    /// the next seq is taken by one node at a time.
     func lastSeq(conversationId: String) throws -> Int?
     func insert(_ message: StoredMessage) throws
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
