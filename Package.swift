@@ -38,6 +38,13 @@ let package = Package(
                 "CCrypto", "CLibPQ",
             ]
         ),
+        // Debian's NATS C client for the bus between cluster nodes.
+        .systemLibrary(name: "CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        // Cluster mode's bus: what each node committed, to the others (NATS).
+        .target(
+            name: "ParlorCluster",
+            dependencies: ["ParlorCore", "CNats", .product(name: "Logging", package: "swift-log")]
+        ),
         // libwebsockets wrapper: the service thread, HTTP, WebSocket connections.
         .target(
             name: "ParlorServer",
@@ -50,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "ParlorServer", "ParlorCore",
+                "ParlorServer", "ParlorCore", "ParlorCluster",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),

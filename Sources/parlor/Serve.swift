@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Metrics
+import ParlorCluster
 import ParlorCore
 import Prometheus
 import ParlorServer
@@ -100,12 +101,25 @@ struct Serve: ParsableCommand {
         if !settings.trustedProxies.isEmpty { config.trustedProxies = Set(settings.trustedProxies) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         server.renderMetrics = { registry.emitToBuffer() }
-        let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
+        let bus: NATSBus?
+        do {
+            bus = try settings.bus.map { try NATSBus(url: $0, name: "parlor-\(ProcessInfo.processInfo.hostName)-\(getpid())", log: log) }
+        } catch let e as StoreError {
+            log.critical("cannot start: \(e.description)")
+            throw ExitCode(1)
+        }
+        // Other nodes hear of a batch only after it committed, like this node's clients.
+        let engineThread = EngineThread(engine: engine) { actions in
+            server.post(actions)
+            bus?.publish(actions)
+        }
+        bus?.start(news: { engineThread.submit(.conversationNews(conversationId: $0)) },
+                   events: { server.post($0) })
         engineThread.start()
         let bound = try server.start(engine: engineThread)
         let scheme = tlsCert == nil ? "http" : "https"
         log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)",
-                                                                    "store": "\(settings.store == nil ? "sqlite" : "postgres")",
+                                                                    "store": "\(settings.store == nil ? "sqlite" : "postgres")", "bus": "\(bus == nil ? "none" : "nats")",
                                                                     "registration": "\(settings.engine.registration.rawValue)"])
 
         var received: Int32 = 0

@@ -38,6 +38,10 @@ public final class Engine {
     var cache = EngineCache()
     var metrics = EngineMetrics()
     var limiters: EngineLimiters
+    /// Cluster mode: per conversation followed here, the last seq delivered live; and
+    /// the conversations that may have news (Engine+Cluster.swift).
+    var followed: [String: Int] = [:]
+    var pendingConversations: Set<String> = []
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
     private var batchFailed = false
@@ -71,7 +75,9 @@ public final class Engine {
     private func run(_ batch: [EngineInput]) -> [EngineAction] {
         batchFailed = false
         // Other nodes write too: what this one remembers is checked again each batch.
-        if store.sharedWithOtherNodes { cache = EngineCache() }
+        let shared = store.sharedWithOtherNodes
+        if shared { cache = EngineCache() }
+        let (followedBefore, pendingBefore) = (followed, pendingConversations)
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {
@@ -105,7 +111,15 @@ public final class Engine {
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
                         try collectImages(tx, &out)
+                        // What a lost bus message did not ring for is found within a second.
+                        if shared { pendingConversations.formUnion(followed.keys) }
+                    case .conversationNews(let cid):
+                        if followed[cid] != nil { pendingConversations.insert(cid) }
                     }
+                }
+                if shared {
+                    takeLocalMessageEvents(&out)
+                    try catchUpPending(tx, &out)
                 }
             }
             // Images of deleted messages go once that deletion is durable.
@@ -115,6 +129,7 @@ public final class Engine {
             batchFailed = true
             log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
             cache = EngineCache()
+            (followed, pendingConversations) = (followedBefore, pendingBefore)
             for (conn, state) in journal { connections[conn] = state ?? nil }
             return batch.compactMap { input in
                 switch input {
@@ -132,7 +147,7 @@ public final class Engine {
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
                     return .healthDone(id, problem: "database: \(Self.describe(error))")
-                case .closed, .sweep:
+                case .closed, .sweep, .conversationNews:
                     return nil
                 }
             }
@@ -241,6 +256,8 @@ struct Outbox {
     var actions: [EngineAction] = []
     /// Image files to delete once the batch has committed.
     var unlinkedImages: [String] = []
+    /// Cluster mode: where the actions not yet sorted by Engine+Cluster begin.
+    var catchUpEnd = 0
 
     mutating func reply(_ conn: ConnectionID, _ id: String?, _ error: ParlorError) {
         actions.append(.send(conn, Replies.error(id, error)))

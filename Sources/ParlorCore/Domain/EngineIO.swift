@@ -23,6 +23,8 @@ public enum EngineInput: Sendable, Equatable {
     case sweep
     /// Continue a resume replay where the last piece ended (see `replayContinues`).
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
+    /// Cluster mode: another node committed messages in this conversation.
+    case conversationNews(conversationId: String)
 }
 
 /// What the engine asks the service thread to do, in order, after its batch committed.
@@ -48,6 +50,9 @@ public enum EngineAction: Sendable {
     case replayContinues(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
     /// This many of the connection's frames are done; it may send more (flow control).
     case processed(ConnectionID, count: Int)
+    /// Cluster mode: this batch committed messages in the conversation (the bus tells
+    /// the other nodes). Nothing for the live state.
+    case committedMessages(conversationId: String)
 }
 
 /// The engine's answer on an upload's headers.

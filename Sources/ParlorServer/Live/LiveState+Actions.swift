@@ -39,7 +39,7 @@ extension LiveState {
             if connections[id]!.queue.bytes <= LiveConnection.replayLowWater {
                 connections[id]!.continueReplays(&effects)
             }
-        case .uploadDone, .uploadAuthorized, .healthDone:
+        case .uploadDone, .uploadAuthorized, .healthDone, .committedMessages:
             return false
         }
         return true
