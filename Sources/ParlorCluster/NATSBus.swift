@@ -10,7 +10,9 @@ import Synchronization
 /// node reads them from PostgreSQL in seq order, Engine+Cluster.swift) and the
 /// conversation's other events as they are (renames, members). Events for one user
 /// (a conversation joined on another device) go on `parlor.u.<user>`. A node listens
-/// only to the conversations its clients follow and the users signed in on it.
+/// only to the conversations its clients follow and the users signed in on it, and to
+/// sign-outs (a revoked device, a deactivated account), which close connections on
+/// every node.
 ///
 /// NATS delivers at most once: a message lost while a node or nats-server restarts is
 /// not lost for the client, because the engine's once-a-second sweep reads what a
@@ -24,6 +26,7 @@ public final class NATSBus: @unchecked Sendable {
 
     struct Handlers {
         var news: @Sendable (String) -> Void
+        var signedOut: @Sendable (_ device: String?, _ user: String?) -> Void
         var events: @Sendable ([EngineAction]) -> Void
     }
 
@@ -53,8 +56,13 @@ public final class NATSBus: @unchecked Sendable {
     deinit { natsConnection_Destroy(connection) }
 
     /// Where what other nodes publish goes: news to the engine, events to the live state.
-    public func start(news: @escaping @Sendable (String) -> Void, events: @escaping @Sendable ([EngineAction]) -> Void) {
-        handlers.withLock { $0 = Handlers(news: news, events: events) }
+    /// Sign-outs to the engine (which knows which connections used the device).
+    public func start(news: @escaping @Sendable (String) -> Void,
+                      signedOut: @escaping @Sendable (_ device: String?, _ user: String?) -> Void,
+                      events: @escaping @Sendable ([EngineAction]) -> Void) {
+        handlers.withLock { $0 = Handlers(news: news, signedOut: signedOut, events: events) }
+        listen("parlor.signout.device")
+        listen("parlor.signout.user")
     }
 
     /// Called on the engine thread with each batch's actions, after its commit.
@@ -71,6 +79,9 @@ public final class NATSBus: @unchecked Sendable {
                 send("parlor.c." + cid, Self.smallRoomKind, payload.json)
             case .toUser(let userId, let payload):
                 send("parlor.u." + userId, nil, payload.json)
+            case .signedOut(let device, let user):
+                if let device { send("parlor.signout.device", nil, Array(device.utf8)) }
+                if let user { send("parlor.signout.user", nil, Array(user.utf8)) }
             case .subscribe(_, let cid, _):
                 listen("parlor.c." + cid)
             case .authenticated(_, let userId):
@@ -124,6 +135,10 @@ public final class NATSBus: @unchecked Sendable {
             case Self.smallRoomKind: h.events([.broadcastInSmallRoom(conversationId: cid, payload)])
             default: break
             }
+        } else if subject == "parlor.signout.device" {
+            h.signedOut(String(decoding: bytes, as: UTF8.self), nil)
+        } else if subject == "parlor.signout.user" {
+            h.signedOut(nil, String(decoding: bytes, as: UTF8.self))
         } else if subject.hasPrefix("parlor.u.") {
             h.events([.toUser(userId: String(subject.dropFirst(9)), Payload(json: bytes))])
         }

@@ -114,6 +114,7 @@ struct Serve: ParsableCommand {
             bus?.publish(actions)
         }
         bus?.start(news: { engineThread.submit(.conversationNews(conversationId: $0)) },
+                   signedOut: { engineThread.submit(.signedOutElsewhere(device: $0, user: $1)) },
                    events: { server.post($0) })
         engineThread.start()
         let bound = try server.start(engine: engineThread)

@@ -153,10 +153,13 @@ async def test_a_killed_node_and_a_nats_restart_lose_nothing(cluster):
             resumed.append((seen, again))
         await asyncio.wait_for(reached(len(acked) + 30), 30)
 
-        # restart nats-server mid-run: what was published while it was down is repaired
+        # restart nats-server mid-run: with no bus at all, a node still delivers what the
+        # others commit (read from PostgreSQL by its sweep), and nothing is lost after
         nats.stop()
         during = len(acked)
         await asyncio.wait_for(reached(during + 20), 30)
+        sent_on_node1 = await users[1].send_text(cid, "while the bus is down")
+        await users[0].wait_message(cid, seq=sent_on_node1["seq"], timeout=10)
         nats.start()
         await asyncio.wait_for(reached(len(acked) + 20), 30)
 
@@ -177,6 +180,33 @@ async def test_a_killed_node_and_a_nats_restart_lose_nothing(cluster):
         for label, seqs in streams:
             assert seqs == history, f"{label}: gaps {sorted(set(history) - set(seqs))[:10]}, " \
                                     f"duplicates {len(seqs) - len(set(seqs))}"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_room_events_and_sign_outs_cross_nodes(cluster):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        users, cid = await room(envs, per_node=1)
+        admin, on_node1, on_node2 = users
+        await admin.call("conversations.rename", conversationId=cid, title="Renamed on node 0")
+        for u in (on_node1, on_node2):
+            await u.wait_for(lambda e: e.get("type") == "conversation"
+                             and e["conversation"]["title"] == "Renamed on node 0", desc="the rename", timeout=5)
+        # an account deactivated on node 0 is signed out on node 2 at once
+        await admin.call("admin.users.deactivate", userId=on_node2.uid)
+        assert await on_node2.wait_closed(5) == 4003
+        # a device linked in on node 0 and revoked from node 1 closes on node 0
+        link = await on_node1.call("devices.createLink")
+        phone = await envs[0].connect("phone-on-node0")
+        r = await phone.call("device.link", code=link["token"])
+        phone.user, phone.token = r["user"], r["token"]
+        phone_id = next(d["id"] for d in (await phone.call("devices.list"))["devices"] if d["current"])
+        await on_node1.call("devices.revoke", deviceId=phone_id)
+        assert await phone.wait_closed(5) == 4003
+        assert not on_node1.closed, "only the revoked device is signed out"
     finally:
         for e in envs:
             await e.__aexit__(None, None, None)

@@ -115,6 +115,9 @@ public final class Engine {
                         if shared { pendingConversations.formUnion(followed.keys) }
                     case .conversationNews(let cid):
                         if followed[cid] != nil { pendingConversations.insert(cid) }
+                    case .signedOutElsewhere(let device, let user):
+                        if let device { signOut(device: device, &out, announce: false) }
+                        if let user { signOut(user: user, &out, announce: false) }
                     }
                 }
                 if shared {
@@ -147,7 +150,7 @@ public final class Engine {
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
                     return .healthDone(id, problem: "database: \(Self.describe(error))")
-                case .closed, .sweep, .conversationNews:
+                case .closed, .sweep, .conversationNews, .signedOutElsewhere:
                     return nil
                 }
             }

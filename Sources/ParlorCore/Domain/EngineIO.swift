@@ -25,6 +25,8 @@ public enum EngineInput: Sendable, Equatable {
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
     /// Cluster mode: another node committed messages in this conversation.
     case conversationNews(conversationId: String)
+    /// Cluster mode: another node revoked this device, or every device of this user.
+    case signedOutElsewhere(device: String?, user: String?)
 }
 
 /// What the engine asks the service thread to do, in order, after its batch committed.
@@ -53,6 +55,9 @@ public enum EngineAction: Sendable {
     /// Cluster mode: this batch committed messages in the conversation (the bus tells
     /// the other nodes). Nothing for the live state.
     case committedMessages(conversationId: String)
+    /// Cluster mode: a device or a whole account was signed out (its connections on
+    /// other nodes must close too). Nothing for the live state.
+    case signedOut(device: String?, user: String?)
 }
 
 /// The engine's answer on an upload's headers.

@@ -39,7 +39,7 @@ extension LiveState {
             if connections[id]!.queue.bytes <= LiveConnection.replayLowWater {
                 connections[id]!.continueReplays(&effects)
             }
-        case .uploadDone, .uploadAuthorized, .healthDone, .committedMessages:
+        case .uploadDone, .uploadAuthorized, .healthDone, .committedMessages, .signedOut:
             return false
         }
         return true
