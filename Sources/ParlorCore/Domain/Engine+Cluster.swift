@@ -29,6 +29,18 @@ extension Engine {
         }
     }
 
+    /// The followed conversations whose last seq is past what this node delivered.
+    func findNews(_ tx: any StoreTransaction) throws {
+        do {
+            let seqs = try tx.isolated { try tx.lastSeqs(of: Array(followed.keys)) }
+            for (cid, seq) in seqs where seq > followed[cid] ?? seq { pendingConversations.insert(cid) }
+        } catch let e as TransactionAborted {
+            throw e
+        } catch {
+            log.error("cluster sweep failed", metadata: ["cause": "\(Engine.describe(error))"])
+        }
+    }
+
     /// Broadcasts what the followed conversations with news have that this node has not
     /// delivered yet.
     func catchUpPending(_ tx: any StoreTransaction, _ out: inout Outbox) throws {

@@ -112,7 +112,7 @@ public final class Engine {
                         try runQueuedAdminCommands(tx, &out)
                         try collectImages(tx, &out)
                         // What a lost bus message did not ring for is found within a second.
-                        if shared { pendingConversations.formUnion(followed.keys) }
+                        if shared { try findNews(tx) }
                     case .conversationNews(let cid):
                         if followed[cid] != nil { pendingConversations.insert(cid) }
                     case .signedOutElsewhere(let device, let user):

@@ -15,6 +15,14 @@ extension ParlorStore {
     public var sharedWithOtherNodes: Bool { false }
 }
 
+extension StoreTransaction {
+    public func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
+        var seqs: [String: Int] = [:]
+        for id in conversationIds { seqs[id] = try conversation(id: id)?.lastSeq }
+        return seqs
+    }
+}
+
 /// A store's error that can say what went wrong for the log (a code and the
 /// database's message, never a statement or its values).
 public protocol StoreFailure: Error {
@@ -98,6 +106,9 @@ public protocol StoreTransaction {
     /// In a shared store this also locks the conversation until the transaction ends:
     /// the next seq is taken by one node at a time.
     func lastSeq(conversationId: String) throws -> Int?
+    /// The last seq of each of these conversations that exists, without locking them
+    /// (cluster mode's sweep: which followed conversations have news).
+    func lastSeqs(of conversationIds: [String]) throws -> [String: Int]
     func insert(_ message: StoredMessage) throws
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
     /// Where a sender's clientId was used: the idempotency check.

@@ -173,6 +173,18 @@ struct PostgresTransaction: StoreTransaction {
         try row("SELECT last_seq FROM conversations WHERE id = $1 FOR UPDATE", [conversationId]).map { $0[0] }
     }
 
+    /// One statement for the whole set: the sweep asks every second.
+    func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
+        guard !conversationIds.isEmpty else { return [:] }
+        let array = "{" + conversationIds.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
+        var seqs: [String: Int] = [:]
+        for r in try rows("SELECT id, last_seq FROM conversations WHERE id = ANY($1::text[])", [array]) {
+            seqs[r[0]] = r[1]
+        }
+        return seqs
+    }
+
     func insert(_ m: StoredMessage) throws {
         try exec("""
             INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body,
