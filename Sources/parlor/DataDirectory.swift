@@ -47,7 +47,7 @@ enum DataDirectory {
             throw fail("cannot open \(path)/parlor.sqlite: SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")")
         }
         do {
-            return (store, try BlobStore(directory: path + "/blobs"))
+            return (store, try BlobStore(directory: path + "/blobs", shared: url != nil))
         } catch {
             throw fail("cannot create \(path)/blobs: \(reason(error))")
         }
