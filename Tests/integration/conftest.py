@@ -8,7 +8,9 @@
   need a fresh server, extra flags, or to kill and restart one.
 - Every test that uses either runs twice: on SQLite and on PostgreSQL (`store_kind`;
   a session-wide PostgreSQL, a fresh database per server). A test that is about
-  SQLite itself (its file, a full disk) says so with `@pytest.mark.sqlite_only`.
+  SQLite itself (its file, a full disk) says so with `@pytest.mark.sqlite_only`; one
+  about the transport only (HTTP, TLS, the event loop, memory while serving files) with
+  `@pytest.mark.transport_only`: both run once, on SQLite.
   PARLOR_TEST_STORES=sqlite (or postgres) runs one of them.
 - On failure, the log lines every server wrote during the test are attached to
   the report.
@@ -172,11 +174,14 @@ STORES = [s for s in os.environ.get("PARLOR_TEST_STORES", "sqlite,postgres").spl
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "sqlite_only: the test is about SQLite itself; it runs on SQLite only")
+    config.addinivalue_line("markers", "transport_only: the test is about the transport, not the store; "
+                                       "it runs once, on SQLite")
 
 
 def pytest_generate_tests(metafunc):
     if "store_kind" in metafunc.fixturenames:
-        kinds = ["sqlite"] if metafunc.definition.get_closest_marker("sqlite_only") else STORES
+        once = any(metafunc.definition.get_closest_marker(m) for m in ("sqlite_only", "transport_only"))
+        kinds = ["sqlite"] if once else STORES
         metafunc.parametrize("store_kind", [k for k in kinds if k in STORES], indirect=True, scope="session")
 
 

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from client import Disconnected, Env, ProtocolError
+from client import Disconnected, Env, ProtocolError, new_client_id
 from postgres import free_port
 from server import ParlorServer
 
@@ -207,6 +207,63 @@ async def test_room_events_and_sign_outs_cross_nodes(cluster):
         await on_node1.call("devices.revoke", deviceId=phone_id)
         assert await phone.wait_closed(5) == 4003
         assert not on_node1.closed, "only the revoked device is signed out"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_concurrent_session_updates_on_two_nodes_never_lose_one(cluster):
+    """The session version check holds across nodes: one update wins, one conflicts."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        for c in (ana, ben):
+            await c.call("apps.install", appId="testapp")
+        cid, _ = await envs[0].conversation(ana, ben)
+        for c in (ana, ben):
+            await c.subscribe(cid)
+
+        def app(url, base=None):
+            session = {"id": "game"} if base is None else {"id": "game", "baseVersion": base}
+            return {"kind": "app", "appId": "testapp", "url": url, "layout": {"caption": "Game"}, "live": False,
+                    "session": session}
+
+        cur = await ana.send_message(cid, app("?v=0"))
+        version = 1
+        for rnd in range(6):
+            fa = await ana.start("send", conversationId=cid, clientId=new_client_id(), message=app(f"?a={rnd}", version))
+            fb = await ben.start("send", conversationId=cid, clientId=new_client_id(), message=app(f"?b={rnd}", version))
+            ra, rb = await asyncio.wait_for(asyncio.gather(fa, fb), 10)
+            assert sorted([ra["type"], rb["type"]]) == ["error", "result"], f"round {rnd}: {ra} / {rb}"
+            win, lose = (ra, rb) if ra["type"] == "result" else (rb, ra)
+            assert lose["code"] == "session_conflict"
+            new = win["result"]["message"]
+            assert new["session"] == {"id": "game", "version": version + 1}
+            for c in (ana, ben):
+                ev = await c.wait_message(cid, seq=new["seq"])
+                assert ev["supersedes"]["seq"] == cur["seq"], "the other node tells what the update replaced"
+            cur, version = new, version + 1
+        hist = (await ana.history(cid))["messages"]
+        assert [m["seq"] for m in hist] == list(range(1, 8)), "gapless: losers stored nothing"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_a_dropped_database_connection_costs_nothing(cluster, postgres):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes[:2]]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        await ben.subscribe(cid)
+        database = nodes[0].store_url.rsplit("/", 1)[1]
+        # as a failover or an administrator would: every node's connection is cut
+        postgres.sql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     f"WHERE datname = '{database}' AND pid <> pg_backend_pid()")
+        m = await ana.send_text(cid, "after the cut")
+        await ben.wait_message(cid, seq=m["seq"])
     finally:
         for e in envs:
             await e.__aexit__(None, None, None)

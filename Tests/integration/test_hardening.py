@@ -159,6 +159,7 @@ def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
     assert postgres.sql("SELECT max(version) FROM parlor_schema", database) == "99"
 
 
+@pytest.mark.transport_only
 def test_serving_files_keeps_no_memory(server):
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
 

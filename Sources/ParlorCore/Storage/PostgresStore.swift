@@ -19,7 +19,14 @@ public final class PostgresStore: ParlorStore {
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try db.reconnectIfBroken()
-        try db.simple("BEGIN")
+        do {
+            try db.simple("BEGIN")
+        } catch where !db.connected {
+            // The server dropped the connection while idle (a restart, a failover, an
+            // administrator): nothing of this batch has run yet, so connect and go on.
+            try db.reconnectIfBroken()
+            try db.simple("BEGIN")
+        }
         do {
             let result = try body(PostgresTransaction(db: db))
             // A statement failed outside any savepoint: COMMIT would quietly roll back.
