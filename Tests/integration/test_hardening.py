@@ -137,10 +137,12 @@ def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
 
 
 def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
-    def start(url):
+    def start(url, env=False):
+        store = [] if env else ["--store", url]
         out = subprocess.run([str(PARLOR_BIN), "serve", "--host", "127.0.0.1", "--port", "0", "--data",
-                              str(tmp_path / "data"), "--public", str(public_dir), "--store", url],
-                             capture_output=True, text=True, timeout=30)
+                              str(tmp_path / "data"), "--public", str(public_dir), *store],
+                             capture_output=True, text=True, timeout=30,
+                             env={**os.environ, "PARLOR_STORE": url} if env else None)
         return out.returncode, [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
 
     # nothing listens there: the reason, and never the URL's password
@@ -154,7 +156,7 @@ def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
     srv.stop()
     database = url.rsplit("/", 1)[1]
     postgres.sql("INSERT INTO parlor_schema (version) VALUES (99)", database)
-    code, lines = start(url)
+    code, lines = start(url, env=True)  # PARLOR_STORE, as a unit's environment file gives it
     assert code == 1 and len(lines) == 1 and "newer than this Parlor knows" in lines[0], lines
     assert postgres.sql("SELECT max(version) FROM parlor_schema", database) == "99"
 
