@@ -11,7 +11,7 @@ PIP_PKGS   := websockets pytest playwright prometheus-client
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
-.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke architecture
+.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke bench-cluster architecture
 
 run: deps build
 	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
@@ -53,6 +53,10 @@ browser:
 
 bench: deps build
 	bench/run
+
+# Cluster mode against one node, on one room (bench/cluster; PostgreSQL and NATS local).
+bench-cluster: deps build
+	bench/cluster --parlor-bin $(BIN)
 
 # The benchmark harness end to end at small sizes: it works, whatever the figures.
 bench-smoke: build-debug

@@ -30,7 +30,10 @@ def free_port() -> int:
 
 
 class Postgres:
-    def __init__(self):
+    def __init__(self, durable: bool = False):
+        # Tests trade durability for speed; a benchmark compared with SQLite's
+        # synchronous=FULL must not.
+        self.durable = durable
         self.root = Path(tempfile.mkdtemp(prefix="parlor-pg-"))
         self.data = self.root / "data"
         self.port = free_port()
@@ -52,11 +55,11 @@ class Postgres:
                                  "--no-sync", "-E", "UTF8", "--locale=C.UTF-8"),
                        check=True, capture_output=True, timeout=120)
         self.log = open(self.root / "postgres.log", "ab")
-        # Durability is the host's business in these tests; speed is ours.
+        fast = [] if self.durable else ["-c", "fsync=off", "-c", "synchronous_commit=off",
+                                        "-c", "full_page_writes=off"]
         self.proc = subprocess.Popen(
             self._cmd(str(PG_BIN / "postgres"), "-D", str(self.data), "-k", str(self.root), "-p", str(self.port),
-                      "-h", "127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-                      "-c", "full_page_writes=off", "-c", "max_connections=200"),
+                      "-h", "127.0.0.1", *fast, "-c", "max_connections=200"),
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:

@@ -134,7 +134,15 @@ public final class Engine {
             cache = EngineCache()
             (followed, pendingConversations) = (followedBefore, pendingBefore)
             for (conn, state) in journal { connections[conn] = state ?? nil }
-            return batch.compactMap { input in
+            // A sign-out from another node needs no database: its closes go out anyway.
+            var closes: [EngineAction] = []
+            for case .signedOutElsewhere(let device, let user) in batch {
+                for (conn, state) in connections where state.signedOut
+                    && ((device != nil && state.deviceId == device) || (user != nil && state.userId == user)) {
+                    closes.append(.close(conn, code: 4003, reason: "signed out"))
+                }
+            }
+            return closes + batch.compactMap { input in
                 switch input {
                 case .frame(let conn, let bytes):
                     let (id, _) = RequestParser.parse(bytes)
