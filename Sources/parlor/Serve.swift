@@ -108,6 +108,9 @@ struct Serve: ParsableCommand {
             log.critical("cannot start: \(e.description)")
             throw ExitCode(1)
         }
+        if settings.store != nil && bus == nil {
+            log.warning("no --bus: fine for one node; with several, sign-outs and room events do not reach the others (deploy/CLUSTER.md)")
+        }
         // Other nodes hear of a batch only after it committed, like this node's clients.
         let engineThread = EngineThread(engine: engine) { actions in
             server.post(actions)
