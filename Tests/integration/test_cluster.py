@@ -267,3 +267,29 @@ async def test_a_dropped_database_connection_costs_nothing(cluster, postgres):
     finally:
         for e in envs:
             await e.__aexit__(None, None, None)
+
+
+async def test_batches_over_two_rooms_on_two_nodes_never_deadlock(cluster):
+    """Each node's batches take both rooms' locks: always in the same order, so no node
+    waits for another in a cycle (PostgreSQL would fail a request after a second)."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes[:2]]
+    try:
+        users = [await envs[i % 2].register(f"User {i}") for i in range(12)]
+        rooms = [(await envs[0].conversation(users[0], *users[1:], title=t))[0] for t in ("X", "Y")]
+
+        async def alternate(i, u):
+            order = rooms if i % 2 == 0 else rooms[::-1]
+            futs = [await u.start("send", conversationId=order[k % 2], clientId=f"d{i}-{k}",
+                                  message={"kind": "text", "text": f"{i} {k}"}) for k in range(100)]
+            return await asyncio.gather(*futs)
+
+        frames = await asyncio.wait_for(asyncio.gather(*(alternate(i, u) for i, u in enumerate(users))), 60)
+        errors = [f for fs in frames for f in fs if f["type"] != "result"]
+        assert not errors, f"{len(errors)} sends failed, e.g. {errors[:2]}"
+        for cid in rooms:
+            hist = await users[0].history_all(cid)
+            assert [m["seq"] for m in hist] == list(range(1, 601))
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)

@@ -29,6 +29,34 @@ extension Engine {
         }
     }
 
+    /// Takes, in id order, the locks this batch's sends, deletions and replays will take
+    /// anyway: two nodes then never wait on each other in a cycle (PostgreSQL would break
+    /// it only after a second, failing a request).
+    func lockBatchConversations(_ batch: [EngineInput], _ tx: any StoreTransaction) throws {
+        var ids: Set<String> = []
+        for input in batch {
+            switch input {
+            case .frame(_, let bytes):
+                switch RequestParser.parse(bytes).result {
+                case .success(.send(let cid, _, _)), .success(.deleteMessage(let cid, _)): ids.insert(cid)
+                default: break
+                }
+            case .replay(_, let cid, _, _):
+                ids.insert(cid)
+            default:
+                break
+            }
+        }
+        guard !ids.isEmpty else { return }
+        do {
+            try tx.isolated { try tx.lockConversations(ids.sorted()) }
+        } catch let e as TransactionAborted {
+            throw e
+        } catch {
+            log.error("cluster lock failed", metadata: ["cause": "\(Engine.describe(error))"])
+        }
+    }
+
     /// The followed conversations whose last seq is past what this node delivered.
     func findNews(_ tx: any StoreTransaction) throws {
         do {

@@ -82,6 +82,7 @@ public final class Engine {
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {
             try store.write { tx in
+                if shared { try lockBatchConversations(batch, tx) }
                 for input in batch {
                     switch input {
                     case .frame(let conn, let bytes):

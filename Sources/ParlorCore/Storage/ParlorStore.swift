@@ -16,6 +16,8 @@ extension ParlorStore {
 }
 
 extension StoreTransaction {
+    public func lockConversations(_ ids: [String]) throws {}
+
     public func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
         var seqs: [String: Int] = [:]
         for id in conversationIds { seqs[id] = try conversation(id: id)?.lastSeq }
@@ -109,6 +111,10 @@ public protocol StoreTransaction {
     /// The last seq of each of these conversations that exists, without locking them
     /// (cluster mode's sweep: which followed conversations have news).
     func lastSeqs(of conversationIds: [String]) throws -> [String: Int]
+    /// Shared store: locks these conversations' rows, in id order, until the transaction
+    /// ends, so that nodes whose batches touch the same conversations never take their
+    /// locks in opposite orders (a deadlock). Nothing to do for a single writer.
+    func lockConversations(_ ids: [String]) throws
     func insert(_ message: StoredMessage) throws
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
     /// Where a sender's clientId was used: the idempotency check.

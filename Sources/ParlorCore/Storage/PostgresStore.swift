@@ -183,13 +183,24 @@ struct PostgresTransaction: StoreTransaction {
     /// One statement for the whole set: the sweep asks every second.
     func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
         guard !conversationIds.isEmpty else { return [:] }
-        let array = "{" + conversationIds.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
         var seqs: [String: Int] = [:]
-        for r in try rows("SELECT id, last_seq FROM conversations WHERE id = ANY($1::text[])", [array]) {
+        for r in try rows("SELECT id, last_seq FROM conversations WHERE id = ANY($1::text[])",
+                          [Self.textArray(conversationIds)]) {
             seqs[r[0]] = r[1]
         }
         return seqs
+    }
+
+    /// Rows are locked in the order the sort gives them (LockRows runs above Sort).
+    func lockConversations(_ ids: [String]) throws {
+        guard !ids.isEmpty else { return }
+        try exec("SELECT id FROM conversations WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE", [Self.textArray(ids)])
+    }
+
+    /// A text[] literal: each element quoted, its quotes and backslashes escaped.
+    private static func textArray(_ values: [String]) -> String {
+        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }
 
     func insert(_ m: StoredMessage) throws {
