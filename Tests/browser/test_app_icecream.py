@@ -297,7 +297,8 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
         order.append(won[0])
         del waiting[won[0]]
         for name, p in waiting.items():
-            expect(frame(p).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
+            # (told "at the same time" when the refusal comes first, "meanwhile" when the winner's step does)
+            expect(frame(p).locator("#status")).to_contain_text(re.compile(r"(at the same time|meanwhile); yours is on top\. Press Send"))
             expect(p.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
             expect(p.locator(".row.pending.failed")).to_have_count(0)
             expect(banner(p)).to_be_hidden()
@@ -322,6 +323,42 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
         assert picks[n].lower() in lead, lead
     canvases_painted(ana)
     shot(ana, "icecream-desktop-light-three-scoops")
+
+
+def test_a_friends_scoop_arriving_first_goes_under_the_one_waiting_to_be_sent(people):
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    link = create_conversation(ana, "One Send")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for p in (ana, ben):
+        install_app(p, APP)
+    open_from_drawer(ana, APP)
+    start_sundae(ana, "Cake cone")
+    expect_bubble(ben, "Let's build an ice cream", "by Ana", "1 of 3")
+
+    # Ana's scoop waits in her message box while Ben's is sent
+    open_bubble(ana)
+    choose(ana, "Raspberry")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    first = staged.get_attribute("data-key")
+    open_bubble(ben)
+    choose(ben, "Lemon sorbet")
+    send_stored(ben)
+
+    # her app puts hers on top of his at once: still in the message box, one Send sends it
+    expect(frame(ana).locator("#status")).to_contain_text("A friend added a lemon sorbet scoop meanwhile; yours is on top. Press Send.")
+    expect(staged).to_have_count(1)
+    expect(staged).not_to_have_attribute("data-key", first)  # replaced by the merged one
+    expect(staged).to_contain_text("I added a scoop")
+    shot(ana, "icecream-phone-light-restaged")
+    send_stored(ana)
+    for p in (ana, ben):
+        expect(app_rows(p).locator(".subcaption")).to_have_text("by Ana & Ben")
+        expect(p.locator(".summary")).to_have_text([
+            "Ana started a sundae with a cake cone", "Ben added a lemon sorbet scoop"])
+    expect(ana.locator(".row.pending")).to_have_count(0)
+    expect(banner(ana)).to_be_hidden()
+    open_bubble(ben)
+    expect(frame(ben).locator(".lead")).to_contain_text("Cake cone, lemon sorbet & raspberry scoops")
 
 
 def race_that_cannot_merge(ana, ben, step, pick_ana, pick_ben):
