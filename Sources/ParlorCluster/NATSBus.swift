@@ -46,7 +46,7 @@ public final class NATSBus: @unchecked Sendable {
     /// Connects, or throws a one-line reason. `name` names this node to nats-server.
     public init(url: String, name: String, log: Logger) throws {
         self.log = log
-        nodeId = (0..<4).map { _ in String(UInt32.random(in: .min ... .max), radix: 36) }.joined(separator: "-")
+        nodeId = (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 36) }.joined(separator: "-")
         var opts: OpaquePointer?
         try Self.check(natsOptions_Create(&opts), "cannot set up NATS")
         defer { natsOptions_Destroy(opts) }
@@ -60,7 +60,7 @@ public final class NATSBus: @unchecked Sendable {
         var nc: OpaquePointer?
         try Self.check(natsConnection_Connect(&nc, opts), "cannot connect to NATS at \(Self.redacted(url))")
         connection = nc!
-        log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))"])
+        log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))", "node": "\(nodeId)"])
     }
 
     deinit { natsConnection_Destroy(connection) }

@@ -54,10 +54,15 @@ extension LiveState {
     mutating func sweepRemotePresence(now: UInt64) {
         guard sharesPresence else { return }
         if now > Self.presenceLapseNanoseconds {
+            var lapsedByNode: [String: Int] = [:]
             for (conversation, node) in remote.lapsed(before: now - Self.presenceLapseNanoseconds) {
                 guard let old = remote.replace(conversation, node: node, with: nil) else { continue }
-                log.info("presence lapsed", metadata: ["conversation": "\(conversation)", "node": "\(node)"])
+                lapsedByNode[node, default: 0] += 1
                 announceRemoteChanges(conversation, node: node, from: old, to: .empty)
+            }
+            // One line per node, however many conversations it was in (a dead node, usually).
+            for (node, n) in lapsedByNode {
+                log.info("presence lapsed", metadata: ["node": "\(node)", "conversations": "\(n)"])
             }
         }
         guard now >= nextPresenceRefresh else { return }
