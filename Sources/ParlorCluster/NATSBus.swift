@@ -14,6 +14,11 @@ import Synchronization
 /// sign-outs (a revoked device, a deactivated account), which close connections on
 /// every node.
 ///
+/// Presence and `playing` marks: each node announces its whole state of a conversation
+/// on the conversation's subject (`NodePresence`, kind "p", tagged with the node's
+/// random id) when it changes and every few seconds; the live state of the others keeps
+/// it until it is replaced or stops being repeated (LiveState+Cluster.swift).
+///
 /// NATS delivers at most once: a message lost while a node or nats-server restarts is
 /// not lost for the client, because the engine's once-a-second sweep reads what a
 /// missed "news" would have told it. Events other than messages are not repaired.
@@ -21,6 +26,8 @@ public final class NATSBus: @unchecked Sendable {
     private let connection: OpaquePointer
     private let log: Logger
     private let handlers = Mutex<Handlers?>(nil)
+    /// This run of this node, in presence announcements (a restart is a new node).
+    public let nodeId: String
     /// Subjects subscribed so far (engine thread only).
     private var subscribed: Set<String> = []
 
@@ -28,15 +35,18 @@ public final class NATSBus: @unchecked Sendable {
         var news: @Sendable (String) -> Void
         var signedOut: @Sendable (_ device: String?, _ user: String?) -> Void
         var events: @Sendable ([EngineAction]) -> Void
+        var presence: @Sendable (_ node: String, NodePresence) -> Void
     }
 
     private static let newsKind: UInt8 = UInt8(ascii: "n")
     private static let roomKind: UInt8 = UInt8(ascii: "b")
     private static let smallRoomKind: UInt8 = UInt8(ascii: "s")
+    private static let presenceKind: UInt8 = UInt8(ascii: "p")
 
     /// Connects, or throws a one-line reason. `name` names this node to nats-server.
     public init(url: String, name: String, log: Logger) throws {
         self.log = log
+        nodeId = (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 36) }.joined(separator: "-")
         var opts: OpaquePointer?
         try Self.check(natsOptions_Create(&opts), "cannot set up NATS")
         defer { natsOptions_Destroy(opts) }
@@ -50,17 +60,19 @@ public final class NATSBus: @unchecked Sendable {
         var nc: OpaquePointer?
         try Self.check(natsConnection_Connect(&nc, opts), "cannot connect to NATS at \(Self.redacted(url))")
         connection = nc!
-        log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))"])
+        log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))", "node": "\(nodeId)"])
     }
 
     deinit { natsConnection_Destroy(connection) }
 
-    /// Where what other nodes publish goes: news to the engine, events to the live state.
-    /// Sign-outs to the engine (which knows which connections used the device).
+    /// Where what other nodes publish goes: news to the engine, events and presence to
+    /// the live state. Sign-outs to the engine (which knows which connections used the
+    /// device).
     public func start(news: @escaping @Sendable (String) -> Void,
                       signedOut: @escaping @Sendable (_ device: String?, _ user: String?) -> Void,
-                      events: @escaping @Sendable ([EngineAction]) -> Void) {
-        handlers.withLock { $0 = Handlers(news: news, signedOut: signedOut, events: events) }
+                      events: @escaping @Sendable ([EngineAction]) -> Void,
+                      presence: @escaping @Sendable (_ node: String, NodePresence) -> Void) {
+        handlers.withLock { $0 = Handlers(news: news, signedOut: signedOut, events: events, presence: presence) }
         listen("parlor.signout.device")
         listen("parlor.signout.user")
     }
@@ -90,6 +102,19 @@ public final class NATSBus: @unchecked Sendable {
                 continue
             }
         }
+    }
+
+    /// This node's presence in a conversation (from the service thread: the C client's
+    /// publish is thread-safe). The subject is already listened to: the engine's
+    /// `.subscribe` reached `publish` before the live state saw it (Serve.swift).
+    public func publishPresence(_ state: NodePresence) {
+        send("parlor.c." + state.conversationId, Self.presenceKind, state.encoded(node: nodeId))
+    }
+
+    /// Sends what is buffered, so that a stopping node's last announcements (its users
+    /// gone offline) leave before the process does.
+    public func flush() {
+        _ = natsConnection_FlushTimeout(connection, 1000)
     }
 
     private func send(_ subject: String, _ kind: UInt8?, _ body: [UInt8]) {
@@ -133,6 +158,12 @@ public final class NATSBus: @unchecked Sendable {
             case Self.newsKind: h.news(cid)
             case Self.roomKind: h.events([.broadcast(conversationId: cid, payload)])
             case Self.smallRoomKind: h.events([.broadcastInSmallRoom(conversationId: cid, payload)])
+            case Self.presenceKind:
+                if let (node, state) = NodePresence.decode(bytes.dropFirst(), conversationId: cid) {
+                    h.presence(node, state)
+                } else {
+                    log.debug("bus: a malformed presence announcement", metadata: ["conversation": "\(cid)"])
+                }
             default: break
             }
         } else if subject == "parlor.signout.device" {

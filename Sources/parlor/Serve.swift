@@ -115,13 +115,19 @@ struct Serve: ParsableCommand {
             log.warning("no --bus: fine for one node; with several, sign-outs and room events do not reach the others (deploy/CLUSTER.md)")
         }
         // Other nodes hear of a batch only after it committed, like this node's clients.
+        // The bus first: it listens to a conversation's subject before the live state
+        // asks the other nodes for their presence there (and they answer on it).
         let engineThread = EngineThread(engine: engine) { actions in
-            server.post(actions)
             bus?.publish(actions)
+            server.post(actions)
         }
-        bus?.start(news: { engineThread.submit(.conversationNews(conversationId: $0)) },
-                   signedOut: { engineThread.submit(.signedOutElsewhere(device: $0, user: $1)) },
-                   events: { server.post($0) })
+        if let bus {
+            server.publishPresence = { bus.publishPresence($0) }
+            bus.start(news: { engineThread.submit(.conversationNews(conversationId: $0)) },
+                      signedOut: { engineThread.submit(.signedOutElsewhere(device: $0, user: $1)) },
+                      events: { server.post($0) },
+                      presence: { server.receivePresence(from: $0, $1) })
+        }
         engineThread.start()
         let bound = try server.start(engine: engineThread)
         let scheme = tlsCert == nil ? "http" : "https"
@@ -135,6 +141,7 @@ struct Serve: ParsableCommand {
         // Requests already read are answered and every WebSocket closed with 1001;
         // what is still open after the timeout is closed anyway.
         server.drainAndStop(timeout: .seconds(settings.drainSeconds))
+        bus?.flush()  // the closed connections' presence, gone offline for the other nodes
         engineThread.stop()
         log.info("stopped")
     }

@@ -1,7 +1,8 @@
 """Cluster mode: three nodes on one PostgreSQL and one nats-server, all started here on
 loopback. Clients spread over the nodes see every message of a conversation once and
 in the same (seq) order; a node killed with -9 costs its clients nothing once they
-resume on another node; a nats-server restart loses nothing either.
+resume on another node; a nats-server restart loses nothing either. Presence and
+`playing` cross nodes, and a dead node's users go offline within a bound.
 
 Three nodes on a small shared machine measure correctness, not scale.
 """
@@ -19,6 +20,7 @@ import pytest
 from client import Disconnected, Env, ProtocolError, new_client_id
 from postgres import free_port
 from server import ParlorServer
+from test_sessions import app_msg
 
 NATS_BIN = shutil.which("nats-server") or "/usr/sbin/nats-server"
 
@@ -290,6 +292,96 @@ async def test_batches_over_two_rooms_on_two_nodes_never_deadlock(cluster):
         for cid in rooms:
             hist = await users[0].history_all(cid)
             assert [m["seq"] for m in hist] == list(range(1, 601))
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+# Presence crosses nodes: a node repeats what it holds every 3 s and another node's
+# entries lapse after 3 missed repeats, checked by a once-a-second sweep (Limits.swift).
+PRESENCE_LAPSE_BOUND = 3 * 3 + 1
+
+
+def is_presence(cid, uid, online):
+    return lambda e: (e.get("type") == "presence" and e.get("conversationId") == cid
+                      and e.get("userId") == uid and e.get("online") is online)
+
+
+def is_presence_snapshot(cid):
+    return lambda e: e.get("type") == "presence" and e.get("conversationId") == cid and "userId" not in e
+
+
+def is_playing(cid, sid, uid, playing):
+    return lambda e: (e.get("type") == "playing" and e.get("conversationId") == cid and e.get("sessionId") == sid
+                      and e.get("userId") == uid and e.get("playing") is playing)
+
+
+async def sees_online(client, cid, uid, desc):
+    """uid online for client: in its subscribe snapshot (its node knew already) or in a
+    change just after (its node asked the others when it began to follow cid)."""
+    await client.wait_for(lambda e: is_presence(cid, uid, True)(e)
+                          or (is_presence_snapshot(cid)(e) and uid in e["online"]), desc=desc)
+
+
+async def test_presence_and_playing_cross_nodes(cluster):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana, ben, cy = [await envs[i].register(name) for i, name in enumerate(("Ana", "Ben", "Cy"))]
+        for c in (ana, ben):
+            await c.call("apps.install", appId="testapp")
+        cid, _ = await envs[0].conversation(ana, ben, cy)
+        await ana.subscribe(cid)
+        snap = await ana.wait_for(is_presence_snapshot(cid), desc="Ana's snapshot")
+        assert snap["online"] == [ana.uid]
+
+        # Ana on node 0 and Ben on node 1 see each other online
+        await ben.subscribe(cid)
+        await ana.wait_for(is_presence(cid, ben.uid, True), desc="Ben (node 1) online for Ana (node 0)")
+        await sees_online(ben, cid, ana.uid, "Ana (node 0) online for Ben (node 1)")
+        # a snapshot on node 0 now lists Ben, who is on node 1
+        ana2 = await envs[0].login(ana.token, label="ana-tab2")
+        await ana2.subscribe(cid)
+        snap = await ana2.wait_for(is_presence_snapshot(cid), desc="the snapshot of Ana's second tab")
+        assert sorted(snap["online"]) == sorted([ana.uid, ben.uid])
+
+        # a playing mark on node 1 is seen on node 0, live and in a later snapshot
+        m = await ana.send_message(cid, app_msg("?board=1", session={"id": "g1", "baseVersion": 0}))
+        await ben.wait_message(cid, seq=m["seq"])
+        await ben.call("playing", conversationId=cid, sessionId="g1", playing=True)
+        await ana.wait_for(is_playing(cid, "g1", ben.uid, True), desc="Ben (node 1) plays g1, seen on node 0")
+        ana3 = await envs[0].login(ana.token, label="ana-tab3")
+        await ana3.subscribe(cid)
+        snap = await ana3.wait_for(lambda e: e.get("type") == "playing" and "sessions" in e, desc="playing snapshot")
+        assert snap["sessions"] == {"g1": [ben.uid]}
+        await ben.call("playing", conversationId=cid, sessionId="g1", playing=False)
+        await ana.wait_for(is_playing(cid, "g1", ben.uid, False), desc="Ben closed g1")
+
+        # Ben disconnects: offline on node 0 at once, not after the lapse
+        await ben.close()
+        await ana.wait_for(is_presence(cid, ben.uid, False), timeout=3, desc="Ben offline after his disconnect")
+
+        # Ben back on node 1, playing; then node 1 dies with -9: he goes offline and
+        # stops playing on node 0 within the bound, with no word from his node
+        ben2 = await envs[1].login(ben.token, label="ben-again")
+        await ben2.subscribe(cid)
+        await ana.wait_for(is_presence(cid, ben.uid, True), desc="Ben online again")
+        await ben2.call("playing", conversationId=cid, sessionId="g1", playing=True)
+        await ana.wait_for(is_playing(cid, "g1", ben.uid, True), desc="Ben plays again")
+        await cy.subscribe(cid)
+        await ana.wait_for(is_presence(cid, cy.uid, True), desc="Cy (node 2) online")
+        nodes[1].kill()
+        # the bound, and a second for a late sweep on this busy machine (seen: 9.6 s)
+        await ana.wait_for(is_presence(cid, ben.uid, False), timeout=PRESENCE_LAPSE_BOUND + 1,
+                           desc=f"Ben offline within {PRESENCE_LAPSE_BOUND}s of his node's kill -9")
+        await ana.wait_for(is_playing(cid, "g1", ben.uid, False), timeout=1, desc="and no longer playing")
+        assert not [e for e in ana.events if is_presence(cid, cy.uid, False)(e)], \
+            "Cy's node is alive: she stays online"
+
+        # node 2 stopped gracefully: its users go offline at once (its last announcement),
+        # well before another node's entries could lapse
+        nodes[2].stop()
+        await ana.wait_for(is_presence(cid, cy.uid, False), timeout=4, desc="Cy offline when her node stops")
     finally:
         for e in envs:
             await e.__aexit__(None, None, None)

@@ -39,6 +39,13 @@ public enum Limits {
     public static let keepaliveSeconds = 20
     public static let authFailures = 3
     public static let presenceRoomSize = 200
+    /// Cluster mode: each node repeats the presence it holds this often, and drops
+    /// another node's after this many repeats missed (a node killed with -9 stops
+    /// repeating: its users go offline elsewhere within 3 × 3 s and a sweep).
+    public static let presenceRefreshSeconds = 3
+    public static let presenceMissedRefreshes = 3
+    /// Other nodes whose presence one conversation holds at once.
+    public static let presenceNodes = 32
     /// Sessions one connection may mark as open in its pane at once (`playing`), and how
     /// long a mark lasts unless the client repeats it (a tab left open on a game).
     public static let playingPerConnection = 4

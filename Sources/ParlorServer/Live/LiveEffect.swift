@@ -9,6 +9,8 @@ enum LiveEffect: Equatable {
     case setReading(ConnectionID, Bool)
     /// Hand this to the engine.
     case submit(EngineInput)
+    /// Cluster mode: tell the other nodes this node's presence in a conversation.
+    case publishPresence(NodePresence)
 }
 
 /// What to do on a connection's writeable callback.

@@ -54,15 +54,21 @@ extension LiveState {
 
     private mutating func subscribe(_ id: ConnectionID, _ conversation: String, _ userId: String) {
         guard connections.contains(id), connections[id]!.subscriptions.insert(conversation).inserted else { return }
+        let first = subscriptions.subscriberCount(conversation) == 0
         let cameOnline = subscriptions.add(id, to: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)
         // A snapshot lists everyone online: in a big room that is n ids per subscribe.
         if subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize {
-            let online = subscriptions.onlineUsers(conversation)
+            let online = onlineEverywhere(conversation)
             enqueue(OutboundFrame(PresenceJSON.snapshot(conversationId: conversation, online: online)), to: id)
             sendPlayingSnapshot(conversation, to: id)
         }
-        if cameOnline { announce(conversation, userId: userId, online: true, except: id) }
+        if cameOnline {
+            presenceChanged(conversation, asks: first)
+            if !remote.isOnline(userId, in: conversation) {
+                announce(conversation, userId: userId, online: true, except: id)
+            }
+        }
     }
 
     mutating func leave(_ id: ConnectionID, _ conversation: String) {
@@ -71,12 +77,15 @@ extension LiveState {
               let userId = connections[id]!.userId else { return }
         let wentOffline = subscriptions.remove(id, from: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)
-        if wentOffline { announce(conversation, userId: userId, online: false, except: nil) }
+        guard wentOffline else { return }
+        presenceChanged(conversation)
+        if subscriptions.subscriberCount(conversation) == 0 { remote.drop(conversation) }
+        if !remote.isOnline(userId, in: conversation) { announce(conversation, userId: userId, online: false, except: nil) }
     }
 
     /// Tells a conversation's subscribers that a member came or went; big rooms get
     /// snapshots only, so a thousand arrivals do not cost a million frames.
-    private mutating func announce(_ conversation: String, userId: String, online: Bool, except: ConnectionID?) {
+    mutating func announce(_ conversation: String, userId: String, online: Bool, except: ConnectionID?) {
         guard subscriptions.subscriberCount(conversation) <= Limits.presenceRoomSize else { return }
         let payload = PresenceJSON.change(conversationId: conversation, userId: userId, online: online)
         broadcast(OutboundFrame(payload), to: conversation, except: except)

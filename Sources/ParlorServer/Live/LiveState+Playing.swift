@@ -15,12 +15,13 @@ extension LiveState {
             case .full:
                 return enqueue(OutboundFrame(PlayingJSON.tooMany(re)), to: id)
             case .started(newPlayer: true):
-                announcePlaying(key, userId: userId, playing: true)
+                presenceChanged(conversation)
+                if !remote.isPlaying(userId, key) { announcePlaying(key, userId: userId, playing: true) }
             case .started, .renewed:
                 break
             }
         } else if playing.stop(id, user: userId, key) {
-            announcePlaying(key, userId: userId, playing: false)
+            stoppedPlaying(key, userId: userId)
         }
         enqueue(OutboundFrame(PlayingJSON.done(re)), to: id)
     }
@@ -29,7 +30,7 @@ extension LiveState {
     mutating func stopPlaying(_ id: ConnectionID, in conversation: String?) {
         guard let userId = connections[id]?.userId else { return }
         for key in playing.keys(of: id, in: conversation) where playing.stop(id, user: userId, key) {
-            announcePlaying(key, userId: userId, playing: false)
+            stoppedPlaying(key, userId: userId)
         }
     }
 
@@ -37,19 +38,26 @@ extension LiveState {
     mutating func sweepPlaying(now: UInt64) {
         for (id, key) in playing.lapsed(now: now) {
             guard let userId = connections[id]?.userId else { continue }
-            if playing.stop(id, user: userId, key) { announcePlaying(key, userId: userId, playing: false) }
+            if playing.stop(id, user: userId, key) { stoppedPlaying(key, userId: userId) }
         }
     }
 
     /// After a subscribe: who is playing there now, if anyone.
     mutating func sendPlayingSnapshot(_ conversation: String, to id: ConnectionID) {
-        let sessions = playing.snapshot(conversation)
+        let sessions = playersEverywhere(conversation)
         guard !sessions.isEmpty else { return }
         enqueue(OutboundFrame(PlayingJSON.snapshot(conversationId: conversation, sessions: sessions)), to: id)
     }
 
+    /// The user plays the session on no connection here any more: news unless they
+    /// still do on another node.
+    private mutating func stoppedPlaying(_ key: Playing.Key, userId: String) {
+        presenceChanged(key.conversation)
+        if !remote.isPlaying(userId, key) { announcePlaying(key, userId: userId, playing: false) }
+    }
+
     /// Like presence: news for small rooms only.
-    private mutating func announcePlaying(_ key: Playing.Key, userId: String, playing: Bool) {
+    mutating func announcePlaying(_ key: Playing.Key, userId: String, playing: Bool) {
         guard subscriptions.subscriberCount(key.conversation) <= Limits.presenceRoomSize,
               let subs = subscriptions.subscribers[key.conversation] else { return }
         let frame = OutboundFrame(PlayingJSON.change(conversationId: key.conversation, sessionId: key.session,

@@ -15,6 +15,13 @@ struct LiveState {
     var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: Set<ConnectionID>] = [:]
+    /// Cluster mode (LiveState+Cluster.swift): whether this node shares presence with
+    /// others, what they hold, and the conversations whose state is due to be announced
+    /// (true: asking the others for theirs).
+    var sharesPresence = false
+    var remote = RemotePresence()
+    var presenceDirty: [String: Bool] = [:]
+    var nextPresenceRefresh: UInt64 = 0
     var effects: [LiveEffect] = []
     private(set) var draining = false
     let log: Logger
@@ -32,6 +39,7 @@ struct LiveState {
 
     /// Hands over the effects recorded so far (into `out`, whose storage is reused).
     mutating func takeEffects(into out: inout [LiveEffect]) {
+        flushPresence()
         out.removeAll(keepingCapacity: true)
         swap(&out, &effects)
     }
@@ -107,6 +115,7 @@ struct LiveState {
     /// 6,000, under perf). One pass a second here is linear.
     mutating func sweep(now: UInt64 = now()) {
         sweepPlaying(now: now)
+        sweepRemotePresence(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
         for id in connections.ids {
             let c = connections[id]!

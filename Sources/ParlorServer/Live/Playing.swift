@@ -66,6 +66,10 @@ struct Playing {
         return out
     }
 
+    func isPlaying(_ user: String, _ key: Key) -> Bool {
+        players[key.conversation]?[key.session]?[user] != nil
+    }
+
     /// Everyone playing in a conversation, by session, in a stable order.
     func snapshot(_ conversation: String) -> [(sessionId: String, userIds: [String])] {
         (players[conversation] ?? [:]).keys.sorted().map { ($0, players[conversation]![$0]!.keys.sorted()) }

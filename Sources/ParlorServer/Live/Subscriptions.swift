@@ -32,5 +32,7 @@ struct Subscriptions {
         (online[conversation] ?? [:]).keys.sorted()
     }
 
+    func isOnline(_ userId: String, in conversation: String) -> Bool { online[conversation]?[userId] != nil }
+
     func subscriberCount(_ conversation: String) -> Int { subscribers[conversation]?.count ?? 0 }
 }

@@ -119,6 +119,8 @@ extension LWSServer {
                     if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
                 case .submit(let input):
                     engine?.submit(input)
+                case .publishPresence(let state):
+                    publishPresence?(state)
                 }
             }
         }

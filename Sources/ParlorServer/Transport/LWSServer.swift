@@ -44,6 +44,9 @@ public final class LWSServer: @unchecked Sendable {
     var metrics = ServerMetrics()
     /// Renders /metrics (Prometheus text); nil serves no metrics.
     public var renderMetrics: (@Sendable () -> [UInt8])?
+    /// Cluster mode: carries this node's presence to the others (set before `start`;
+    /// called on the service thread). Their presence comes in by `receivePresence`.
+    public var publishPresence: (@Sendable (NodePresence) -> Void)?
     var nextId: UInt64 = 1
     /// Where queued frames are copied for one raw write, after lws's headroom.
     var scratch: [UInt8]
@@ -54,6 +57,7 @@ public final class LWSServer: @unchecked Sendable {
 
     // Cross-thread state.
     private let inbox = Mutex<[EngineAction]>([])
+    private let presenceInbox = Mutex<[(node: String, NodePresence)]>([])
     private let stopping = Atomic<Bool>(false)
     private let draining = Atomic<Bool>(false)
     private let drained = DispatchSemaphore(value: 0)
@@ -92,6 +96,7 @@ public final class LWSServer: @unchecked Sendable {
     /// Starts the service thread; returns the port it listens on once it does.
     public func start(engine: EngineThread) throws -> Int {
         self.engine = engine
+        live.sharesPresence = publishPresence != nil
         let thread = Thread { [self] in serviceLoop() }
         thread.name = "parlor-service"
         thread.stackSize = 1 << 20
@@ -134,6 +139,20 @@ public final class LWSServer: @unchecked Sendable {
         inbox.withLock { $0.append(contentsOf: actions) }
         wake()
     }
+
+    /// Cluster mode: another node's presence in a conversation, from the bus (any thread).
+    /// While the service thread is behind, at most `presenceBacklog` wait; what is
+    /// dropped is repaired by the sender's next repeat.
+    public func receivePresence(from node: String, _ state: NodePresence) {
+        let taken = presenceInbox.withLock { box in
+            guard box.count < Self.presenceBacklog else { return false }
+            box.append((node, state))
+            return true
+        }
+        if taken { wake() }
+    }
+
+    static let presenceBacklog = 10_000
 
     /// The context's address, published for `lws_cancel_service` from other threads;
     /// cleared under the same lock before the context is destroyed.
@@ -277,6 +296,11 @@ public final class LWSServer: @unchecked Sendable {
             default: break
             }
         }
+        let remote = presenceInbox.withLock { box -> [(node: String, NodePresence)] in
+            defer { box.removeAll(keepingCapacity: true) }
+            return box
+        }
+        for (node, state) in remote { live.nodePresence(from: node, state, now: now) }
         applyLiveEffects()
     }
 
