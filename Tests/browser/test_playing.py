@@ -19,6 +19,13 @@ def players(page):
     return current_bubble(page).locator(".players")
 
 
+def said(page):
+    """What the polite live region beside the transcript says (a label alone is not read when it changes)."""
+    region = page.locator("#players-live")
+    expect(region).to_have_attribute("aria-live", "polite")
+    return region
+
+
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_others_see_who_has_a_session_open(people, dark):
     kate, john = start_party(people, dark=dark)
@@ -31,6 +38,7 @@ def test_others_see_who_has_a_session_open(people, dark):
     current_bubble(kate).locator(".app-bubble").click()
     pane_ready(kate, "expanded")
     expect(players(john)).to_have_attribute("aria-label", "Kate has it open now")
+    expect(said(john)).to_have_text(f"Kate has {APP} open.")
     expect(players(john).locator(".avatar")).to_have_text(["K"])
     expect(players(kate)).to_have_count(0)
     shot(john, f"playing-phone-{'dark' if dark else 'light'}-kate-open")
@@ -42,6 +50,7 @@ def test_others_see_who_has_a_session_open(people, dark):
     pane_ready(kate, "compact")
     # compact is not "open on the session": Kate is no longer shown
     expect(players(john)).to_have_count(0)
+    expect(said(john)).to_have_text(f"Kate closed {APP}.")
     toggle(kate, "Expand")
     pane_ready(kate, "expanded")
     expect(players(kate)).to_have_attribute("aria-label", "John has it open now")
