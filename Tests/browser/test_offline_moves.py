@@ -168,8 +168,9 @@ def test_a_move_refused_after_its_app_was_closed_is_not_dropped_silently(people)
     expect(frame(ben).locator("#notice")).to_have_count(0)
 
 
-def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_when_it_opens(people):
-    kate, john = party.start_party(people)
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_when_it_opens(people, dark):
+    kate, john = party.start_party(people, dark=dark)
     party.send_new_list(kate)
     party.current_bubble(john).get_by_role("button", name=f"Get {party.APP}").click()
     pane_ready(john, "expanded")
@@ -202,6 +203,7 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
     expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
     john.reload()
     expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    shot(john, f"partylist-phone-{'dark' if dark else 'light'}-offline-refused-after-reload")
 
     # he opens the list: his edit is merged into Kate's, and waits in the composer
     party.current_bubble(john).locator(".app-bubble").click()
@@ -211,7 +213,7 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
     expect(party.hooks(john)).to_contain_text(["didFailSending"])
     expect(party.staged(john)).to_have_count(1)
     expect(failed).to_have_count(0)
-    shot(john, "partylist-phone-light-offline-merged-on-open")
+    shot(john, f"partylist-phone-{'dark' if dark else 'light'}-offline-merged-on-open")
     party.toggle(john, "Collapse")
     pane_ready(john, "compact")
     expect(frame(john).locator("#home-status")).to_contain_text("Both changes are in: press Send")
