@@ -5,12 +5,13 @@ SWIFT      ?= swift
 PORT       ?= 8080
 DATA       ?= ./data
 PYTHON     ?= python3
-APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji
+APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji \
+              postgresql-15 libpq-dev nats-server libnats-dev
 PIP_PKGS   := websockets pytest playwright prometheus-client axe-playwright-python
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
-.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke architecture
+.PHONY: run test deps build build-debug unit integration browser js clean bench bench-smoke bench-cluster architecture
 
 run: deps build
 	$(BIN) serve --port $(PORT) --data $(DATA) --public ./Public
@@ -52,6 +53,10 @@ browser:
 
 bench: deps build
 	bench/run
+
+# Cluster mode against one node, on one room (bench/cluster; PostgreSQL and NATS local).
+bench-cluster: deps build
+	bench/cluster --parlor-bin $(BIN)
 
 # The benchmark harness end to end at small sizes: it works, whatever the figures.
 bench-smoke: build-debug

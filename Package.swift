@@ -25,6 +25,8 @@ let package = Package(
         ),
         // OpenSSL's libcrypto for SHA-256, without the network library.
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Debian's libpq for the PostgreSQL store (cluster mode).
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The domain: validation, protocol codec, sessions, storage. No sockets.
         .target(
             name: "ParlorCore",
@@ -33,8 +35,15 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                "CCrypto",
+                "CCrypto", "CLibPQ",
             ]
+        ),
+        // Debian's NATS C client for the bus between cluster nodes.
+        .systemLibrary(name: "CNats", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        // Cluster mode's bus: what each node committed, to the others (NATS).
+        .target(
+            name: "ParlorCluster",
+            dependencies: ["ParlorCore", "CNats", .product(name: "Logging", package: "swift-log")]
         ),
         // libwebsockets wrapper: the service thread, HTTP, WebSocket connections.
         .target(
@@ -48,7 +57,7 @@ let package = Package(
         .executableTarget(
             name: "parlor",
             dependencies: [
-                "ParlorServer", "ParlorCore",
+                "ParlorServer", "ParlorCore", "ParlorCluster",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Metrics", package: "swift-metrics"),

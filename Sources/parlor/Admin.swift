@@ -16,6 +16,8 @@ struct Admin: ParsableCommand {
 
     struct Options: ParsableArguments {
         @Option(help: "The data directory (default ./data, or PARLOR_DATA).") var data: String?
+        @Option(help: "The cluster's PostgreSQL URL, as given to serve (or PARLOR_STORE); a node runs the request.")
+        var store: String?
     }
 
     struct Users: ParsableCommand {
@@ -99,21 +101,26 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
     var object: [String: Any] = ["id": "admin"]
     for (k, v) in fields { if let v { object[k] = v } }
     let frame = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
-    let (store, blobs) = try DataDirectory.open(data, log: log)
+    let storeURL = options.store ?? ProcessInfo.processInfo.environment["PARLOR_STORE"]
+    let (store, blobs) = try DataDirectory.open(data, store: storeURL, log: log)
     let reply: [UInt8]
-    if DataDirectory.lock(data) {
+    // A cluster's nodes would not see what ran here (closing a deactivated user's
+    // connections, a tombstone for everyone): with PostgreSQL a node always runs it.
+    if storeURL == nil && DataDirectory.lock(data) {
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: "/nonexistent"), blobs: blobs, logger: log)
         reply = try engine.runAdminCommand(frame)
     } else {
-        let id = try store.queueAdminCommand(frame, at: Int(Date().timeIntervalSince1970 * 1000))
+        let id = try store.queue(adminFrame: frame, at: Int(Date().timeIntervalSince1970 * 1000))
         let deadline = Date().addingTimeInterval(15)
         var answer: [UInt8]?
         while answer == nil && Date() < deadline {
             usleep(100_000)
-            answer = try store.adminCommandReply(id: id)
+            answer = try store.reply(toAdminCommand: id)
         }
         guard let answer else {
-            log.critical("the running server did not answer within 15 s; it will still run the request when it can")
+            log.critical(storeURL == nil
+                ? "the running server did not answer within 15 s; it will still run the request when it can"
+                : "no node of the cluster answered within 15 s (is one running on this database?); the first to start will run the request")
             throw ExitCode(2)
         }
         reply = answer

@@ -4,10 +4,28 @@ import GRDB
 import Logging
 import ParlorCore
 
+
+/// How `parlor admin` hands a request to a running server: through the store.
+protocol AdminQueue: ParlorStore {
+    func queue(adminFrame: [UInt8], at: Int) throws -> Int
+    func reply(toAdminCommand id: Int) throws -> [UInt8]?
+}
+
+extension SQLiteStore: AdminQueue {
+    func queue(adminFrame: [UInt8], at: Int) throws -> Int { Int(try queueAdminCommand(adminFrame, at: at)) }
+    func reply(toAdminCommand id: Int) throws -> [UInt8]? { try adminCommandReply(id: Int64(id)) }
+}
+
+extension PostgresStore: AdminQueue {
+    func queue(adminFrame: [UInt8], at: Int) throws -> Int { try queueAdminCommand(adminFrame, at: at) }
+    func reply(toAdminCommand id: Int) throws -> [UInt8]? { try adminCommandReply(id: id) }
+}
+
 /// Opens the data directory, or explains in one line why it cannot: a missing parent,
-/// a directory this user cannot write, an empty or newer database.
+/// a directory this user cannot write, an empty or newer database. With a PostgreSQL
+/// URL the database is there and the directory holds only the images.
 enum DataDirectory {
-    static func open(_ path: String, log: Logger) throws -> (SQLiteStore, BlobStore) {
+    static func open(_ path: String, store url: String?, log: Logger) throws -> (any AdminQueue, BlobStore) {
         func fail(_ why: String) -> ExitCode {
             log.critical("cannot start: \(why)")
             return ExitCode(1)
@@ -18,16 +36,18 @@ enum DataDirectory {
         guard access(path, W_OK | X_OK) == 0 else {
             throw fail("the data directory \(path) is not writable by this user (uid \(getuid())): \(String(cString: strerror(errno)))")
         }
-        let store: SQLiteStore
+        let store: any AdminQueue
         do {
-            store = try SQLiteStore(path: path + "/parlor.sqlite")
+            store = try url.map { try PostgresStore(url: $0) } ?? SQLiteStore(path: path + "/parlor.sqlite")
         } catch let e as StoreError {
             throw fail(e.description)
+        } catch let e as PGError {
+            throw fail("cannot open the PostgreSQL store: \(e.logDescription)")
         } catch let e as DatabaseError {
             throw fail("cannot open \(path)/parlor.sqlite: SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")")
         }
         do {
-            return (store, try BlobStore(directory: path + "/blobs"))
+            return (store, try BlobStore(directory: path + "/blobs", shared: url != nil))
         } catch {
             throw fail("cannot create \(path)/blobs: \(reason(error))")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Metrics
+import ParlorCluster
 import ParlorCore
 import Prometheus
 import ParlorServer
@@ -14,6 +15,9 @@ struct Serve: ParsableCommand {
     @Option(help: "Address to listen on (default 0.0.0.0).") var host: String?
     @Option(help: "Port to listen on, 0 picks a free one (default 8080).") var port: Int?
     @Option(help: "Directory for the database and uploaded images (default ./data).") var data: String?
+    @Option(help: "A PostgreSQL URL (postgres://user@host/db): the store the nodes of a cluster share (default: SQLite in the data directory).")
+    var store: String?
+    @Option(help: "A NATS URL (nats://host:4222): the bus between the nodes of a cluster; needs --store.") var bus: String?
     @Option(name: .customLong("public"), help: "Directory of the web client and its apps (default ./Public).")
     var publicDir: String?
     @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?
@@ -79,8 +83,9 @@ struct Serve: ParsableCommand {
                                                    100_000, 250_000, 1_000_000].map { Duration.microseconds($0) }
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
-        let (store, blobs) = try DataDirectory.open(data, log: log)
-        guard DataDirectory.lock(data) else {
+        let (store, blobs) = try DataDirectory.open(data, store: settings.store, log: log)
+        // The nodes of a cluster share the image directory; on SQLite one server owns it.
+        guard settings.store != nil || DataDirectory.lock(data) else {
             log.critical("cannot start: another parlor serve is using the data directory \(data)")
             throw ExitCode(1)
         }
@@ -99,11 +104,29 @@ struct Serve: ParsableCommand {
         if !settings.trustedProxies.isEmpty { config.trustedProxies = Set(settings.trustedProxies) }
         let server = LWSServer(config: config, blobs: blobs, logger: log)
         server.renderMetrics = { registry.emitToBuffer() }
-        let engineThread = EngineThread(engine: engine) { actions in server.post(actions) }
+        let bus: NATSBus?
+        do {
+            bus = try settings.bus.map { try NATSBus(url: $0, name: "parlor-\(ProcessInfo.processInfo.hostName)-\(getpid())", log: log) }
+        } catch let e as StoreError {
+            log.critical("cannot start: \(e.description)")
+            throw ExitCode(1)
+        }
+        if settings.store != nil && bus == nil {
+            log.warning("no --bus: fine for one node; with several, sign-outs and room events do not reach the others (deploy/CLUSTER.md)")
+        }
+        // Other nodes hear of a batch only after it committed, like this node's clients.
+        let engineThread = EngineThread(engine: engine) { actions in
+            server.post(actions)
+            bus?.publish(actions)
+        }
+        bus?.start(news: { engineThread.submit(.conversationNews(conversationId: $0)) },
+                   signedOut: { engineThread.submit(.signedOutElsewhere(device: $0, user: $1)) },
+                   events: { server.post($0) })
         engineThread.start()
         let bound = try server.start(engine: engineThread)
         let scheme = tlsCert == nil ? "http" : "https"
         log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)",
+                                                                    "store": "\(settings.store == nil ? "sqlite" : "postgres")", "bus": "\(bus == nil ? "none" : "nats")",
                                                                     "registration": "\(settings.engine.registration.rawValue)"])
 
         var received: Int32 = 0

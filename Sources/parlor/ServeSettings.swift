@@ -15,6 +15,10 @@ struct ServeSettings {
     var host = "0.0.0.0"
     var port = 8080
     var data = "./data"
+    /// A PostgreSQL URL: cluster mode's shared store. Nil: SQLite in `data`.
+    var store: String?
+    /// A NATS URL: the bus between the nodes of a cluster.
+    var bus: String?
     var publicDir = "./Public"
     var tlsCert: String?
     var tlsKey: String?
@@ -41,6 +45,7 @@ struct ServeSettings {
             if !v.isEmpty { flags[AbsoluteConfigKey([key])] = .init(.stringArray(v), isSecret: false) }
         }
         put("host", o.host); put("port", o.port); put("data", o.data); put("public", o.publicDir)
+        put("store", o.store); put("bus", o.bus)
         put("tls-cert", o.tlsCert); put("tls-key", o.tlsKey); put("allowed-origin", o.allowedOrigin)
         put("origin", o.origin); put("apps-origin", o.appsOrigin); put("max-connections-per-ip", o.maxConnectionsPerIp)
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
@@ -75,6 +80,9 @@ struct ServeSettings {
         s.port = config.int(forKey: "port", default: s.port)
         s.data = config.string(forKey: "data", default: s.data)
         s.publicDir = config.string(forKey: "public", default: s.publicDir)
+        // A URL may carry a password: kept out of anything printed.
+        s.store = config.string(forKey: "store", isSecret: true)
+        s.bus = config.string(forKey: "bus", isSecret: true)
         s.tlsCert = config.string(forKey: "tls-cert")
         s.tlsKey = config.string(forKey: "tls-key", isSecret: true)
         s.allowedOrigins = config.stringArray(forKey: "allowed-origin", default: [])
@@ -128,6 +136,11 @@ struct ServeSettings {
     }
 
     func validate() throws {
+        if let store, !(store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")) {
+            throw ValidationError("store is a PostgreSQL URL (postgres://user@host:port/database); leave it out for SQLite")
+        }
+        if let bus, !bus.hasPrefix("nats://") { throw ValidationError("bus is a NATS URL (nats://host:4222)") }
+        if bus != nil && store == nil { throw ValidationError("bus needs store: the nodes of a cluster share a PostgreSQL database") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("tls-cert and tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("port must be 0–65535") }
         for o in origins + (appsOrigin.map { [$0] } ?? []) {

@@ -9,7 +9,7 @@ import axe_playwright_python
 
 AXE_SOURCE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
 BLOCKING = ("serious", "critical")
-# moderate, and kept at zero too: each app view says what it is with a level-one heading
+# moderate, and kept at zero too: each app view in the pane says what it is with a level-one heading
 ALSO = ("page-has-heading-one",)
 
 RUN = """async () => {
@@ -28,8 +28,12 @@ def axe_findings(page, screen):
         if not fr.evaluate("() => typeof axe !== 'undefined'"):
             fr.evaluate(AXE_SOURCE)
         where = "host" if fr == page.main_frame else fr.url.split("/apps/")[-1]
+        # a live bubble (presentation style "transcript") is part of the transcript, not a page of its own
+        bubble = fr != page.main_frame and fr.frame_element().get_attribute("data-style") == "transcript"
+        if bubble:
+            where += " (bubble)"
         for v in fr.evaluate(RUN):
-            if v["impact"] not in BLOCKING and not (v["id"] in ALSO and where != "host"):
+            if v["impact"] not in BLOCKING and not (v["id"] in ALSO and where != "host" and not bubble):
                 continue
             for n in v["nodes"]:
                 found.append(f"{screen} [{where}] {v['impact']} {v['id']}: {n['target']} — {n['summary'].splitlines()[-1].strip()}")

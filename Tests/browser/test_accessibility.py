@@ -90,6 +90,17 @@ def each_app(page, s):
     pane_ready(page, "compact")
     send_staged(page, 1)
     s.check("icecream-compact-sent")
+    for part in ("Mint chip", "Cherry on top"):  # on to the finished sundae
+        app_rows(page).last.locator(".app-bubble").click()
+        pane_ready(page, "expanded")
+        frame(page).get_by_role("button", name=part, exact=True).click()
+        pane_ready(page, "compact")
+        send_staged(page, 1)
+        expect(page.locator("#transcript .row.pending")).to_have_count(0)
+    app_rows(page).last.locator(".app-bubble").click()
+    pane_ready(page, "expanded")
+    expect(frame(page).locator("#finished-title")).to_be_visible()
+    s.check("icecream-finished")
     close(app)
 
     app = "Party list"

@@ -202,12 +202,21 @@ def test_three_friends_build_a_sundae_step_by_step(people):
     expect(frame(ana).locator("#step-title")).to_have_text("Pick a base")
 
 
+def send_stored(page):
+    """Send, and wait until the server has stored it: one more message in the transcript."""
+    stored = page.locator("#transcript [data-seq]")
+    n = stored.count()
+    send(page)
+    expect(stored).to_have_count(n + 1)
+    expect(page.locator("#transcript .row.pending:not(.failed)")).to_have_count(0)
+
+
 def start_sundae(page, base):
     """From the open app: a new sundae with `base`, sent."""
     frame(page).get_by_role("button", name="New sundae").click()
     pane_ready(page, "expanded")
     choose(page, base)
-    send(page)
+    send_stored(page)
 
 
 def open_bubble(page):
@@ -257,7 +266,7 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
     link = create_conversation(ana, "Scoop race")
     path = link.replace(people.server.base, "")
     ben = people.join("Ben", path, viewport=(390, 844), mobile=True, dark=True)
-    cy = people.join("Cy", path, dark=True)
+    cy = people.join("Cy", path, viewport=(390, 844), mobile=True)
     everyone = {"Ana": ana, "Ben": ben, "Cy": cy}
     for p in everyone.values():
         install_app(p, APP)
@@ -288,12 +297,13 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
         order.append(won[0])
         del waiting[won[0]]
         for name, p in waiting.items():
-            expect(frame(p).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
+            # (told "at the same time" when the refusal comes first, "meanwhile" when the winner's step does)
+            expect(frame(p).locator("#status")).to_contain_text(re.compile(r"(at the same time|meanwhile); yours is on top\. Press Send"))
             expect(p.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
             expect(p.locator(".row.pending.failed")).to_have_count(0)
             expect(banner(p)).to_be_hidden()
-            if rounds == 1 and p is ben:
-                shot(ben, "icecream-phone-dark-scoop-merged")
+            if rounds == 1:
+                shot(p, f"icecream-{'phone-dark' if p is ben else 'phone-light' if p is cy else 'desktop-light'}-scoop-merged")
     assert not waiting
 
     # one sundae with all three scoops, in the order they won; everyone is credited
@@ -315,6 +325,42 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
     shot(ana, "icecream-desktop-light-three-scoops")
 
 
+def test_a_friends_scoop_arriving_first_goes_under_the_one_waiting_to_be_sent(people):
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    link = create_conversation(ana, "One Send")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for p in (ana, ben):
+        install_app(p, APP)
+    open_from_drawer(ana, APP)
+    start_sundae(ana, "Cake cone")
+    expect_bubble(ben, "Let's build an ice cream", "by Ana", "1 of 3")
+
+    # Ana's scoop waits in her message box while Ben's is sent
+    open_bubble(ana)
+    choose(ana, "Raspberry")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    first = staged.get_attribute("data-key")
+    open_bubble(ben)
+    choose(ben, "Lemon sorbet")
+    send_stored(ben)
+
+    # her app puts hers on top of his at once: still in the message box, one Send sends it
+    expect(frame(ana).locator("#status")).to_contain_text("A friend added a lemon sorbet scoop meanwhile; yours is on top. Press Send.")
+    expect(staged).to_have_count(1)
+    expect(staged).not_to_have_attribute("data-key", first)  # replaced by the merged one
+    expect(staged).to_contain_text("I added a scoop")
+    shot(ana, "icecream-phone-light-restaged")
+    send_stored(ana)
+    for p in (ana, ben):
+        expect(app_rows(p).locator(".subcaption")).to_have_text("by Ana & Ben")
+        expect(p.locator(".summary")).to_have_text([
+            "Ana started a sundae with a cake cone", "Ben added a lemon sorbet scoop"])
+    expect(ana.locator(".row.pending")).to_have_count(0)
+    expect(banner(ana)).to_be_hidden()
+    open_bubble(ben)
+    expect(frame(ben).locator(".lead")).to_contain_text("Cake cone, lemon sorbet & raspberry scoops")
+
+
 def race_that_cannot_merge(ana, ben, step, pick_ana, pick_ben):
     """Ana and Ben stage `step` on the same version; Ben's goes first and leaves
     no room for Ana's (the cone is full, or the sundae finished): Ana is asked."""
@@ -332,7 +378,7 @@ def race_that_cannot_merge(ana, ben, step, pick_ana, pick_ben):
 
 
 def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people):
-    ana = people.join("Ana")
+    ana = people.join("Ana", dark=True)
     link = create_conversation(ana, "Full cone")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     for p in (ana, ben):
@@ -344,12 +390,13 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Paper cup")
     open_bubble(ana)
     choose(ana, "Vanilla bean")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Hot fudge")
     expect(frame(ana).locator("#finished-title")).to_be_visible()
-    shot(ana, "icecream-desktop-light-conflict-asked")
+    shot(ana, "icecream-desktop-dark-conflict-asked")
     collapse(ana)
+    shot(ana, "icecream-desktop-dark-conflict-red-line")
     ana.locator(".row.pending.failed").get_by_role("button", name="Discard").click()
     expect(ana.locator(".row.pending.failed")).to_have_count(0)
     expect(banner(ana)).to_be_hidden()
@@ -359,7 +406,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     for scoop in ("Lemon sorbet", "Mango sorbet"):
         open_bubble(ana)
         choose(ana, scoop)
-        send(ana)
+        send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "scoops", "Raspberry", "Blueberry")
     expect(frame(ana).locator("#step-title")).to_have_text("Top it off")
@@ -374,7 +421,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Chocolate-dipped cone")
     open_bubble(ana)
     choose(ana, "Pistachio")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Caramel drizzle", "Whipped cream")
     collapse(ana)
@@ -387,7 +434,7 @@ def test_a_move_that_no_longer_fits_is_asked_about_and_the_red_line_goes(people)
     start_sundae(ana, "Waffle cone")
     open_bubble(ana)
     choose(ana, "Cookies & cream")
-    send(ana)
+    send_stored(ana)
     expect_newest(ben, "I added a scoop", "by Ana", "2 of 3")
     race_that_cannot_merge(ana, ben, "topping", "Cherry on top", "Rainbow sprinkles")
     create_conversation(ana, "Elsewhere")

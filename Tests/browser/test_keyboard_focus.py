@@ -3,11 +3,17 @@ left on <body> after the name form, the invite dialog or Install, and no
 conversation header (App Store, Invite) in the empty state. Keyboard only:
 every step under test is a key press, and each checks document.activeElement."""
 
+import pytest
 from playwright.sync_api import expect
 
-from conftest import create_conversation
+from conftest import create_conversation, shot
 
 APP = "Ice Cream Builder"
+# desktop and a touch phone (with a keyboard attached), light and dark: screenshots of each
+LOOKS = {"desktop-light": {}, "desktop-dark": {"dark": True},
+         "phone-light": {"viewport": (390, 844), "mobile": True},
+         "phone-dark": {"viewport": (390, 844), "mobile": True, "dark": True}}
+looks = pytest.mark.parametrize("look", list(LOOKS))
 
 
 def active(page):
@@ -38,8 +44,9 @@ def recovery_key_saved_by_keyboard(page):
     expect(dialog).to_have_count(0)
 
 
-def test_skip_link_is_first_and_moves_focus_to_the_message_box(people):
-    ana = people.join("Ana")
+@looks
+def test_skip_link_is_first_and_moves_focus_to_the_message_box(people, look):
+    ana = people.join("Ana", **LOOKS[look])
     create_conversation(ana, "Skipping")
     expect(ana.locator("#composer-input")).to_be_focused()
     # back to the top of the page, as after a load: the document itself focused
@@ -51,6 +58,7 @@ def test_skip_link_is_first_and_moves_focus_to_the_message_box(people):
     assert ana.evaluate("document.activeElement.classList.contains('skip-link')")
     box = skip.bounding_box()
     assert box and box["y"] >= 0 and box["width"] > 1, f"the skip link shows when focused: {box}"
+    shot(ana, f"focus-skip-link-{look}")
     url = ana.url
     ana.keyboard.press("Enter")
     expect(ana.locator("#composer-input")).to_be_focused()
@@ -84,8 +92,9 @@ def test_escape_on_the_invite_dialog_returns_focus_to_its_button(people):
     assert active(ana) == "Invite people (copy link)"
 
 
-def test_install_keeps_focus_in_the_app_store(people):
-    ana = people.join("Ana")
+@looks
+def test_install_keeps_focus_in_the_app_store(people, look):
+    ana = people.join("Ana", **LOOKS[look])
     create_conversation(ana, "Apps")
     tab_to(ana, "App Store")
     ana.keyboard.press("Enter")
@@ -96,6 +105,7 @@ def test_install_keeps_focus_in_the_app_store(people):
     remove.wait_for()
     expect(remove).to_be_focused()
     assert active(ana) == f"Remove {APP}"
+    shot(ana, f"focus-app-store-remove-{look}")
     # and Escape gives it back to the App Store button
     ana.keyboard.press("Escape")
     expect(ana.locator("#app-store[open]")).to_have_count(0)

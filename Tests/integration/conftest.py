@@ -6,6 +6,12 @@
   and files added; a secret file sits next to it (outside) for traversal tests.
 - `server`: one `parlor serve` per test module; `server_factory` for tests that
   need a fresh server, extra flags, or to kill and restart one.
+- Every test that uses either runs twice: on SQLite and on PostgreSQL (`store_kind`;
+  a session-wide PostgreSQL, a fresh database per server). A test that is about
+  SQLite itself (its file, a full disk) says so with `@pytest.mark.sqlite_only`; one
+  about the transport only (HTTP, TLS, the event loop, memory while serving files) with
+  `@pytest.mark.transport_only`: both run once, on SQLite.
+  PARLOR_TEST_STORES=sqlite (or postgres) runs one of them.
 - On failure, the log lines every server wrote during the test are attached to
   the report.
 """
@@ -15,12 +21,14 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import os
 import secrets
 import shutil
 from pathlib import Path
 
 import pytest
 
+from postgres import Postgres
 from server import REPO_ROOT, SERVERS, ParlorServer
 
 TEST_TIMEOUT = 90.0
@@ -159,26 +167,86 @@ def public_dir(tmp_path_factory) -> Path:
     return pub
 
 
+# --------------------------------------------------------------------------- stores
+
+STORES = [s for s in os.environ.get("PARLOR_TEST_STORES", "sqlite,postgres").split(",") if s]
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "sqlite_only: the test is about SQLite itself; it runs on SQLite only")
+    config.addinivalue_line("markers", "transport_only: the test is about the transport, not the store; "
+                                       "it runs once, on SQLite")
+
+
+def pytest_generate_tests(metafunc):
+    if "store_kind" in metafunc.fixturenames:
+        once = any(metafunc.definition.get_closest_marker(m) for m in ("sqlite_only", "transport_only"))
+        kinds = ["sqlite"] if once else STORES
+        metafunc.parametrize("store_kind", [k for k in kinds if k in STORES], indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
+def store_kind(request):
+    return request.param
+
+
+_postgres: list[Postgres] = []
+
+
+def postgres_server() -> Postgres:
+    """The session's PostgreSQL, started the first time a test needs it."""
+    if not _postgres:
+        _postgres.append(Postgres().start())
+    return _postgres[0]
+
+
+@pytest.fixture
+def postgres() -> Postgres:
+    if "postgres" not in STORES:
+        pytest.skip("PARLOR_TEST_STORES leaves PostgreSQL out")
+    return postgres_server()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    for pg in _postgres:
+        pg.stop()
+
+
+# Which database a data directory's server uses: a restart on the same directory
+# finds the same database, as it would find the same SQLite file.
+_databases: dict[Path, str] = {}
+
+
+def store_url(kind: str, data_dir: Path) -> str | None:
+    if kind != "postgres":
+        return None
+    if data_dir not in _databases:
+        _databases[data_dir] = postgres_server().new_database()
+    return _databases[data_dir]
+
+
 # --------------------------------------------------------------------------- servers
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory, public_dir, request):
-    name = request.module.__name__.replace("test_", "")
-    srv = ParlorServer(tmp_path_factory.mktemp(f"data-{name}"), public_dir, name=name)
+def server(tmp_path_factory, public_dir, request, store_kind):
+    name = request.module.__name__.replace("test_", "") + f"-{store_kind}"
+    data = tmp_path_factory.mktemp(f"data-{name}")
+    srv = ParlorServer(data, public_dir, name=name, store_url=store_url(store_kind, data))
     srv.start()
     yield srv
     srv.stop()
 
 
 @pytest.fixture
-def server_factory(tmp_path_factory, public_dir, request):
+def server_factory(tmp_path_factory, public_dir, request, store_kind):
     started: list[ParlorServer] = []
 
     def make(extra_args=(), data_dir: Path | None = None, name: str | None = None) -> ParlorServer:
         label = name or f"{request.node.name}-{len(started) + 1}"
         data = data_dir or tmp_path_factory.mktemp("data-fresh")
-        srv = ParlorServer(data, public_dir, extra_args=extra_args, name=label)
+        srv = ParlorServer(data, public_dir, extra_args=extra_args, name=label,
+                           store_url=store_url(store_kind, Path(data)))
         started.append(srv)
         return srv.start()
 

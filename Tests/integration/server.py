@@ -46,8 +46,11 @@ class ServerError(AssertionError):
 
 
 class ParlorServer:
-    def __init__(self, data_dir: Path, public_dir: Path, extra_args=(), name: str = "parlor"):
+    def __init__(self, data_dir: Path, public_dir: Path, extra_args=(), name: str = "parlor",
+                 store_url: str | None = None):
         self.data_dir = Path(data_dir)
+        # A PostgreSQL URL: the server runs on it (--store) instead of SQLite in data_dir.
+        self.store_url = store_url
         self.public_dir = Path(public_dir)
         self.extra_args = list(extra_args)
         self.name = name
@@ -88,6 +91,7 @@ class ParlorServer:
             "--port", "0",
             "--data", str(self.data_dir),
             "--public", str(self.public_dir),
+            *(["--store", self.store_url] if self.store_url else []),
             *relaxed_args(self.extra_args),
             *self.extra_args,
         ]

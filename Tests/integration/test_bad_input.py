@@ -479,6 +479,7 @@ def test_subprotocol_required(server):
     assert " 101 " not in status + " ", f"a handshake with other subprotocols must be refused: {head!r}"
 
 
+@pytest.mark.transport_only
 async def test_no_auth_within_5s_closes_4001(server, world):
     async with Env(server) as env:
         idle_ok = await env.login(world["ana"], label="authed-idle")

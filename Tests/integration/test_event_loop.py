@@ -1,6 +1,11 @@
 """The server works the same on poll() as on lws's libev loop (the default), and stops cleanly."""
 
+import pytest
+
 from client import Env
+
+# About the transport, not the store: runs once, on SQLite.
+pytestmark = pytest.mark.transport_only
 
 
 async def test_poll_loop_converses_and_stops(server_factory):

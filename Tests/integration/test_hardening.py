@@ -106,6 +106,7 @@ def _start_fails(tmp_path, public_dir, data):
     return out.returncode, lines
 
 
+# SQLite only: the data directory's database file itself.
 def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
     # not writable: a read-only file system (root may write anywhere else)
     ro = tmp_path / "ro"
@@ -135,6 +136,32 @@ def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
     assert code == 1 and len(lines) == 1 and "newer version" in lines[0], lines
 
 
+def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
+    def start(url, env=False):
+        store = [] if env else ["--store", url]
+        out = subprocess.run([str(PARLOR_BIN), "serve", "--host", "127.0.0.1", "--port", "0", "--data",
+                              str(tmp_path / "data"), "--public", str(public_dir), *store],
+                             capture_output=True, text=True, timeout=30,
+                             env={**os.environ, "PARLOR_STORE": url} if env else None)
+        return out.returncode, [line for line in (out.stdout + out.stderr).splitlines() if line.strip()]
+
+    # nothing listens there: the reason, and never the URL's password
+    code, lines = start(f"postgres://parlor:hunter2@127.0.0.1:{postgres.port + 1}/nowhere")
+    assert code == 1 and len(lines) == 1 and "cannot open the PostgreSQL store" in lines[0], lines
+    assert "hunter2" not in lines[0]
+
+    # a schema from a newer Parlor is refused, untouched
+    url = postgres.new_database()
+    srv = ParlorServer(tmp_path / "data", public_dir, name="pg-newer", store_url=url).start()
+    srv.stop()
+    database = url.rsplit("/", 1)[1]
+    postgres.sql("INSERT INTO parlor_schema (version) VALUES (99)", database)
+    code, lines = start(url, env=True)  # PARLOR_STORE, as a unit's environment file gives it
+    assert code == 1 and len(lines) == 1 and "newer than this Parlor knows" in lines[0], lines
+    assert postgres.sql("SELECT max(version) FROM parlor_schema", database) == "99"
+
+
+@pytest.mark.transport_only
 def test_serving_files_keeps_no_memory(server):
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
 

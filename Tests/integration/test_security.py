@@ -134,6 +134,7 @@ def _read_status(sock, timeout=5.0):
     return int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.1 ") else None, data
 
 
+@pytest.mark.transport_only
 @pytest.mark.parametrize("tok", [None, "not-a-real-token"])
 def test_an_upload_without_a_valid_token_is_refused_at_its_headers(server, tok):
     # the headers alone: the answer comes without a byte of the body
@@ -157,6 +158,7 @@ def test_a_refused_upload_is_answered_while_its_body_is_still_coming(server, tok
     assert status == expected, data
 
 
+@pytest.mark.transport_only
 def test_trickled_uploads_hold_no_memory_and_are_cut_off(server, token):
     pid = server.proc.pid
     before = rss_kib(pid)
@@ -461,6 +463,7 @@ def test_tls_offers_forward_secret_aead_only_and_hsts(server_factory, tmp_path):
             assert r.headers["strict-transport-security"].startswith("max-age="), path
 
 
+@pytest.mark.transport_only
 def test_the_origin_check_minds_the_scheme(server_factory, tmp_path):
     srv = _tls_server(server_factory, tmp_path)
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)

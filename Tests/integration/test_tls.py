@@ -6,7 +6,12 @@ import ssl
 import subprocess
 import urllib.request
 
+import pytest
+
 from websockets.asyncio.client import connect as ws_connect
+
+# About the transport, not the store: runs once, on SQLite.
+pytestmark = pytest.mark.transport_only
 
 
 def _self_signed(tmp_path):

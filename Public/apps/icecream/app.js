@@ -90,6 +90,8 @@ class IceCreamBuilder extends MessagesAppViewController {
     const mergedOnto = this.move && this.move.session.identifier === id && this.move.version !== null && target.version <= this.move.version;
     if (mergedOnto) {
       // nothing to tell
+    } else if (this.move && !this.move.sending && this.move.session.identifier === id && this.restage(target, news)) {
+      return; // ours, still in the message box, now sits on top of theirs
     } else if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
       this.status = { kind: "stale", sessionId: id, text: `${news} before you sent yours.`, action: "See it" };
     } else if (this.presentationStyle !== "expanded") {
@@ -105,6 +107,9 @@ class IceCreamBuilder extends MessagesAppViewController {
   }
 
   didStartSending(message) {
+    // an older step of ours may be reported late, after it was staged again on a friend's
+    if (!this.move || message?.url !== this.move.url) return;
+    this.move.sending = true;
     if (this.status && this.status.kind === "staged") {
       this.status = { ...this.status, text: "Sending…" };
       if (this.presentationStyle !== "expanded") this.render();
@@ -176,20 +181,20 @@ class IceCreamBuilder extends MessagesAppViewController {
    * Stages a step in the message box and follows it until it is sent, removed
    * or refused. `move.version` is the session version it was taken on (null
    * for a new sundae), so that a step someone took meanwhile is a conflict,
-   * not an overwrite.
+   * not an overwrite. `collapse`: back to compact, so the message box shows.
    */
-  async stage(move, text) {
+  async stage(move, text, { collapse = true } = {}) {
     const { sundae, step, session } = move;
     const conversation = this.activeConversation;
     const message = this.compose(sundae, step, session);
     if (move.version !== null) message.baseVersion = move.version;
     const token = ++this.sendToken;
-    this.move = move;
+    this.move = { ...move, url: message.url, sending: false };
     this.status = { kind: "staged", sessionId: session.identifier, text };
     if (isComplete(sundae)) this.keep(sundae, session.identifier);
     const sending = conversation.insert(message);
     sending.catch(() => {});
-    if (this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
+    if (collapse && this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
     else this.render();
     try {
       const sent = await sending;
@@ -209,6 +214,24 @@ class IceCreamBuilder extends MessagesAppViewController {
     }
     if (this.presentationStyle !== "expanded") this.render();
     return undefined;
+  }
+
+  /**
+   * A friend's step arrived while ours waits in the message box: ours is put on
+   * top of theirs at once (the Party list does the same), so one Send does it.
+   * @returns {boolean} false when it no longer fits (the Send will be refused, and asked about)
+   */
+  restage(target, news) {
+    const me = this.activeConversation?.localParticipantIdentifier ?? null;
+    const merged = target.session ? rebase(target.sundae, this.move.step, this.move.partId, me) : null;
+    if (!merged) return false;
+    if (this.showing(target.session.identifier)) this.target = target;
+    this.stage({ ...this.move, sundae: merged, session: target.session, version: target.version }, `${news} meanwhile; yours is on top. Press Send.`, { collapse: false });
+    return true;
+  }
+
+  showing(sessionId) {
+    return Boolean(this.target && this.target.session && this.target.session.identifier === sessionId);
   }
 
   /**

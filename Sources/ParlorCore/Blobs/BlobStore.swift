@@ -5,14 +5,20 @@ import Foundation
 public struct BlobStore: Sendable {
     public let directory: String
 
-    public init(directory: String) throws {
+    /// `shared`: other nodes of a cluster use the directory too, and may be writing
+    /// their uploads' temporary files right now.
+    public init(directory: String, shared: Bool = false) throws {
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         // Uploads cut off by a crash or a kill leave their temporary files behind.
+        let hourAgo = Date().addingTimeInterval(-3600)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         where name.hasPrefix(".") && name.hasSuffix(".tmp") {
-            unlink("\(directory)/\(name)")
+            let path = "\(directory)/\(name)"
+            if shared, let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+               modified > hourAgo { continue }
+            unlink(path)
         }
     }
 

@@ -113,11 +113,13 @@ extension Engine {
 
     /// Closes the connections signed in with a device that is gone (4003); until they
     /// are closed they may do nothing.
-    func signOut(device: String, _ out: inout Outbox) {
+    func signOut(device: String, _ out: inout Outbox, announce: Bool = true) {
         for (conn, state) in connections where state.deviceId == device {
             connections[conn]?.signedOut = true
             out.actions.append(.close(conn, code: 4003, reason: "signed out"))
         }
+        // Other nodes close theirs too.
+        if announce && store.sharedWithOtherNodes { out.actions.append(.signedOut(device: device, user: nil)) }
     }
 
     static func newRecoveryKey() -> String {

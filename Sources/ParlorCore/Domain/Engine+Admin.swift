@@ -78,11 +78,12 @@ extension Engine {
     }
 
     /// Closes every connection of a user (4003), as for a revoked device.
-    func signOut(user: String, _ out: inout Outbox) {
+    func signOut(user: String, _ out: inout Outbox, announce: Bool = true) {
         for (conn, state) in connections where state.userId == user {
             connections[conn]?.signedOut = true
             out.actions.append(.close(conn, code: 4003, reason: "signed out"))
         }
+        if announce && store.sharedWithOtherNodes { out.actions.append(.signedOut(device: nil, user: user)) }
     }
 
     /// One `parlor admin` frame, answered as a connection would be (`result`/`error`).

@@ -130,7 +130,7 @@ extension Engine {
             if !resync && afterSeq < c.lastSeq {
                 try replayPiece(conn, cid, afterSeq: afterSeq, lastSeq: c.lastSeq, generation: generation, userId, tx, &out)
             } else {
-                out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
+                try subscribeLive(conn, cid, userId: userId, caughtUpTo: c.lastSeq, tx, &out)
             }
 
         case .unsubscribe(let cid):
@@ -241,10 +241,10 @@ extension Engine {
             last = m.seq
             if bytes >= Limits.replayPieceBytes { break }
         }
-        if last < lastSeq {
+        if last < replayTarget(cid, lastSeq: lastSeq) {
             out.actions.append(.replayContinues(conn, conversationId: cid, afterSeq: last, generation: generation))
         } else {
-            out.actions.append(.subscribe(conn, conversationId: cid, userId: userId))
+            try subscribeLive(conn, cid, userId: userId, caughtUpTo: last, tx, &out)
         }
     }
 

@@ -38,6 +38,10 @@ public final class Engine {
     var cache = EngineCache()
     var metrics = EngineMetrics()
     var limiters: EngineLimiters
+    /// Cluster mode: per conversation followed here, the last seq delivered live; and
+    /// the conversations that may have news (Engine+Cluster.swift).
+    var followed: [String: Int] = [:]
+    var pendingConversations: Set<String> = []
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
     private var batchFailed = false
@@ -83,10 +87,15 @@ public final class Engine {
 
     private func run(_ batch: [EngineInput]) throws(RunAgainIsolated) -> [EngineAction] {
         batchFailed = false
+        // Other nodes write too: what this one remembers is checked again each batch.
+        let shared = store.sharedWithOtherNodes
+        if shared { cache = EngineCache() }
+        let (followedBefore, pendingBefore) = (followed, pendingConversations)
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
         do {
             try store.write { tx in
+                if shared { try lockBatchConversations(batch, tx) }
                 for input in batch {
                     switch input {
                     case .frame(let conn, let bytes):
@@ -116,7 +125,18 @@ public final class Engine {
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
                         try collectImages(tx, &out)
+                        // What a lost bus message did not ring for is found within a second.
+                        if shared { try findNews(tx) }
+                    case .conversationNews(let cid):
+                        if followed[cid] != nil { pendingConversations.insert(cid) }
+                    case .signedOutElsewhere(let device, let user):
+                        if let device { signOut(device: device, &out, announce: false) }
+                        if let user { signOut(user: user, &out, announce: false) }
                     }
+                }
+                if shared {
+                    takeLocalMessageEvents(&out)
+                    try catchUpPending(tx, &out)
                 }
             }
             // Images of deleted messages go once that deletion is durable.
@@ -125,13 +145,22 @@ public final class Engine {
         } catch {
             for (conn, state) in journal { connections[conn] = state ?? nil }
             cache = EngineCache()
+            (followed, pendingConversations) = (followedBefore, pendingBefore)
             if let again = error as? RunAgainIsolated, !isolateEveryRequest {
                 metrics.discardPending()
                 throw again
             }
             batchFailed = true
             log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
-            return batch.compactMap { input in
+            // A sign-out from another node needs no database: its closes go out anyway.
+            var closes: [EngineAction] = []
+            for case .signedOutElsewhere(let device, let user) in batch {
+                for (conn, state) in connections where state.signedOut
+                    && ((device != nil && state.deviceId == device) || (user != nil && state.userId == user)) {
+                    closes.append(.close(conn, code: 4003, reason: "signed out"))
+                }
+            }
+            return closes + batch.compactMap { input in
                 switch input {
                 case .frame(let conn, let bytes):
                     let (id, _) = RequestParser.parse(bytes)
@@ -147,7 +176,7 @@ public final class Engine {
                     return .close(conn, code: 1011, reason: "the server could not read the history")
                 case .health(let id):
                     return .healthDone(id, problem: "database: \(Self.describe(error))")
-                case .closed, .sweep:
+                case .closed, .sweep, .conversationNews, .signedOutElsewhere:
                     return nil
                 }
             }
@@ -162,9 +191,9 @@ public final class Engine {
             try body()
         } catch let e as ParlorError where e.code != .internalError {
             throw e
-        } catch let e as TransactionAborted {
-            throw e
         } catch {
+            // Also a TransactionAborted: PostgreSQL ends the transaction on any failed
+            // statement outside a savepoint. The second run tells that apart.
             throw RunAgainIsolated(cause: error)
         }
     }
@@ -173,7 +202,8 @@ public final class Engine {
     static func describe(_ error: any Error) -> String {
         switch error {
         case let e as DatabaseError: "SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")"
-        case let e as TransactionAborted: "transaction rolled back by SQLite (\(e.cause.map(describe) ?? "no cause"))"
+        case let e as StoreFailure: e.logDescription
+        case let e as TransactionAborted: "transaction rolled back by the database (\(e.cause.map(describe) ?? "no cause"))"
         default: String(describing: type(of: error))
         }
     }
@@ -276,6 +306,8 @@ struct Outbox {
     var actions: [EngineAction] = []
     /// Image files to delete once the batch has committed.
     var unlinkedImages: [String] = []
+    /// Cluster mode: where the actions not yet sorted by Engine+Cluster begin.
+    var catchUpEnd = 0
 
     mutating func reply(_ conn: ConnectionID, _ id: String?, _ error: ParlorError) {
         actions.append(.send(conn, Replies.error(id, error)))

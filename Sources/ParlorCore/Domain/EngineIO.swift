@@ -23,6 +23,10 @@ public enum EngineInput: Sendable, Equatable {
     case sweep
     /// Continue a resume replay where the last piece ended (see `replayContinues`).
     case replay(ConnectionID, conversationId: String, afterSeq: Int, generation: Int)
+    /// Cluster mode: another node committed messages in this conversation.
+    case conversationNews(conversationId: String)
+    /// Cluster mode: another node revoked this device, or every device of this user.
+    case signedOutElsewhere(device: String?, user: String?)
 }
 
 /// What the engine asks the service thread to do, in order, after its batch committed.
@@ -51,6 +55,12 @@ public enum EngineAction: Sendable {
     case playing(ConnectionID, re: String?, conversationId: String, sessionId: String, userId: String, playing: Bool)
     /// This many of the connection's frames are done; it may send more (flow control).
     case processed(ConnectionID, count: Int)
+    /// Cluster mode: this batch committed messages in the conversation (the bus tells
+    /// the other nodes). Nothing for the live state.
+    case committedMessages(conversationId: String)
+    /// Cluster mode: a device or a whole account was signed out (its connections on
+    /// other nodes must close too). Nothing for the live state.
+    case signedOut(device: String?, user: String?)
 }
 
 /// The engine's answer on an upload's headers.

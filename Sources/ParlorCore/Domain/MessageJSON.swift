@@ -31,6 +31,11 @@ enum MessageJSON {
     }
 
     /// The `message` event, built once and sent to every subscriber.
+    private static let eventPrefix = Array(#"{"type":"message","#.utf8)
+
+    /// Whether a payload is a message event (as `event` writes them).
+    static func isMessageEvent(_ p: Payload) -> Bool { p.json.starts(with: eventPrefix) }
+
     static func event(_ m: StoredMessage, supersedes: (seq: Int, summary: String)?) -> Payload {
         event(conversationId: m.conversationId, message: bytes(m), supersedes: supersedes)
     }

@@ -1,11 +1,34 @@
-/// Where Parlor keeps its state. SQLite implements it today; the operations are plain
-/// enough that PostgreSQL can implement it later without touching the engine.
+/// Where Parlor keeps its state: SQLite (one process) or PostgreSQL (ParlorPostgres,
+/// several nodes). The operations are plain enough for both.
 ///
 /// Everything runs inside `write`: one transaction per batch of requests, committed
 /// once (group commit). `isolated` wraps one request so that its failure undoes only
 /// its own writes.
 public protocol ParlorStore: AnyObject {
     func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T
+    /// Other processes write the same database (cluster mode): what the engine caches
+    /// between batches may be stale, and `lastSeq` locks the conversation's row.
+    var sharedWithOtherNodes: Bool { get }
+}
+
+extension ParlorStore {
+    public var sharedWithOtherNodes: Bool { false }
+}
+
+extension StoreTransaction {
+    public func lockConversations(_ ids: [String]) throws {}
+
+    public func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
+        var seqs: [String: Int] = [:]
+        for id in conversationIds { seqs[id] = try conversation(id: id)?.lastSeq }
+        return seqs
+    }
+}
+
+/// A store's error that can say what went wrong for the log (a code and the
+/// database's message, never a statement or its values).
+public protocol StoreFailure: Error {
+    var logDescription: String { get }
 }
 
 public protocol StoreTransaction {
@@ -82,7 +105,16 @@ public protocol StoreTransaction {
     func revokeInvite(id: String, at: Int) throws
 
     // Messages and sessions
+    /// In a shared store this also locks the conversation until the transaction ends:
+    /// the next seq is taken by one node at a time.
     func lastSeq(conversationId: String) throws -> Int?
+    /// The last seq of each of these conversations that exists, without locking them
+    /// (cluster mode's sweep: which followed conversations have news).
+    func lastSeqs(of conversationIds: [String]) throws -> [String: Int]
+    /// Shared store: locks these conversations' rows, in id order, until the transaction
+    /// ends, so that nodes whose batches touch the same conversations never take their
+    /// locks in opposite orders (a deadlock). Nothing to do for a single writer.
+    func lockConversations(_ ids: [String]) throws
     func insert(_ message: StoredMessage) throws
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
     /// Where a sender's clientId was used: the idempotency check.

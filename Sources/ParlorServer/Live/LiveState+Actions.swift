@@ -41,7 +41,7 @@ extension LiveState {
             }
         case .playing(let id, let re, let conversation, let session, let userId, let on):
             play(id, re: re, conversation, session, userId: userId, on: on, now: now)
-        case .uploadDone, .uploadAuthorized, .healthDone:
+        case .uploadDone, .uploadAuthorized, .healthDone, .committedMessages, .signedOut:
             return false
         }
         return true

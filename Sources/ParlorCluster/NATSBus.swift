@@ -1,0 +1,163 @@
+import CNats
+import Logging
+import ParlorCore
+import Synchronization
+
+/// The bus between the nodes of a cluster, over NATS (Debian's nats-server and C client).
+///
+/// After each commit a node publishes, on one subject per conversation
+/// (`parlor.c.<id>`), that the conversation has new messages ("news": no body; every
+/// node reads them from PostgreSQL in seq order, Engine+Cluster.swift) and the
+/// conversation's other events as they are (renames, members). Events for one user
+/// (a conversation joined on another device) go on `parlor.u.<user>`. A node listens
+/// only to the conversations its clients follow and the users signed in on it, and to
+/// sign-outs (a revoked device, a deactivated account), which close connections on
+/// every node.
+///
+/// NATS delivers at most once: a message lost while a node or nats-server restarts is
+/// not lost for the client, because the engine's once-a-second sweep reads what a
+/// missed "news" would have told it. Events other than messages are not repaired.
+public final class NATSBus: @unchecked Sendable {
+    private let connection: OpaquePointer
+    private let log: Logger
+    private let handlers = Mutex<Handlers?>(nil)
+    /// Subjects subscribed so far (engine thread only).
+    private var subscribed: Set<String> = []
+
+    struct Handlers {
+        var news: @Sendable (String) -> Void
+        var signedOut: @Sendable (_ device: String?, _ user: String?) -> Void
+        var events: @Sendable ([EngineAction]) -> Void
+    }
+
+    private static let newsKind: UInt8 = UInt8(ascii: "n")
+    private static let roomKind: UInt8 = UInt8(ascii: "b")
+    private static let smallRoomKind: UInt8 = UInt8(ascii: "s")
+
+    /// Connects, or throws a one-line reason. `name` names this node to nats-server.
+    public init(url: String, name: String, log: Logger) throws {
+        self.log = log
+        var opts: OpaquePointer?
+        try Self.check(natsOptions_Create(&opts), "cannot set up NATS")
+        defer { natsOptions_Destroy(opts) }
+        try Self.check(natsOptions_SetURL(opts, url), "bad NATS URL")
+        try Self.check(natsOptions_SetName(opts, name), "bad NATS name")
+        // A node's own publications come back to it through its engine already.
+        try Self.check(natsOptions_SetNoEcho(opts, true), "NATS no-echo")
+        // Through a nats-server restart, forever: the sweep repairs what was lost.
+        try Self.check(natsOptions_SetMaxReconnect(opts, -1), "NATS reconnects")
+        try Self.check(natsOptions_SetReconnectWait(opts, 250), "NATS reconnect wait")
+        var nc: OpaquePointer?
+        try Self.check(natsConnection_Connect(&nc, opts), "cannot connect to NATS at \(Self.redacted(url))")
+        connection = nc!
+        log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))"])
+    }
+
+    deinit { natsConnection_Destroy(connection) }
+
+    /// Where what other nodes publish goes: news to the engine, events to the live state.
+    /// Sign-outs to the engine (which knows which connections used the device).
+    public func start(news: @escaping @Sendable (String) -> Void,
+                      signedOut: @escaping @Sendable (_ device: String?, _ user: String?) -> Void,
+                      events: @escaping @Sendable ([EngineAction]) -> Void) {
+        handlers.withLock { $0 = Handlers(news: news, signedOut: signedOut, events: events) }
+        listen("parlor.signout.device")
+        listen("parlor.signout.user")
+    }
+
+    /// Called on the engine thread with each batch's actions, after its commit.
+    public func publish(_ actions: [EngineAction]) {
+        for action in actions {
+            switch action {
+            case .committedMessages(let cid):
+                send("parlor.c." + cid, Self.newsKind, [])
+            case .broadcast(let cid, let payload):
+                // Message events reach other nodes as news, read from the database there.
+                guard !payload.isMessageEvent else { continue }
+                send("parlor.c." + cid, Self.roomKind, payload.json)
+            case .broadcastInSmallRoom(let cid, let payload):
+                send("parlor.c." + cid, Self.smallRoomKind, payload.json)
+            case .toUser(let userId, let payload):
+                send("parlor.u." + userId, nil, payload.json)
+            case .signedOut(let device, let user):
+                if let device { send("parlor.signout.device", nil, Array(device.utf8)) }
+                if let user { send("parlor.signout.user", nil, Array(user.utf8)) }
+            case .subscribe(_, let cid, _):
+                listen("parlor.c." + cid)
+            case .authenticated(_, let userId):
+                listen("parlor.u." + userId)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func send(_ subject: String, _ kind: UInt8?, _ body: [UInt8]) {
+        guard Self.isToken(subject) else { return }
+        var data = kind.map { [$0] } ?? []
+        data.append(contentsOf: body)
+        let status = data.withUnsafeBytes { natsConnection_Publish(connection, subject, $0.baseAddress, Int32($0.count)) }
+        if status != NATS_OK {
+            // Buffered while reconnecting; refused only when that buffer is full.
+            log.warning("bus publish failed", metadata: ["cause": "\(String(cString: natsStatus_GetText(status)))"])
+        }
+    }
+
+    private func listen(_ subject: String) {
+        guard Self.isToken(subject), subscribed.insert(subject).inserted else { return }
+        var sub: OpaquePointer?
+        let status = natsConnection_Subscribe(&sub, connection, subject, { _, _, msg, closure in
+            guard let msg, let closure else { return }
+            Unmanaged<NATSBus>.fromOpaque(closure).takeUnretainedValue().received(msg)
+            natsMsg_Destroy(msg)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if status != NATS_OK {
+            subscribed.remove(subject)
+            log.error("bus subscribe failed", metadata: ["subject": "\(subject)",
+                                                          "cause": "\(String(cString: natsStatus_GetText(status)))"])
+        }
+    }
+
+    /// On a NATS thread.
+    private func received(_ msg: OpaquePointer) {
+        guard let h = handlers.withLock({ $0 }) else { return }
+        let subject = String(cString: natsMsg_GetSubject(msg))
+        let count = Int(natsMsg_GetDataLength(msg))
+        let bytes = natsMsg_GetData(msg).map { p in
+            [UInt8](UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: count))
+        } ?? []
+        if subject.hasPrefix("parlor.c."), let kind = bytes.first {
+            let cid = String(subject.dropFirst(9))
+            let payload = Payload(json: Array(bytes.dropFirst()))
+            switch kind {
+            case Self.newsKind: h.news(cid)
+            case Self.roomKind: h.events([.broadcast(conversationId: cid, payload)])
+            case Self.smallRoomKind: h.events([.broadcastInSmallRoom(conversationId: cid, payload)])
+            default: break
+            }
+        } else if subject == "parlor.signout.device" {
+            h.signedOut(String(decoding: bytes, as: UTF8.self), nil)
+        } else if subject == "parlor.signout.user" {
+            h.signedOut(nil, String(decoding: bytes, as: UTF8.self))
+        } else if subject.hasPrefix("parlor.u.") {
+            h.events([.toUser(userId: String(subject.dropFirst(9)), Payload(json: bytes))])
+        }
+    }
+
+    /// Ids are letters, digits and dashes; anything else would be a subject's syntax.
+    private static func isToken(_ subject: String) -> Bool {
+        subject.utf8.allSatisfy { $0 > 32 && $0 != UInt8(ascii: "*") && $0 != UInt8(ascii: ">") && $0 < 127 }
+            && subject.split(separator: ".", omittingEmptySubsequences: false).count == 3
+    }
+
+    private static func check(_ status: natsStatus, _ what: String) throws {
+        guard status != NATS_OK else { return }
+        throw StoreError("\(what): \(String(cString: natsStatus_GetText(status)))")
+    }
+
+    /// nats://user:password@host → nats://host, for the log.
+    static func redacted(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
+    }
+}

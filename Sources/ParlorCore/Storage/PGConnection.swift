@@ -1,0 +1,212 @@
+import CLibPQ
+import Foundation
+
+/// One libpq connection, owned by one thread (the engine's). Every statement is
+/// prepared once per connection and then run by name with its parameters; results
+/// come back in binary and are decoded by column type.
+///
+/// libpq rather than postgres-nio: the engine is one synchronous thread that blocks on
+/// its database by design (SQLite works the same way), so a blocking client fits it
+/// with nothing in between; postgres-nio would add an event loop and a hop to it and
+/// back for every statement, for no gain on one connection per node.
+final class PGConnection {
+    private let conn: OpaquePointer
+    private var prepared: [String: String] = [:]
+
+    init(url: String) throws {
+        guard let c = PQconnectdb(url) else { throw PGError(state: "08000", message: "out of memory") }
+        conn = c
+        // NOTICEs ("relation already exists, skipping") are not for the operator's log.
+        PQsetNoticeProcessor(c, { _, _ in }, nil)
+        guard PQstatus(c) == CONNECTION_OK else {
+            // deinit finishes the connection: every stored property is set.
+            throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(c)))
+        }
+    }
+
+    deinit { PQfinish(conn) }
+
+    /// After the server restarted or the network dropped: connect again (prepared
+    /// statements died with the old session).
+    func reconnectIfBroken() throws {
+        guard PQstatus(conn) != CONNECTION_OK else { return }
+        prepared = [:]
+        PQreset(conn)
+        guard PQstatus(conn) == CONNECTION_OK else {
+            throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(conn)))
+        }
+    }
+
+    var inTransaction: Bool { PQtransactionStatus(conn) == PQTRANS_INTRANS }
+    var transactionFailed: Bool { PQtransactionStatus(conn) == PQTRANS_INERROR }
+    var connected: Bool { PQstatus(conn) == CONNECTION_OK }
+
+    /// A statement without parameters, not prepared (transaction control, DDL).
+    func simple(_ sql: String) throws {
+        let res = PQexec(conn, sql)
+        defer { PQclear(res) }
+        try check(res)
+    }
+
+    /// Runs a prepared statement; returns its rows and the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ params: [any PGParam]) throws -> (rows: [PGRow], changed: Int) {
+        let name = try statement(sql)
+        let values = params.map(\.pgValue)
+        var buffers: [UnsafeMutablePointer<CChar>?] = []
+        var lengths: [Int32] = []
+        var formats: [Int32] = []
+        defer { for b in buffers { b?.deallocate() } }
+        for v in values {
+            switch v {
+            case .null:
+                buffers.append(nil); lengths.append(0); formats.append(0)
+            case .int(let i):
+                buffers.append(Self.cString(String(i))); lengths.append(0); formats.append(0)
+            case .text(let s):
+                buffers.append(Self.cString(s)); lengths.append(0); formats.append(0)
+            case .bytes(let b):
+                let p = UnsafeMutablePointer<CChar>.allocate(capacity: max(b.count, 1))
+                b.withUnsafeBytes { raw in
+                    if let base = raw.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: base, byteCount: b.count) }
+                }
+                buffers.append(p); lengths.append(Int32(b.count)); formats.append(1)
+            }
+        }
+        let res = buffers.withUnsafeBufferPointer { bufs in
+            bufs.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(bufs.count, 1)) { vals in
+                PQexecPrepared(conn, name, Int32(values.count), values.isEmpty ? nil : vals,
+                               lengths, formats, 1)
+            }
+        }
+        defer { PQclear(res) }
+        try check(res)
+        return (Self.rows(res), Int(String(cString: PQcmdTuples(res))) ?? 0)
+    }
+
+    private func statement(_ sql: String) throws -> String {
+        if let name = prepared[sql] { return name }
+        let name = "p\(prepared.count)"
+        let res = PQprepare(conn, name, sql, 0, nil)
+        defer { PQclear(res) }
+        try check(res)
+        prepared[sql] = name
+        return name
+    }
+
+    private func check(_ res: OpaquePointer?) throws {
+        guard let res else { throw PGError(state: "08006", message: Self.trimmed(PQerrorMessage(conn))) }
+        switch PQresultStatus(res) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
+        default:
+            let state = PQresultErrorField(res, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "08006"
+            let message = PQresultErrorField(res, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                ?? Self.trimmed(PQerrorMessage(conn))
+            throw PGError(state: state, message: message)
+        }
+    }
+
+    private static func rows(_ res: OpaquePointer?) -> [PGRow] {
+        let n = PQntuples(res), cols = PQnfields(res)
+        guard n > 0 else { return [] }
+        let types = (0..<cols).map { PQftype(res, $0) }
+        var out: [PGRow] = []
+        out.reserveCapacity(Int(n))
+        for r in 0..<n {
+            var values: [PGValue] = []
+            values.reserveCapacity(Int(cols))
+            for c in 0..<cols {
+                if PQgetisnull(res, r, c) != 0 { values.append(.null); continue }
+                let len = Int(PQgetlength(res, r, c))
+                let raw = UnsafeRawBufferPointer(start: PQgetvalue(res, r, c), count: len)
+                values.append(decode(raw, type: types[Int(c)]))
+            }
+            out.append(PGRow(values: values))
+        }
+        return out
+    }
+
+    /// Binary wire formats: integers big-endian; text and bytea as their bytes.
+    private static func decode(_ raw: UnsafeRawBufferPointer, type: Oid) -> PGValue {
+        switch type {
+        case 16: return .int(raw.first == 0 ? 0 : 1)  // bool
+        case 20, 21, 23:  // int8, int2, int4
+            var v: Int64 = raw.count > 0 && raw[0] & 0x80 != 0 ? -1 : 0
+            for b in raw { v = v << 8 | Int64(b) }
+            return .int(Int(v))
+        case 17: return .bytes([UInt8](raw))  // bytea
+        default: return .text(String(decoding: raw, as: UTF8.self))  // text, varchar, name
+        }
+    }
+
+    private static func cString(_ s: String) -> UnsafeMutablePointer<CChar> {
+        let utf8 = Array(s.utf8)
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count + 1)
+        for (i, b) in utf8.enumerated() { p[i] = CChar(bitPattern: b) }
+        p[utf8.count] = 0
+        return p
+    }
+
+    /// libpq's messages span lines ("…\n\tIs the server running…"): one line for the log.
+    private static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
+        guard let p else { return "unknown error" }
+        return String(cString: p).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
+}
+
+/// PostgreSQL's SQLSTATE and primary message; never the statement or its values.
+public struct PGError: Error, StoreFailure {
+    public let state: String
+    public let message: String
+    public var logDescription: String { "PostgreSQL error \(state): \(message)" }
+    /// Another node holds what this transaction needs in the other order.
+    var isDeadlock: Bool { state == "40P01" }
+}
+
+enum PGValue {
+    case null
+    case int(Int)
+    case text(String)
+    case bytes([UInt8])
+}
+
+protocol PGParam { var pgValue: PGValue { get } }
+extension String: PGParam { var pgValue: PGValue { .text(self) } }
+extension Int: PGParam { var pgValue: PGValue { .int(self) } }
+/// Flags are INTEGER 0/1 columns, as in the SQLite schema.
+extension Bool: PGParam { var pgValue: PGValue { .int(self ? 1 : 0) } }
+extension Array: PGParam where Element == UInt8 { var pgValue: PGValue { .bytes(self) } }
+extension Optional: PGParam where Wrapped: PGParam { var pgValue: PGValue { self?.pgValue ?? .null } }
+
+protocol PGColumn { static func decode(_ v: PGValue) -> Self }
+extension String: PGColumn {
+    static func decode(_ v: PGValue) -> String {
+        guard case .text(let s) = v else { preconditionFailure("expected text, got \(v)") }
+        return s
+    }
+}
+extension Int: PGColumn {
+    static func decode(_ v: PGValue) -> Int {
+        guard case .int(let i) = v else { preconditionFailure("expected an integer, got \(v)") }
+        return i
+    }
+}
+extension Bool: PGColumn { static func decode(_ v: PGValue) -> Bool { Int.decode(v) != 0 } }
+extension Array: PGColumn where Element == UInt8 {
+    static func decode(_ v: PGValue) -> [UInt8] {
+        guard case .bytes(let b) = v else { preconditionFailure("expected bytes, got \(v)") }
+        return b
+    }
+}
+extension Optional: PGColumn where Wrapped: PGColumn {
+    static func decode(_ v: PGValue) -> Wrapped? {
+        if case .null = v { return nil }
+        return Wrapped.decode(v)
+    }
+}
+
+struct PGRow {
+    let values: [PGValue]
+    subscript<T: PGColumn>(_ i: Int) -> T { T.decode(values[i]) }
+}

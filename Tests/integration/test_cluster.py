@@ -1,0 +1,295 @@
+"""Cluster mode: three nodes on one PostgreSQL and one nats-server, all started here on
+loopback. Clients spread over the nodes see every message of a conversation once and
+in the same (seq) order; a node killed with -9 costs its clients nothing once they
+resume on another node; a nats-server restart loses nothing either.
+
+Three nodes on a small shared machine measure correctness, not scale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import signal
+import subprocess
+import time
+
+import pytest
+
+from client import Disconnected, Env, ProtocolError, new_client_id
+from postgres import free_port
+from server import ParlorServer
+
+NATS_BIN = shutil.which("nats-server") or "/usr/sbin/nats-server"
+
+
+class Nats:
+    def __init__(self, tmp_path):
+        self.port = free_port()
+        self.log = tmp_path / "nats.log"
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.port}"
+
+    def start(self) -> "Nats":
+        self.proc = subprocess.Popen([NATS_BIN, "-a", "127.0.0.1", "-p", str(self.port)],
+                                     stdout=open(self.log, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, f"nats-server exited: {self.log.read_text()[-2000:]}"
+            try:
+                with __import__("socket").create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise AssertionError("nats-server did not listen within 15s")
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+@pytest.fixture
+def cluster(tmp_path, public_dir, postgres):
+    if not shutil.which(NATS_BIN):
+        pytest.fail("nats-server not found: make deps installs it")
+    nats = Nats(tmp_path).start()
+    url = postgres.new_database()
+    # The nodes share the image directory (content-addressed files), as they would share
+    # a network file system.
+    data = tmp_path / "data"
+    nodes = [ParlorServer(data, public_dir, name=f"node{i}", store_url=url, extra_args=["--bus", nats.url])
+             for i in range(3)]
+    for n in nodes:
+        n.start()
+    yield nats, nodes
+    for n in nodes:
+        n.stop()
+    nats.stop()
+
+
+async def room(envs, per_node=2):
+    """Users spread over the nodes (user i on node i % 3), all in one conversation."""
+    users = []
+    for i in range(per_node * len(envs)):
+        users.append(await envs[i % len(envs)].register(f"User {i}"))
+    cid, _ = await envs[0].conversation(users[0], *users[1:])
+    for u in users:
+        await u.subscribe(cid, after_seq=0)
+    return users, cid
+
+
+async def send_burst(client, cid, n, prefix):
+    futs = [await client.start("send", conversationId=cid, clientId=f"{prefix}-{i}",
+                               message={"kind": "text", "text": f"{prefix} {i}"}) for i in range(n)]
+    frames = await asyncio.gather(*futs)
+    assert all(f["type"] == "result" for f in frames), [f for f in frames if f["type"] != "result"][:3]
+    return [f["result"]["message"]["seq"] for f in frames]
+
+
+async def test_every_client_sees_every_message_once_in_order(cluster):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        users, cid = await room(envs)
+        acked = await asyncio.gather(*(send_burst(u, cid, 15, f"u{i}") for i, u in enumerate(users)))
+        seqs = sorted(s for a in acked for s in a)
+        assert seqs == list(range(1, len(seqs) + 1)), "one seq order across the nodes, no gap"
+        last = seqs[-1]
+        for u in users:
+            await u.wait_message(cid, seq=last, timeout=15)
+            assert u.message_seqs(cid) == seqs, f"{u.label} on another node saw a different stream"
+        history = await users[-1].history_all(cid)
+        assert [m["seq"] for m in history] == seqs
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_a_killed_node_and_a_nats_restart_lose_nothing(cluster):
+    nats, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        users, cid = await room(envs)
+        acked: list[int] = []
+        stop = asyncio.Event()
+
+        async def keep_sending(u, prefix):
+            i = 0
+            while not stop.is_set():
+                try:
+                    m = await u.send_text(cid, f"{prefix} {i}", client_id=f"{prefix}-{i}")
+                    acked.append(m["seq"])
+                except (Disconnected, ProtocolError, AssertionError):
+                    if u.closed:
+                        return  # its node died: what it was not told about is not acknowledged
+                    raise
+                i += 1
+
+        # senders on the two nodes that stay up, and on the one that will die
+        senders = [asyncio.create_task(keep_sending(u, f"s{i}")) for i, u in enumerate(users)]
+
+        async def reached(n):
+            while len(acked) < n:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(reached(30), 30)
+        # kill -9 node 2 mid-run: its clients come back on node 0 and resume after what they saw
+        victims = [u for i, u in enumerate(users) if i % 3 == 2]
+        nodes[2].kill()
+        resumed = []
+        for v in victims:
+            await v.wait_closed(10)
+            seen = v.message_seqs(cid)
+            again = await envs[0].login(v.token, label=v.label + "-again")
+            await again.subscribe(cid, after_seq=seen[-1] if seen else 0)
+            resumed.append((seen, again))
+        await asyncio.wait_for(reached(len(acked) + 30), 30)
+
+        # restart nats-server mid-run: with no bus at all, a node still delivers what the
+        # others commit (read from PostgreSQL by its sweep), and nothing is lost after
+        nats.stop()
+        during = len(acked)
+        await asyncio.wait_for(reached(during + 20), 30)
+        sent_on_node1 = await users[1].send_text(cid, "while the bus is down")
+        await users[0].wait_message(cid, seq=sent_on_node1["seq"], timeout=10)
+        nats.start()
+        await asyncio.wait_for(reached(len(acked) + 20), 30)
+
+        stop.set()
+        await asyncio.gather(*senders)
+        last = max(acked)
+        live = [u for u in users if u not in victims]
+        streams = []
+        for u in live:
+            await u.wait_message(cid, seq=last, timeout=15)
+            streams.append((u.label, u.message_seqs(cid)))
+        for seen, again in resumed:
+            await again.wait_message(cid, seq=last, timeout=15)
+            streams.append((again.label, seen + again.message_seqs(cid)))
+        history = [m["seq"] for m in await live[0].history_all(cid)]
+        assert history == list(range(1, last + 1)), "no gap in the conversation"
+        assert len(set(acked)) == len(acked) and set(acked) <= set(history), "every acknowledged message, once"
+        for label, seqs in streams:
+            assert seqs == history, f"{label}: gaps {sorted(set(history) - set(seqs))[:10]}, " \
+                                    f"duplicates {len(seqs) - len(set(seqs))}"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_room_events_and_sign_outs_cross_nodes(cluster):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        users, cid = await room(envs, per_node=1)
+        admin, on_node1, on_node2 = users
+        await admin.call("conversations.rename", conversationId=cid, title="Renamed on node 0")
+        for u in (on_node1, on_node2):
+            await u.wait_for(lambda e: e.get("type") == "conversation"
+                             and e["conversation"]["title"] == "Renamed on node 0", desc="the rename", timeout=5)
+        # an account deactivated on node 0 is signed out on node 2 at once
+        await admin.call("admin.users.deactivate", userId=on_node2.uid)
+        assert await on_node2.wait_closed(5) == 4003
+        # a device linked in on node 0 and revoked from node 1 closes on node 0
+        link = await on_node1.call("devices.createLink")
+        phone = await envs[0].connect("phone-on-node0")
+        r = await phone.call("device.link", code=link["token"])
+        phone.user, phone.token = r["user"], r["token"]
+        phone_id = next(d["id"] for d in (await phone.call("devices.list"))["devices"] if d["current"])
+        await on_node1.call("devices.revoke", deviceId=phone_id)
+        assert await phone.wait_closed(5) == 4003
+        assert not on_node1.closed, "only the revoked device is signed out"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_concurrent_session_updates_on_two_nodes_never_lose_one(cluster):
+    """The session version check holds across nodes: one update wins, one conflicts."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        for c in (ana, ben):
+            await c.call("apps.install", appId="testapp")
+        cid, _ = await envs[0].conversation(ana, ben)
+        for c in (ana, ben):
+            await c.subscribe(cid)
+
+        def app(url, base=None):
+            session = {"id": "game"} if base is None else {"id": "game", "baseVersion": base}
+            return {"kind": "app", "appId": "testapp", "url": url, "layout": {"caption": "Game"}, "live": False,
+                    "session": session}
+
+        cur = await ana.send_message(cid, app("?v=0"))
+        version = 1
+        for rnd in range(6):
+            fa = await ana.start("send", conversationId=cid, clientId=new_client_id(), message=app(f"?a={rnd}", version))
+            fb = await ben.start("send", conversationId=cid, clientId=new_client_id(), message=app(f"?b={rnd}", version))
+            ra, rb = await asyncio.wait_for(asyncio.gather(fa, fb), 10)
+            assert sorted([ra["type"], rb["type"]]) == ["error", "result"], f"round {rnd}: {ra} / {rb}"
+            win, lose = (ra, rb) if ra["type"] == "result" else (rb, ra)
+            assert lose["code"] == "session_conflict"
+            new = win["result"]["message"]
+            assert new["session"] == {"id": "game", "version": version + 1}
+            for c in (ana, ben):
+                ev = await c.wait_message(cid, seq=new["seq"])
+                assert ev["supersedes"]["seq"] == cur["seq"], "the other node tells what the update replaced"
+            cur, version = new, version + 1
+        hist = (await ana.history(cid))["messages"]
+        assert [m["seq"] for m in hist] == list(range(1, 8)), "gapless: losers stored nothing"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_a_dropped_database_connection_costs_nothing(cluster, postgres):
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes[:2]]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        await ben.subscribe(cid)
+        database = nodes[0].store_url.rsplit("/", 1)[1]
+        # as a failover or an administrator would: every node's connection is cut
+        postgres.sql(f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     f"WHERE datname = '{database}' AND pid <> pg_backend_pid()")
+        m = await ana.send_text(cid, "after the cut")
+        await ben.wait_message(cid, seq=m["seq"])
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_batches_over_two_rooms_on_two_nodes_never_deadlock(cluster):
+    """Each node's batches take both rooms' locks: always in the same order, so no node
+    waits for another in a cycle (PostgreSQL would fail a request after a second)."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes[:2]]
+    try:
+        users = [await envs[i % 2].register(f"User {i}") for i in range(12)]
+        rooms = [(await envs[0].conversation(users[0], *users[1:], title=t))[0] for t in ("X", "Y")]
+
+        async def alternate(i, u):
+            order = rooms if i % 2 == 0 else rooms[::-1]
+            futs = [await u.start("send", conversationId=order[k % 2], clientId=f"d{i}-{k}",
+                                  message={"kind": "text", "text": f"{i} {k}"}) for k in range(100)]
+            return await asyncio.gather(*futs)
+
+        frames = await asyncio.wait_for(asyncio.gather(*(alternate(i, u) for i, u in enumerate(users))), 60)
+        errors = [f for fs in frames for f in fs if f["type"] != "result"]
+        assert not errors, f"{len(errors)} sends failed, e.g. {errors[:2]}"
+        for cid in rooms:
+            hist = await users[0].history_all(cid)
+            assert [m["seq"] for m in hist] == list(range(1, 601))
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
