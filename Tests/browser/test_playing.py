@@ -6,6 +6,7 @@ meanwhile sees who is there. Kate on a desktop, John on a phone (touch)."""
 import pytest
 from playwright.sync_api import expect
 
+from a11y import axe_findings
 from conftest import pane_ready, shot
 from test_app_partylist import APP, current_bubble, send_new_list, start_party, toggle
 from test_offline_moves import console_errors_but_offline  # noqa: F401 (a fixture)
@@ -41,6 +42,7 @@ def test_others_see_who_has_a_session_open(people, dark):
     expect(said(john)).to_have_text(f"Kate has {APP} open.")
     expect(players(john).locator(".avatar")).to_have_text(["K"])
     expect(players(kate)).to_have_count(0)
+    assert axe_findings(john, "playing") == []
     shot(john, f"playing-phone-{'dark' if dark else 'light'}-kate-open")
 
     # John gets the app from the bubble and opens it: both are there
