@@ -429,7 +429,7 @@ outgoing.addEventListener("inserttext", (e) => {
 });
 
 // The notice about a refused move lasts as long as its grey copy does: the copy
-// leaves once the app has merged and staged the move again, or the session moved
+// leaves once the app has merged and staged the move again, or this user moved the session
 // on (the store's rule), which may be before the refusal reaches this page.
 let conflictNotice = null;
 

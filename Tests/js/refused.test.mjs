@@ -97,7 +97,7 @@ test("taken by the app: kept while shown, but no longer due; Discard forgets it"
   assert.equal(greyCopies(page().store).length, 0, "gone after a reload too");
 });
 
-test("the copy settled (the app staged the move again, or the session went on): the record goes", async () => {
+test("the copy settled (the app staged the move again, or this user moved the session on): the record goes", async () => {
   storage.clear();
   const p = page();
   await refusedEdit(p);
@@ -109,6 +109,8 @@ test("the copy settled (the app staged the move again, or the session went on): 
   const q = page();
   await refusedEdit(q);
   q.client.serverSends("message", { conversationId: C, message: stored(3, 3), supersedes: { seq: 2, summary: "Kate edited" } });
+  assert.equal(kept().length, 1, "someone else's newer move: still the app's to merge");
+  q.client.serverSends("message", { conversationId: C, message: stored(4, 4, ME.id), supersedes: { seq: 3, summary: "Me, elsewhere" } });
   assert.deepEqual(kept(), []);
 });
 
