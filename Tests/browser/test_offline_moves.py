@@ -6,7 +6,7 @@ the move still in hand: WenderPic keeps the guess typed. (The Party list's
 merge of an edit refused this way: test_app_partylist.py.) An app closed before
 the refusal came back is handed the move when it is opened again
 (didFailSending), after a reload too: WenderPic offers the guess again, the
-Party list merges the edit."""
+Party list merges the edit, the Ice Cream Builder puts the scoop on top."""
 
 import pytest
 from playwright.sync_api import expect
@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
 from test_app_wenderpic import APP, HOUSE, app_rows, draw_mouse, drawn, expect_bubble
 import test_app_partylist as party
+import test_app_icecream as icecream
 
 RECONNECT = 30_000
 
@@ -224,3 +225,47 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
         expect(bubble).to_have_count(1)
         party.expect_live_list(bubble, items=["Mussels", "Fries", "Andalouse sauce", "Beer"])
         expect(page.locator(".row.pending")).to_have_count(0)
+
+
+def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_when_it_opens(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Offline sundae")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=True)
+    for p in (ana, ben):
+        install_app(p, icecream.APP)
+    open_from_drawer(ana, icecream.APP)
+    icecream.start_sundae(ana, "Cake cone")
+    icecream.expect_newest(ben, "Let's build an ice cream", "by Ana", "1 of 3")
+
+    # Ben picks a scoop, presses Send offline, and closes the app
+    icecream.open_bubble(ben)
+    icecream.choose(ben, "Raspberry")
+    ben.context.set_offline(True)
+    expect(ben.locator("#offline-banner")).to_be_visible()
+    send(ben)
+    expect(ben.locator(".row.pending[data-kind=app]")).to_contain_text("Sending…")
+    ben.locator("#app-pane").get_by_role("button", name=f"Close {icecream.APP}").click()
+    expect(ben.locator("#app-pane")).to_be_hidden()
+
+    # Ana adds hers meanwhile
+    icecream.open_bubble(ana)
+    icecream.choose(ana, "Lemon sorbet")
+    icecream.send_stored(ana)
+
+    # Ben is back: refused, kept across a reload; opening the sundae puts his scoop on top of hers
+    ben.context.set_offline(False)
+    expect(ben.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    failed = ben.locator(".row.pending.failed[data-kind=app]")
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    ben.reload()
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    icecream.open_bubble(ben)
+    pane_ready(ben, "compact")
+    expect(frame(ben).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+    expect(failed).to_have_count(0)
+    shot(ben, "icecream-phone-dark-offline-scoop-on-top")
+    icecream.send_stored(ben)
+    for p in (ana, ben):
+        icecream.expect_newest(p, "I added a scoop", "by Ana & Ben", "2 of 3")
+        expect(p.locator(".row.pending")).to_have_count(0)
