@@ -240,6 +240,8 @@ def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_
     # Ben picks a scoop, presses Send offline, and closes the app
     icecream.open_bubble(ben)
     icecream.choose(ben, "Raspberry")
+    # staged (its picture uploaded) before the connection drops: the pane goes compact first
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
     ben.context.set_offline(True)
     expect(ben.locator("#offline-banner")).to_be_visible()
     send(ben)
