@@ -355,7 +355,7 @@ function render() {
     if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, t.lastSeq);
   }
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("playing"))) {
-    renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId));
+    renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId), (appId) => catalog.name(appId));
   }
   if (conv && (parts.has("staged") || parts.has("current"))) {
     chat.composer.renderStaged(outgoing.staged(id), bubbleContext(id));
@@ -429,7 +429,7 @@ outgoing.addEventListener("inserttext", (e) => {
 });
 
 // The notice about a refused move lasts as long as its grey copy does: the copy
-// leaves once the app has merged and staged the move again, or the session moved
+// leaves once the app has merged and staged the move again, or this user moved the session
 // on (the store's rule), which may be before the refusal reaches this page.
 let conflictNotice = null;
 

@@ -6,6 +6,7 @@
 
 import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
 import { keptPreviews } from "./state/previews.js";
+import { keptRefused, shownRefused } from "./state/refused.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -13,6 +14,7 @@ const KEY = {
   token: "parlor.token",
   lastRead: (u) => `parlor.lastRead.${u}`,
   outbox: (u) => `parlor.outbox.${u}`,
+  refused: (u) => `parlor.refused.${u}`,
   previews: (u) => `parlor.previews.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
@@ -63,6 +65,8 @@ export class Store extends EventTarget {
       notices: {},
       /** sends the server has not confirmed, oldest first (kept in localStorage too) */
       outbox: [],
+      /** app moves refused as stale, kept while their grey copy is shown (state/refused.js; in localStorage too) */
+      refused: [],
       /** appId → this user's storage for that app, as the server has it */
       appData: {},
       /** the app pane: {active, appId, style, conversationId, selected} or {active: false} */
@@ -107,6 +111,20 @@ export class Store extends EventTarget {
       changed.add(`transcript:${id}`);
     }
     if (transcripts) this.state = { ...s, transcripts };
+    this.forgetSettledRefusals(before, changed);
+  }
+
+  /** A refused move's record goes with its grey copy (Discard, or settled as above). */
+  forgetSettledRefusals(before, changed) {
+    const s = this.state;
+    if (!s.refused.length) return;
+    const touched = new Set(Object.keys(s.transcripts).filter((id) => s.transcripts[id] !== before.transcripts[id]));
+    const kept = shownRefused(s.refused, s.transcripts, touched);
+    if (kept === s.refused) return;
+    this.state = { ...s, refused: kept };
+    changed.add("refused");
+    const uid = s.user?.id;
+    if (uid) writeJSON(KEY.refused(uid), kept);
   }
 
   transcript(conversationId) {
@@ -175,7 +193,7 @@ export class Store extends EventTarget {
 
   /** What this browser kept for a user who just signed in: read once, then kept in memory. */
   loadForUser(userId) {
-    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), appData: {} };
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), appData: {} };
   }
 
   markRead(conversationId, seq) {
@@ -202,6 +220,18 @@ export class Store extends EventTarget {
     if (!uid) return;
     this.update(["outbox"], () => ({ outbox: items }));
     writeJSON(KEY.outbox(uid), items);
+  }
+
+  refused() {
+    return this.state.user ? this.state.refused : [];
+  }
+
+  /** The refused app moves (state/refused.js), kept for the next load. */
+  saveRefused(records) {
+    const uid = this.state.user?.id;
+    if (!uid) return;
+    this.update(["refused"], () => ({ refused: records }));
+    writeJSON(KEY.refused(uid), records);
   }
 
   draft(conversationId) {

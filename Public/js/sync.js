@@ -134,6 +134,11 @@ export class Sync extends EventTarget {
     this.outbox.discard(conversationId, clientId);
   }
 
+  /** A refused app move the app has had (sync/outbox.js). */
+  takeRefused(clientId) {
+    this.outbox.takeRefused(clientId);
+  }
+
   /** {local, toUser: Map<pid, userId>, toParticipant: Map<userId, pid>} of one app in one conversation. */
   participants(conversationId, appId) {
     return this.participantMaps.map(conversationId, appId);

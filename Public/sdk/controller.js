@@ -6,10 +6,11 @@
 //   opening:     willBecomeActive → (pane shown) → didBecomeActive
 //   resizing:    willTransition(to) → (pane resized) → didTransition(to)
 //   closing:     willResignActive → (pane hidden) → didResignActive
-//   while active: didSelect, didReceive, didStartSending, didCancelSending
+//   while active: didSelect, didReceive, didStartSending, didCancelSending,
+//                 didFailSending (after didBecomeActive or didSelect)
 
 import { AppBridge } from "./bridge.js";
-import { Conversation } from "./conversation.js";
+import { Conversation, SessionConflictError } from "./conversation.js";
 import { Message } from "./model.js";
 import { AppStorage } from "./storage.js";
 import { STYLES } from "./protocol.js";
@@ -47,6 +48,21 @@ export class MessagesAppViewController {
   didStartSending(message, conversation) {}
   /** The user removed this app's staged message from the composer. */
   didCancelSending(message, conversation) {}
+  /**
+   * A move of this app was refused because someone moved its session first,
+   * and the app was not there to hear it (closed before the refusal came
+   * back, e.g. sent offline): handed over once the app is active again in
+   * that conversation, on that session (or opened from the drawer). `message`
+   * is the refused move as it was composed (`baseVersion`: the version it was
+   * based on); `error` is a SessionConflictError: `current` is the session's
+   * message that won, `base` the one the move was based on (or null). Merge
+   * as after a refused insert. Return false to leave the move to the person
+   * (its grey copy stays and it is offered again); the default does.
+   * @returns {boolean | void | Promise<boolean | void>}
+   */
+  didFailSending(message, error, conversation) {
+    return false;
+  }
   /**
    * Live layouts only (presentation style "transcript"): the size of the
    * bubble for a given width. The default measures the document.
@@ -129,6 +145,18 @@ export function start(controller, win = globalThis.window) {
       }
       case "didCancelSending":
         return controller.didCancelSending(message(data.message), conversation);
+      case "didFailSending": {
+        conversation._update(data.conversation);
+        const refused = Message.fromSnapshot(data.message);
+        refused.isPending = false;
+        refused.baseVersion = refused.sessionVersion; // never stored: it holds no version of its own
+        refused.sessionVersion = null;
+        // the winner after the refused move: the shared Session's version moves up to it
+        const error = new SessionConflictError("someone else updated this first", Message.fromSnapshot(data.current));
+        error.base = data.base ? Message.fromSnapshot(data.base) : null;
+        const taken = await controller.didFailSending(refused, error, conversation);
+        return { taken: taken !== false };
+      }
       case "conversationDidChange":
         conversation?._update(data.conversation);
         return undefined;

@@ -28,6 +28,7 @@ export const HOOKS = Object.freeze([
   "didSelect",
   "didStartSending",
   "didCancelSending",
+  "didFailSending",
   "contentSizeThatFits",
   "conversationDidChange",
 ]);

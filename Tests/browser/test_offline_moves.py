@@ -3,13 +3,18 @@ connection is down waits in the outbox like a text ("Sending…"); back online,
 if the game moved on meanwhile, the server refuses it (session_conflict) and
 the app hears of the winner through didReceive and carries on from it with
 the move still in hand: WenderPic keeps the guess typed. (The Party list's
-merge of an edit refused this way: test_app_partylist.py.)"""
+merge of an edit refused this way: test_app_partylist.py.) An app closed before
+the refusal came back is handed the move when it is opened again
+(didFailSending), after a reload too: WenderPic offers the guess again, the
+Party list merges the edit, the Ice Cream Builder puts the scoop on top."""
 
 import pytest
 from playwright.sync_api import expect
 
 from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
 from test_app_wenderpic import APP, HOUSE, app_rows, draw_mouse, drawn, expect_bubble
+import test_app_partylist as party
+import test_app_icecream as icecream
 
 RECONNECT = 30_000
 
@@ -131,8 +136,138 @@ def test_a_move_refused_after_its_app_was_closed_is_not_dropped_silently(people)
     expect(ben.locator(".composer-area .notice[role=alert]")).to_contain_text("was not sent")
     shot(ben, "offline-move-phone-light-app-closed")
 
-    # opening the game carries on from the move that won
+    # a reload does not lose the refused copy
+    ben.reload()
+    expect(failed).to_contain_text("👎 kettle", timeout=RECONNECT)
+    expect(failed).to_contain_text("someone updated this first")
+    expect(ben.locator(".row.pending")).to_have_count(1)
+
+    # opening the game carries on from the move that won, and the app is handed
+    # his refused guess: it is offered again, typed, with what happened
     expect_bubble(ben, "Guess my WenderPic!", "Ana added more ink")
     app_rows(ben).locator(".app-bubble").click()
     pane_ready(ben, "expanded")
     expect(frame(ben).locator(".lead")).to_contain_text("added ink 1 time")
+    expect(frame(ben).get_by_label("Your guess")).to_have_value("kettle")
+    expect(frame(ben).locator("#notice")).to_contain_text("The artist added more ink")
+    expect(frame(ben).locator("#notice")).to_contain_text("Your guess was not sent; try again.")
+    shot(ben, "offline-move-phone-light-reopened")
+
+    # he sends it on the state that won: once, and the grey copy goes
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    expect(ben.locator(".row.pending.failed")).to_have_count(0)
+    send(ben)
+    for page in (ana, ben):
+        expect_bubble(page, "👎 kettle", "Ben guessed", "1 guess")
+        expect(page.locator(".row.pending")).to_have_count(0)
+
+    # handed over once: opening the game again offers nothing more
+    ben.reload()
+    app_rows(ben).locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    expect(frame(ben).locator("#notice")).to_have_count(0)
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_when_it_opens(people, dark):
+    kate, john = party.start_party(people, dark=dark)
+    party.send_new_list(kate)
+    party.current_bubble(john).get_by_role("button", name=f"Get {party.APP}").click()
+    pane_ready(john, "expanded")
+
+    # John adds Beer and presses Send while offline; then he closes the list
+    party.add(john, "Beer")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    party.images_loaded(party.staged(john).locator("img.thumb"))
+    john.context.set_offline(True)
+    expect(john.locator("#offline-banner")).to_be_visible()
+    party.press_send(john)
+    expect(john.locator(".row.pending")).to_contain_text("Sending…")
+    john.locator("#app-pane").get_by_role("button", name=f"Close {party.APP}").click()
+    expect(john.locator("#app-pane")).to_be_hidden()
+
+    # meanwhile Kate adds the Andalouse sauce: the list moves on
+    party.current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    party.add(kate, "Andalouse sauce")
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    party.press_send(kate)
+    party.expect_live_list(party.current_bubble(kate), items=["Mussels", "Fries", "Andalouse sauce"])
+
+    # John is back: refused, kept on screen; and still there after a reload
+    john.context.set_offline(False)
+    expect(john.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    failed = john.locator(".row.pending.failed[data-kind=app]")
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    john.reload()
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    shot(john, f"partylist-phone-{'dark' if dark else 'light'}-offline-refused-after-reload")
+
+    # he opens the list: his edit is merged into Kate's, and waits in the composer
+    party.current_bubble(john).locator(".app-bubble").click()
+    pane_ready(john, "expanded")
+    expect(party.elements(john)).to_have_text(["Mussels", "Fries", "Andalouse sauce", "Beer"])
+    expect(frame(john).locator("#merge-note")).to_contain_text("+ Andalouse sauce")
+    expect(party.hooks(john)).to_contain_text(["didFailSending"])
+    expect(party.staged(john)).to_have_count(1)
+    expect(failed).to_have_count(0)
+    shot(john, f"partylist-phone-{'dark' if dark else 'light'}-offline-merged-on-open")
+    party.toggle(john, "Collapse")
+    pane_ready(john, "compact")
+    expect(frame(john).locator("#home-status")).to_contain_text("Both changes are in: press Send")
+    party.press_send(john)
+
+    for page in (kate, john):
+        bubble = party.current_bubble(page)
+        expect(bubble).to_have_count(1)
+        party.expect_live_list(bubble, items=["Mussels", "Fries", "Andalouse sauce", "Beer"])
+        expect(page.locator(".row.pending")).to_have_count(0)
+
+
+def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_when_it_opens(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Offline sundae")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=True)
+    for p in (ana, ben):
+        install_app(p, icecream.APP)
+    open_from_drawer(ana, icecream.APP)
+    icecream.start_sundae(ana, "Cake cone")
+    icecream.expect_newest(ben, "Let's build an ice cream", "by Ana", "1 of 3")
+
+    # Ben picks a scoop, presses Send offline, and closes the app
+    icecream.open_bubble(ben)
+    icecream.choose(ben, "Raspberry")
+    # staged (its picture uploaded) before the connection drops: the pane goes compact first
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+    ben.context.set_offline(True)
+    expect(ben.locator("#offline-banner")).to_be_visible()
+    send(ben)
+    expect(ben.locator(".row.pending[data-kind=app]")).to_contain_text("Sending…")
+    ben.locator("#app-pane").get_by_role("button", name=f"Close {icecream.APP}").click()
+    expect(ben.locator("#app-pane")).to_be_hidden()
+
+    # Ana adds hers meanwhile
+    icecream.open_bubble(ana)
+    icecream.choose(ana, "Lemon sorbet")
+    icecream.send_stored(ana)
+
+    # Ben is back: refused, kept across a reload; opening the sundae puts his scoop on top of hers
+    ben.context.set_offline(False)
+    expect(ben.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    failed = ben.locator(".row.pending.failed[data-kind=app]")
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    ben.reload()
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    icecream.open_bubble(ben)
+    pane_ready(ben, "compact")
+    expect(frame(ben).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+    expect(failed).to_have_count(0)
+    shot(ben, "icecream-phone-dark-offline-scoop-on-top")
+    icecream.send_stored(ben)
+    for p in (ana, ben):
+        icecream.expect_newest(p, "I added a scoop", "by Ana & Ben", "2 of 3")
+        expect(p.locator(".row.pending")).to_have_count(0)

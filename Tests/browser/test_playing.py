@@ -6,6 +6,7 @@ meanwhile sees who is there. Kate on a desktop, John on a phone (touch)."""
 import pytest
 from playwright.sync_api import expect
 
+from a11y import axe_findings
 from conftest import pane_ready, shot
 from test_app_partylist import APP, current_bubble, send_new_list, start_party, toggle
 from test_offline_moves import console_errors_but_offline  # noqa: F401 (a fixture)
@@ -17,6 +18,13 @@ pytestmark = pytest.mark.usefixtures("console_errors_but_offline")
 
 def players(page):
     return current_bubble(page).locator(".players")
+
+
+def said(page):
+    """What the polite live region beside the transcript says (a label alone is not read when it changes)."""
+    region = page.locator("#players-live")
+    expect(region).to_have_attribute("aria-live", "polite")
+    return region
 
 
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
@@ -31,8 +39,10 @@ def test_others_see_who_has_a_session_open(people, dark):
     current_bubble(kate).locator(".app-bubble").click()
     pane_ready(kate, "expanded")
     expect(players(john)).to_have_attribute("aria-label", "Kate has it open now")
+    expect(said(john)).to_have_text(f"Kate has {APP} open.")
     expect(players(john).locator(".avatar")).to_have_text(["K"])
     expect(players(kate)).to_have_count(0)
+    assert axe_findings(john, "playing") == []
     shot(john, f"playing-phone-{'dark' if dark else 'light'}-kate-open")
 
     # John gets the app from the bubble and opens it: both are there
@@ -42,6 +52,7 @@ def test_others_see_who_has_a_session_open(people, dark):
     pane_ready(kate, "compact")
     # compact is not "open on the session": Kate is no longer shown
     expect(players(john)).to_have_count(0)
+    expect(said(john)).to_have_text(f"Kate closed {APP}.")
     toggle(kate, "Expand")
     pane_ready(kate, "expanded")
     expect(players(kate)).to_have_attribute("aria-label", "John has it open now")

@@ -1,5 +1,5 @@
 // A refused app move (session_conflict) leaves a grey copy in the transcript.
-// It goes once the app has staged its move again or the session moved past the
+// It goes once the app has staged its move again or this user moved the session past the
 // winner, whichever order the refusal, the winner's live message and the app's
 // re-stage arrive in. Store, Sync and Outgoing together against a fake client.
 import { test } from "node:test";
@@ -77,7 +77,7 @@ test("the app re-stages first (the winner reached it first), then the refusal: n
   assert.equal(s.store.transcript(C).pending.length, 0);
 });
 
-test("the grey copy goes once the session has a message newer than the winner", async () => {
+test("the grey copy goes once this user moved the session past the winner, not for someone else's newer move", async () => {
   const s = setup();
   const { inserted, req } = sendMove(s);
   req.reject(refusal()); // the refusal before the winner's live message
@@ -87,7 +87,9 @@ test("the grey copy goes once the session has a message newer than the winner", 
   s.client.serverSends("message", { conversationId: C, message: { ...stored(3, 0), kind: "text", text: "hi", session: undefined } });
   assert.equal(greyCopies(s.store).length, 1, "an unrelated message does not either");
   s.client.serverSends("message", { conversationId: C, message: stored(4, 3), supersedes: { seq: 2, summary: "Kate edited" } });
-  assert.equal(greyCopies(s.store).length, 0);
+  assert.equal(greyCopies(s.store).length, 1, "Kate moved on again: the move can still be merged");
+  s.client.serverSends("message", { conversationId: C, message: stored(5, 4, ME.id), supersedes: { seq: 4, summary: "Me, elsewhere" } });
+  assert.equal(greyCopies(s.store).length, 0, "this user moved on (another device)");
 });
 
 test("other failures and other apps' refusals are not touched", async () => {

@@ -73,3 +73,13 @@ test("refused as rate limited, the page waits the time given and then says what 
   assert.deepEqual(marks(client), ["s1:true", "s2:true"]);
   store.update(["pane"], () => ({ pane: { active: false } }));
 });
+
+test("what the live region says when the faces on a bubble change", async () => {
+  const { playersNews } = await import("../../Public/js/views/players.js");
+  const name = (u) => ({ k: "Kate", j: "John", a: "Ana" })[u];
+  assert.deepEqual(playersNews([], ["k"], name, "Party list"), ["Kate has Party list open."]);
+  assert.deepEqual(playersNews(["k"], ["k", "j", "a"], name, "Party list"), ["John and Ana have Party list open."]);
+  assert.deepEqual(playersNews(["k", "j"], ["j"], name, "WenderPic"), ["Kate closed WenderPic."]);
+  assert.deepEqual(playersNews(["k"], ["j"], name, "WenderPic"), ["John has WenderPic open.", "Kate closed WenderPic."]);
+  assert.deepEqual(playersNews(["k"], ["k"], name, "WenderPic"), [], "nothing new: nothing said again");
+});

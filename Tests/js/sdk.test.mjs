@@ -157,3 +157,46 @@ test("the SDK tells the host when its window gets the focus, and of an Escape it
   fire("keydown", { key: "Escape", defaultPrevented: false });
   assert.deepEqual(toHost.at(-1), { parlor: 1, type: "notice", name: "escape" });
 });
+
+test("didFailSending: the refused move, a SessionConflictError with current and base, and whether the app took it", async () => {
+  const { start } = await import("../../Public/sdk/controller.js");
+  const conv = { localParticipantIdentifier: "pAna", remoteParticipantIdentifiers: ["pBen"], selectedMessage: null };
+  const refused = { ...snapshot(4, "?mine"), session: { id: "late", version: 4 }, ref: null, senderParticipantIdentifier: "pAna" };
+  const current = { ...snapshot(5, "?theirs"), session: { id: "late", version: 5 } };
+  const base = { ...snapshot(4, "?base"), session: { id: "late", version: 4 } };
+
+  class Merger extends MessagesAppViewController {
+    didFailSending(message, error) {
+      this.got = { message, error };
+      return message.url === "?mine" ? undefined : false;
+    }
+  }
+  const run = async (app, data) => {
+    const { win, toHost, fromHost } = fakeWindow();
+    start(app, win);
+    fromHost({ parlor: 1, type: "event", id: 1, name: "willBecomeActive", data: { style: "compact", conversation: conv } });
+    await tick();
+    fromHost({ parlor: 1, type: "event", id: 2, name: "didFailSending", data: { message: refused, current, base: null, conversation: conv, ...data } });
+    await tick();
+    return toHost.find((m) => m.type === "ack" && m.re === 2).value;
+  };
+
+  const app = new Merger();
+  assert.deepEqual(await run(app, { base }), { taken: true }, "a hook that returns nothing took it");
+  const { message, error } = app.got;
+  assert.equal(message.url, "?mine");
+  assert.equal(message.baseVersion, 4, "based on version 4");
+  assert.equal(message.sessionVersion, null, "never stored: it holds no version");
+  assert.equal(message.isPending, false);
+  assert.ok(error instanceof SessionConflictError);
+  assert.equal(error.code, "session_conflict");
+  assert.equal(error.current.url, "?theirs");
+  assert.equal(error.base.url, "?base");
+  assert.equal(message.session, error.current.session, "one Session object");
+  assert.equal(message.session.version, 5, "moved up to the winner's version");
+
+  const declines = new Merger();
+  assert.deepEqual(await run(declines, { message: { ...refused, url: "?other" } }), { taken: false });
+  assert.equal(declines.got.error.base, null);
+  assert.deepEqual(await run(new MessagesAppViewController()), { taken: false }, "the default leaves it to the person");
+});

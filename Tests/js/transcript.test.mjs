@@ -133,7 +133,7 @@ test("a refused app move is dropped once its app has something staged", () => {
   assert.equal(hasConflict(after, "partylist"), false);
 });
 
-test("a refused app move is dropped once its session has a message newer than the winner", () => {
+test("a refused app move is dropped once its sender moved the session past the winner", () => {
   const refused = { kind: "app", appId: "example", url: "?mine", session: { id: "s1", baseVersion: 1 } };
   let t = applyMessage(emptyTranscript(), app(1, "s1", 1), undefined, ME);
   t = addPending(t, { clientId: "a", sender: ME, createdAt: 1, message: refused });
@@ -146,7 +146,9 @@ test("a refused app move is dropped once its session has a message newer than th
   t = applyMessage(t, app(4, "s2", 1), undefined, ME);
   assert.equal(dropSettledConflicts(t), t, "other messages and other sessions do not either");
   t = applyMessage(t, app(5, "s1", 3), { seq: 2, summary: "y" }, ME);
-  assert.equal(dropSettledConflicts(t).pending.length, 0);
+  assert.equal(dropSettledConflicts(t), t, "someone else moving on again does not: the app can still merge it");
+  t = applyMessage(t, app(6, "s1", 4, ME), { seq: 5, summary: "z" }, ME);
+  assert.equal(dropSettledConflicts(t).pending.length, 0, "the person moved on (another device)");
 });
 
 test("a refusal without the current message measures from the newest of the session held", () => {

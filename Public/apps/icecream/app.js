@@ -217,6 +217,20 @@ class IceCreamBuilder extends MessagesAppViewController {
   }
 
   /**
+   * A step refused while the app was closed (sent offline, say): put on top of
+   * the sundae that won, as after a live refusal, or asked about.
+   */
+  didFailSending(message, error) {
+    const mine = sundaeOf(message);
+    const step = mine && lastStep(mine);
+    if (!step || !message.session || !sundaeOf(error.current)) return false;
+    const partId = step === "scoops" ? mine.scoops.at(-1) : mine[step];
+    // not awaited: it may ask for another pane style, which waits for this hook to return
+    this.conflict(error.current, { sundae: mine, step, partId, session: message.session, version: message.baseVersion ?? null });
+    return true;
+  }
+
+  /**
    * A friend's step arrived while ours waits in the message box: ours is put on
    * top of theirs at once (the Party list does the same), so one Send does it.
    * @returns {boolean} false when it no longer fits (the Send will be refused, and asked about)

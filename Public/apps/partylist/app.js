@@ -250,6 +250,33 @@ class MessagesViewController extends MessagesAppViewController {
     }
   }
 
+  /**
+   * An edit refused while the app was closed (sent offline, say): merged into
+   * the list as it is now, three ways as live, and put back in the composer.
+   */
+  didFailSending(message, error) {
+    this.log("didFailSending");
+    const mine = L.listFromMessage(message);
+    const current = error.current;
+    if (!mine || !message.session || !L.listFromMessage(current)) return false;
+    const base = L.listFromMessage(error.base);
+    let e = this.edits.get(message.session.identifier);
+    if (e) {
+      // the list is open already (from the bubble that won): my refused edit goes into it
+      e.draft = L.mergeLists(base, mine, e.draft);
+    } else {
+      e = this.remember({ session: message.session, base, baseVersion: message.baseVersion ?? 0, draft: L.copyList(mine) });
+    }
+    this.absorb(current, e);
+    const theirs = L.listFromMessage(current);
+    const news = base ? describe(L.changes(base, theirs), theirs) : "";
+    this.editing = e;
+    this.note = news ? `Someone changed the list before yours was sent: ${news}. Both changes are in.` : "Your changes are back on the list.";
+    this.refresh();
+    this.insertList(`Your changes were not sent: someone changed the list first${news ? ` (${news})` : ""}. Both changes are in: press Send.`, "merged");
+    return true;
+  }
+
   /** The live bubble is as tall as the list (the page itself fills the frame). */
   contentSizeThatFits({ width }) {
     return { width, height: Math.ceil(this.transcript.view.getBoundingClientRect().height) };

@@ -136,6 +136,25 @@ class WenderPic extends MessagesAppViewController {
     this.render();
   }
 
+  /**
+   * A move refused while the app was closed (sent offline, say): carried on
+   * from the winner as after a live refusal. A guess comes back typed; the
+   * artist's lines come back as the round being drawn.
+   */
+  didFailSending(message, error) {
+    const mine = gameOf(message);
+    if (!mine || !message.session || !gameOf(error.current)) return false;
+    const id = message.session.identifier;
+    const drew = isArtist(mine, this.me);
+    if (drew && !(this.drafts.get(id) || []).length) this.drafts.set(id, copyStrokes(mine.rounds.at(-1) || []));
+    const how = drew
+      ? { move: "draw", base: { ...mine, rounds: mine.rounds.slice(0, -1) } }
+      : { move: "guess", base: { ...mine, guesses: mine.guesses.slice(0, -1) }, guess: mine.guesses.at(-1)?.text };
+    // not awaited: it may ask for the expanded pane, which waits for this hook to return
+    this.conflict(error.current, how);
+    return true;
+  }
+
   didStartSending() {
     if (this.status && this.status.kind === "staged") {
       this.status = { ...this.status, text: "Sending…" };

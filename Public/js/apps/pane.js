@@ -10,6 +10,7 @@ import { AppFrame } from "./frame.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
 import { participantsKey } from "../state/participants.js";
+import { dueRefused, winnerOf, baseOf } from "../state/refused.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
@@ -31,6 +32,10 @@ export class AppPane extends EventTarget {
     this.build();
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
     outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
+    // a move refused with no app awaiting it (sent from the outbox after a reload)
+    sync.addEventListener("sendfailed", (e) => {
+      if (e.detail.error.code === "session_conflict") this.offerRefused();
+    });
     document.addEventListener("keydown", (e) => {
       if (e.key === "Escape" && this.escape()) e.preventDefault();
     });
@@ -96,7 +101,41 @@ export class AppPane extends EventTarget {
       const app = this.catalog.get(appId);
       if (!app) throw refused("unknown_app", `${appId} is not on this server`);
       await this.run(planOpen(this.state, { appId, message }), { conversationId, app });
+      await this.handOver();
     });
+  }
+
+  /** Hands the active app its refused moves (see handOver), after what is queued. */
+  offerRefused() {
+    return this.enqueue(() => this.handOver());
+  }
+
+  /**
+   * A move of the active app refused while no app was there to hear it (closed
+   * before the refusal came back) is handed to it now, as didFailSending: the
+   * moves of the session it shows, or all of them when it shows none (opened
+   * from the drawer). The app says whether it took the move; one it took is not
+   * handed again (its grey copy stays until the move is made again or discarded).
+   */
+  async handOver() {
+    const s = this.state;
+    const frame = this.frame;
+    if (!s.active || !frame || s.style === "transcript") return;
+    const due = dueRefused(this.store.state.refused, { conversationId: s.conversationId, appId: s.appId, sessionId: s.selected?.session?.id ?? null });
+    for (const record of due) {
+      if (frame !== this.frame || frame.closed) return;
+      const t = this.store.transcript(record.conversationId);
+      const winner = winnerOf(t, record);
+      if (!winner) continue;
+      const base = baseOf(t, record);
+      const value = await frame.hook("didFailSending", {
+        message: this.snapshotOf(record.message, { senderParticipantId: this.participants?.local }),
+        current: this.snapshotOf(winner),
+        base: base ? this.snapshotOf(base) : null,
+        conversation: this.conversationFor(undefined),
+      });
+      if (value?.taken === true) this.sync.takeRefused(record.clientId);
+    }
   }
 
   close() {
@@ -388,11 +427,18 @@ export class AppPane extends EventTarget {
     });
   }
 
-  /** A refused send: a conflict reaches the app through didReceive too. */
+  /**
+   * A refused send: a conflict reaches the app through didReceive too, and the
+   * promise's rejection hands it the move. A frame that is gone cannot hear it:
+   * the app active now is handed the move instead (handOver).
+   */
   async sendError(error, frame) {
     if (error.code === "session_conflict" && error.current) {
       const current = this.snapshotOf(error.current);
-      if (frame === this.frame) await frame.hook("didReceive", { message: current, conversation: this.conversationFor(undefined) });
+      if (frame === this.frame && !frame.closed) {
+        if (error.clientId) this.sync.takeRefused(error.clientId);
+        await frame.hook("didReceive", { message: current, conversation: this.conversationFor(undefined) });
+      } else this.offerRefused();
       return Object.assign(new Error(error.message || "someone else updated this first"), { code: "session_conflict", current });
     }
     return error;

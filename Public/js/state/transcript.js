@@ -215,7 +215,9 @@ export function retryPending(t, clientId) {
  *  - the app has something staged in this conversation (it merged and staged
  *    its move again; this may happen before the refusal itself arrives, when the
  *    winner's live message reached the app first), or
- *  - the session has a message newer than the one that won (the move went on).
+ *  - the session has a newer message than the one that won from this user (the
+ *    person moved on, from another device, say). Someone else's newer move does
+ *    not settle it: the app, opened, can still merge the move (state/refused.js).
  * The store applies this after every change to a transcript or the staged items,
  * so no reader ever sees such a copy.
  * @param {Transcript} t
@@ -238,7 +240,7 @@ function movedOn(t, p) {
   if (sessionId === undefined) return false;
   for (let i = t.messages.length - 1; i >= 0 && t.messages[i].seq > p.conflictSeq; i--) {
     const m = t.messages[i];
-    if (m.kind === "app" && m.session?.id === sessionId) return true;
+    if (m.kind === "app" && m.session?.id === sessionId && m.sender === p.sender) return true;
   }
   return false;
 }

@@ -11,6 +11,7 @@ import { addPending, failPending, removePending, retryPending } from "../state/t
 import { newClientId, outboundProblem } from "../net/frames.js";
 import { ProtocolError } from "../net/client.js";
 import { RETRYABLE, sendRetryDelay } from "../net/retry.js";
+import { refusedRecord, restoreRefused, withRefused, markTaken } from "../state/refused.js";
 
 const waiterKey = (clientId) => `send:${clientId}`;
 const wireKey = (clientId) => `send|${clientId}`;
@@ -34,14 +35,25 @@ export class Outbox {
     this.limitTimer = null;
   }
 
-  /** Local echoes for what the outbox kept across a reload. */
+  /**
+   * Local echoes for what the outbox kept across a reload, and the grey copies
+   * of refused app moves (state/refused.js), in one change: a record whose
+   * echo is not yet back would be taken for discarded.
+   */
   restore(userId) {
+    const transcripts = {};
+    const t = (id) => transcripts[id] ?? this.store.transcript(id);
     for (const item of this.store.outbox()) {
-      const t = addPending(this.store.transcript(item.conversationId), {
+      transcripts[item.conversationId] = addPending(t(item.conversationId), {
         clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message,
       });
-      this.store.setTranscript(item.conversationId, t);
     }
+    for (const record of this.store.refused()) {
+      transcripts[record.conversationId] = restoreRefused(t(record.conversationId), record, userId);
+    }
+    const ids = Object.keys(transcripts);
+    if (!ids.length) return;
+    this.store.update(ids.map((id) => `transcript:${id}`), (s) => ({ transcripts: { ...s.transcripts, ...transcripts } }));
   }
 
   /**
@@ -92,7 +104,23 @@ export class Outbox {
     this.retries.delete(item.clientId);
     this.drop(item.clientId);
     this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
+    this.keepRefused(item, error);
+    error.clientId ??= item.clientId; // so whoever hears the refusal can say the app had it (takeRefused)
     if (!this.store.waiters.settle(waiterKey(item.clientId), error)) this.failed(item, error);
+  }
+
+  /** A stale app move is kept for the app (state/refused.js) while its grey copy is shown. */
+  keepRefused(item, error) {
+    const echo = this.store.transcript(item.conversationId).pending.find((p) => p.clientId === item.clientId);
+    const record = echo?.status === "failed" ? refusedRecord(item, error, echo.conflictSeq) : null;
+    if (record) this.store.saveRefused(withRefused(this.store.refused(), record));
+  }
+
+  /** The app has had this refused move (as its promise's rejection, or handed over): not handed again. */
+  takeRefused(clientId) {
+    const records = this.store.refused();
+    const after = markTaken(records, clientId);
+    if (after !== records) this.store.saveRefused(after);
   }
 
   /**
