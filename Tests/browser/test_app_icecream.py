@@ -257,7 +257,11 @@ def outcome(page, deadline):
             return "sent"
         if page.locator(".staged-item[data-kind=app]").count():
             return "merged"
-        assert time.monotonic() < deadline, "neither sent nor staged again"
+        assert time.monotonic() < deadline, (
+            "neither sent nor staged again: app status "
+            f"{frame(page).locator('#status').evaluate_all('(e) => e.map((x) => x.className + ' ' + x.textContent)')!r}, "
+            f"rows {page.locator('.row.pending').evaluate_all('(e) => e.map((x) => x.className + ' ' + x.textContent)')!r}, "
+            f"notice {page.locator('.composer-area > .notice').evaluate_all('(e) => e.map((x) => x.hidden + ' ' + x.textContent)')!r}")
         page.wait_for_timeout(50)
 
 

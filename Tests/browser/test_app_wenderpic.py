@@ -81,6 +81,27 @@ HOUSE = [(0.2, 0.8), (0.2, 0.45), (0.5, 0.2), (0.8, 0.45), (0.8, 0.8), (0.2, 0.8
 ZIGZAG = [(0.05 + 0.9 * (i % 2), 0.05 + i * 0.09) for i in range(11)]
 
 
+def ana_sends_a_drawing(ana, *guessers):
+    """Everyone installs WenderPic; Ana starts a game, draws a house and sends it."""
+    for page in (*guessers, ana):
+        install_app(page, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, HOUSE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    send(ana)
+
+
+def open_the_drawing(page):
+    """The guesser opens Ana's drawing from its bubble."""
+    expect_bubble(page, "Guess my WenderPic!", "by Ana")
+    app_rows(page).locator(".app-bubble").click()
+    pane_ready(page, "expanded")
+
+
 def test_draw_guess_more_ink_and_win(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Pictionary night")
@@ -258,19 +279,8 @@ def test_a_guess_and_more_ink_at_the_same_moment(people, first):
     ana = people.join("Ana")
     link = create_conversation(ana, "Race")
     ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
-    install_app(ben, APP)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New Game").click()
-    pane_ready(ana, "expanded")
-    drawn(ana)
-    draw_mouse(ana, HOUSE)
-    frame(ana).get_by_role("button", name="Done").click()
-    pane_ready(ana, "compact")
-    send(ana)
-    expect_bubble(ben, "Guess my WenderPic!", "by Ana")
-    app_rows(ben).locator(".app-bubble").click()
-    pane_ready(ben, "expanded")
+    ana_sends_a_drawing(ana, ben)
+    open_the_drawing(ben)
     # guesses that are not in WenderPic's word list: the secret is random, and "boat"
     # once was the secret (👍 where the test expected 👎)
     frame(ben).get_by_label("Your guess").fill("kettle")
@@ -344,16 +354,7 @@ def test_two_guesses_at_the_same_moment(people):
     path = link.replace(people.server.base, "")
     ben = people.join("Ben", path, viewport=(390, 844), mobile=True)
     cy = people.join("Cy", path, dark=True)
-    for page in (ana, ben, cy):
-        install_app(page, APP)
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New Game").click()
-    pane_ready(ana, "expanded")
-    drawn(ana)
-    draw_mouse(ana, HOUSE)
-    frame(ana).get_by_role("button", name="Done").click()
-    pane_ready(ana, "compact")
-    send(ana)
+    ana_sends_a_drawing(ana, ben, cy)
 
     # Ben and Cy open the drawing and each stage a guess on the same state
     guesses = {"Ben": "barrel", "Cy": "barn"}  # not in the word list: the secret is random

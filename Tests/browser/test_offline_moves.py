@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
-from test_app_wenderpic import APP, HOUSE, app_rows, draw_mouse, drawn, expect_bubble
+from test_app_wenderpic import APP, ana_sends_a_drawing, app_rows, draw_mouse, drawn, expect_bubble, open_the_drawing
 import test_app_partylist as party
 import test_app_icecream as icecream
 
@@ -46,19 +46,8 @@ def game_with_a_guess_staged(people, dark):
     ana = people.join("Ana", dark=dark)
     link = create_conversation(ana, "Offline game")
     ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=dark)
-    install_app(ben, APP)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New Game").click()
-    pane_ready(ana, "expanded")
-    drawn(ana)
-    draw_mouse(ana, HOUSE)
-    frame(ana).get_by_role("button", name="Done").click()
-    pane_ready(ana, "compact")
-    send(ana)
-    expect_bubble(ben, "Guess my WenderPic!", "by Ana")
-    app_rows(ben).locator(".app-bubble").click()
-    pane_ready(ben, "expanded")
+    ana_sends_a_drawing(ana, ben)
+    open_the_drawing(ben)
     frame(ben).get_by_label("Your guess").fill("kettle")  # never the secret: not in the word list
     frame(ben).get_by_role("button", name="Guess").click()
     pane_ready(ben, "compact")
