@@ -250,7 +250,9 @@ def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_
     expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
     ben.reload()
     expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
-    icecream.open_bubble(ben)
+    # Opening the sundae: the app takes the refused scoop, stages it on top and goes
+    # compact at once, so the expanded pane may never be seen: wait for where it ends.
+    app_rows(ben).last.locator(".app-bubble").click()
     pane_ready(ben, "compact")
     expect(frame(ben).locator("#status")).to_contain_text("at the same time; yours is on top. Press Send again.")
     expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
