@@ -1,3 +1,5 @@
+import Foundation
+import GRDB
 import Testing
 @testable import ParlorCore
 
@@ -25,6 +27,36 @@ import Testing
         let old = history["result"]?["messages"]?.array?.first
         #expect(old?["supersededBy"] == .number(3))
         #expect(old?["summary"] == .string("Ana played Wenderpic"))
+        // The head is drawn as a bubble: no summary until something supersedes it.
+        let head = history["result"]?["messages"]?.array?.last
+        #expect(head?["seq"] == .number(3))
+        #expect(head?["supersededBy"] == nil)
+        #expect(head?["summary"] == nil)
+    }
+
+    /// Rows stored before each session message kept its own summary have none; a
+    /// restarted engine (no cached head) computes it when the session moves on.
+    @Test func aHeadStoredWithoutASummaryGetsOneWhenSuperseded() throws {
+        let path = NSTemporaryDirectory() + "parlor-session-" + Secrets.hex(Secrets.randomBytes(6)) + ".sqlite"
+        defer { for ext in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + ext) } }
+        var c = "", token = ""
+        do {
+            let h = try EngineHarness(databasePath: { _ in path })
+            token = h.register(1, "Ana").1
+            c = h.conversation(owner: 1)
+            h.request(1, appSend(c, "a", session: "s1", base: 0))
+            h.request(1, appSend(c, "b", session: "s1", base: 1, summary: "Ana guessed"))
+        }
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "UPDATE messages SET summary = NULL WHERE seq = 2") }
+        let h = try EngineHarness(databasePath: { _ in path })
+        #expect(h.request(1, #"{"type":"auth","id":"x","token":"\#(token)"}"#)["type"] == .string("result"))
+        let event = EngineHarness.frames(h.batch([(1, appSend(c, "c", session: "s1", base: 2))]))
+            .first { $0["type"] == .string("message") }
+        #expect(event?["supersedes"]?["seq"] == .number(2))
+        #expect(event?["supersedes"]?["summary"] == .string("Ana guessed"))
+        let history = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(c)"}"#)["result"]?["messages"]?.array
+        #expect(history?.map { $0["supersededBy"] } == [.number(2), .number(3), nil])
+        #expect(history?[1]["summary"] == .string("Ana guessed"))
     }
 
     @Test func theSummaryTextReplacesTheOldBubble() throws {

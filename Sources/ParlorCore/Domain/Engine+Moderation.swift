@@ -55,9 +55,14 @@ extension Engine {
         }
         let at = now()
         try tx.markDeleted(conversationId: cid, seq: seq, at: at)
-        // A deleted session head's summaryText must not live on in the summary that
-        // replaces its bubble when the session moves on: read the tombstone then.
-        if let sid = m.sessionId { cache.sessions[cid + "\u{0}" + sid]?.summary = nil }
+        // A deleted session message's summaryText must not live on in the summary that
+        // stands in its bubble's place once the session moves on.
+        if let sid = m.sessionId {
+            if let parsed = try? JSONParser.parse(m.body), case .string(let appId)? = parsed["appId"] {
+                try tx.setSummary(conversationId: cid, seq: seq, summary: try playedSummary(sender: m.sender, appId: appId, tx))
+            }
+            cache.sessions[cid + "\u{0}" + sid]?.summary = nil
+        }
         let freed = try tx.removeImageRefs(conversationId: cid, seq: seq)
         guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
         // Longer than any client's clientId (64), so no send can take it first.

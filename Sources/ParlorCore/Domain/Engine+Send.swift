@@ -43,22 +43,18 @@ extension Engine {
                 throw ParlorError(.unknownApp, "there is no such app on this server", field: "message.appId")
             }
             if let ref = content.session {
-                let summaryText = content.summaryText.flatMap { $0.isEmpty ? nil : $0 }
+                // The line that will stand in this bubble's place once a later move
+                // supersedes it, stored with the message: superseding it then writes
+                // nothing to the old row (its `supersededBy` is derived when read).
+                let summary = try content.summaryText.flatMap { $0.isEmpty ? nil : $0 }
+                    ?? playedSummary(sender: userId, appId: appId, tx)
                 let (version, previous) = try advanceSession(ref, appId: appId, cid: cid, newSeq: seq,
-                                                             summary: summaryText, tx)
+                                                             summary: summary, tx)
                 message.sessionId = ref.id
                 message.sessionVersion = version
-                if let previous {
-                    // The summary the engine kept when the head was sent saves reading
-                    // and parsing that message on every update.
-                    var summary = previous.summary
-                    if summary == nil, let old = try tx.message(conversationId: cid, seq: previous.seq) {
-                        summary = try self.summary(of: old, appId: appId, tx)
-                    }
-                    if let summary {
-                        try tx.markSuperseded(conversationId: cid, seq: previous.seq, by: seq, summary: summary)
-                        supersedes = (previous.seq, summary)
-                    }
+                message.summary = summary
+                if let previous, let s = try previous.summary ?? storedSummary(cid, previous.seq, appId: appId, tx) {
+                    supersedes = (previous.seq, s)
                 }
             }
             // Only after the session's checks: a send refuses before its first write
@@ -121,12 +117,25 @@ extension Engine {
         return (next.version, (head.currentSeq, head.summary))
     }
 
-    /// The line that replaces a superseded bubble: its summaryText, else "<name> played <app>".
-    private func summary(of old: StoredMessage, appId: String, _ tx: any StoreTransaction) throws -> String {
+    /// The summary a head's row carries, for a head the cache does not know (after a
+    /// restart, or deleted). A row stored before summaries were kept with every message
+    /// gets one now: its summaryText, else "<name> played <app>".
+    private func storedSummary(_ cid: String, _ seq: Int, appId: String, _ tx: any StoreTransaction) throws -> String? {
+        guard let old = try tx.message(conversationId: cid, seq: seq) else { return nil }
+        if let s = old.summary { return s }
+        var summary: String
         if let parsed = try? JSONParser.parse(old.body), case .string(let s)? = parsed["summaryText"], !s.isEmpty {
-            return s
+            summary = s
+        } else {
+            summary = try playedSummary(sender: old.sender, appId: appId, tx)
         }
-        let name = try tx.user(id: old.sender)?.name ?? "Someone"
+        try tx.setSummary(conversationId: cid, seq: seq, summary: summary)
+        return summary
+    }
+
+    /// "<name> played <app>": the summary of a move that has no summaryText.
+    func playedSummary(sender: String, appId: String, _ tx: any StoreTransaction) throws -> String {
+        let name = try tx.user(id: sender)?.name ?? "Someone"
         return "\(name) played \(apps.name(of: appId) ?? appId)"
     }
 }

@@ -18,8 +18,11 @@ enum MessageJSON {
             w.field("version", v)
             w.endObject()
         }
-        w.field("supersededBy", m.supersededBy)
-        w.field("summary", m.summary)
+        // Every session message keeps its summary; it is shown once it is superseded.
+        if let by = m.supersededBy {
+            w.field("supersededBy", by)
+            w.field("summary", m.summary)
+        }
         w.field("deletedAt", m.deletedAt)
         w.endObject()
     }

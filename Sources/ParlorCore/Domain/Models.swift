@@ -64,8 +64,8 @@ public struct SessionHead: Equatable, Sendable {
     public var appId: String
     public var version: Int
     public var currentSeq: Int
-    /// The head message's summaryText, when the engine saw it sent (not stored: read
-    /// back from the database a head has none, and its message is read when superseded).
+    /// The head message's summary, when the engine saw it sent (read back from the
+    /// database a head has none, and its row's summary is read when superseded).
     public var summary: String? = nil
 
     public init(appId: String, version: Int, currentSeq: Int, summary: String? = nil) {

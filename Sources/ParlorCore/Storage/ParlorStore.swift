@@ -122,7 +122,10 @@ public protocol StoreTransaction {
     func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage]
     func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
     func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?
-    func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws
+    /// The line that stands in a session message's place once it is superseded (kept
+    /// with each session message when stored; set later for a deleted head, and for heads
+    /// stored before summaries were kept with every message).
+    func setSummary(conversationId: String, seq: Int, summary: String) throws
     /// Replaces the body with a tombstone: its text, URL and images are gone.
     func markDeleted(conversationId: String, seq: Int, at: Int) throws
     func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws

@@ -216,7 +216,16 @@ struct PostgresTransaction: StoreTransaction {
 
     private static let columns = """
         conversation_id, seq, client_id, sender_id, created_at, body,
-        sender_participant_id, session_id, session_version, superseded_by, summary, deleted_at
+        sender_participant_id, session_id, session_version,
+        \(supersededBy), summary, deleted_at
+        """
+
+    /// A session message is superseded by the next version of its session, found through
+    /// `messages_by_session` when read instead of written into the old row on every
+    /// update. Rows superseded before that change carry it in `superseded_by`.
+    private static let supersededBy = """
+        COALESCE(superseded_by, (SELECT n.seq FROM messages n WHERE n.conversation_id = messages.conversation_id
+            AND n.session_id = messages.session_id AND n.session_version = messages.session_version + 1))
         """
 
     private static func message(_ r: PGRow) -> StoredMessage {
@@ -254,9 +263,8 @@ struct PostgresTransaction: StoreTransaction {
             """, [conversationId, sessionId, version]).map(Self.message)
     }
 
-    func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws {
-        try exec("UPDATE messages SET superseded_by = $1, summary = $2 WHERE conversation_id = $3 AND seq = $4",
-                 [newSeq, summary, conversationId, seq])
+    func setSummary(conversationId: String, seq: Int, summary: String) throws {
+        try exec("UPDATE messages SET summary = $1 WHERE conversation_id = $2 AND seq = $3", [summary, conversationId, seq])
     }
 
     func markDeleted(conversationId: String, seq: Int, at: Int) throws {

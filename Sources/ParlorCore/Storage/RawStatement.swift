@@ -10,11 +10,11 @@ struct RawStatement {
     // SQLITE_TRANSIENT is a macro cast Swift cannot import: SQLite copies the bytes.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(_ db: Database, _ sql: String) throws {
+    init(_ db: Database, _ cache: StatementCache, _ sql: StaticString) throws {
         self.db = db
-        stmt = try db.cachedStatement(sql: sql).sqliteStatement
+        stmt = try cache.statement(db, sql)
+        // Every caller binds every parameter (nil as NULL), so no clear_bindings.
         sqlite3_reset(stmt)
-        sqlite3_clear_bindings(stmt)
     }
 
     func bind(_ i: Int32, _ v: String?) {
@@ -70,5 +70,21 @@ struct RawStatement {
 
     private func error(_ rc: Int32) -> DatabaseError {
         DatabaseError(resultCode: ResultCode(rawValue: rc), message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+    }
+}
+
+/// The hot statements, prepared once per connection and found by the address of their
+/// SQL literal: GRDB's `cachedStatement(sql:)` hashes the whole SQL text on every call,
+/// which cost more than binding the arguments.
+final class StatementCache: @unchecked Sendable {
+    // Only touched inside the store's serialized writes.
+    private var statements: [UnsafeRawPointer: Statement] = [:]
+
+    func statement(_ db: Database, _ sql: StaticString) throws -> SQLiteStatement {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let s = statements[key] { return s.sqliteStatement }
+        let s = try db.makeStatement(sql: sql.description)
+        statements[key] = s
+        return s.sqliteStatement
     }
 }

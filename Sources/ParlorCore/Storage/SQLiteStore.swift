@@ -5,6 +5,7 @@ import GRDB
 /// transaction (and so an acknowledged message) survives a crash or power loss.
 public final class SQLiteStore: ParlorStore {
     private let queue: DatabaseQueue
+    private let statements = StatementCache()
 
     /// `path` nil opens a private in-memory database (tests). `maxPages` caps the file, as
     /// a full disk would (tests).
@@ -31,7 +32,7 @@ public final class SQLiteStore: ParlorStore {
     }
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        try queue.write { db in try body(SQLiteTransaction(db: db)) }
+        try queue.write { db in try body(SQLiteTransaction(db: db, statements: statements)) }
     }
 
     /// `parlor admin` with a server running: queue the frame for it; returns its id.
@@ -53,6 +54,7 @@ public final class SQLiteStore: ParlorStore {
 
 struct SQLiteTransaction: StoreTransaction {
     let db: Database
+    let statements: StatementCache
 
     /// A savepoint from cached statements: GRDB's `inSavepoint` parses its SQL on every
     /// call, and this runs once per request.
@@ -63,16 +65,16 @@ struct SQLiteTransaction: StoreTransaction {
     /// runs, and the batch ends with `TransactionAborted`.
     func isolated<T>(_ body: () throws -> T) throws -> T {
         guard db.isInsideTransaction else { throw TransactionAborted() }
-        try RawStatement(db, "SAVEPOINT request").run()
+        try RawStatement(db, statements, "SAVEPOINT request").run()
         do {
             let result = try body()
             guard db.isInsideTransaction else { throw TransactionAborted() }
-            try RawStatement(db, "RELEASE SAVEPOINT request").run()
+            try RawStatement(db, statements, "RELEASE SAVEPOINT request").run()
             return result
         } catch {
             guard db.isInsideTransaction else { throw TransactionAborted(cause: error) }
-            try RawStatement(db, "ROLLBACK TO SAVEPOINT request").run()
-            try RawStatement(db, "RELEASE SAVEPOINT request").run()
+            try RawStatement(db, statements, "ROLLBACK TO SAVEPOINT request").run()
+            try RawStatement(db, statements, "RELEASE SAVEPOINT request").run()
             throw error
         }
     }
@@ -160,7 +162,7 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func isMember(conversationId: String, userId: String) throws -> Bool {
-        let q = try RawStatement(db, "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?")
+        let q = try RawStatement(db, statements, "SELECT 1 FROM members WHERE conversation_id = ? AND user_id = ?")
         q.bind(1, conversationId)
         q.bind(2, userId)
         defer { q.done() }
@@ -177,14 +179,14 @@ struct SQLiteTransaction: StoreTransaction {
     // MARK: Messages
 
     func lastSeq(conversationId: String) throws -> Int? {
-        let q = try RawStatement(db, "SELECT last_seq FROM conversations WHERE id = ?")
+        let q = try RawStatement(db, statements, "SELECT last_seq FROM conversations WHERE id = ?")
         q.bind(1, conversationId)
         defer { q.done() }
         return try q.firstRow() ? q.int(0) : nil
     }
 
     func insert(_ m: StoredMessage) throws {
-        let q = try RawStatement(db, """
+        let q = try RawStatement(db, statements, """
             INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body,
                                   sender_participant_id, session_id, session_version, superseded_by, summary)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -193,14 +195,23 @@ struct SQLiteTransaction: StoreTransaction {
         q.bind(5, m.createdAt); q.bind(6, m.body); q.bind(7, m.senderParticipantId)
         q.bind(8, m.sessionId); q.bind(9, m.sessionVersion); q.bind(10, m.supersededBy); q.bind(11, m.summary)
         try q.run()
-        let u = try RawStatement(db, "UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?")
+        let u = try RawStatement(db, statements, "UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?")
         u.bind(1, m.seq); u.bind(2, m.createdAt); u.bind(3, m.conversationId)
         try u.run()
     }
 
     private static let columns = """
         conversation_id, seq, client_id, sender_id, created_at, body,
-        sender_participant_id, session_id, session_version, superseded_by, summary, deleted_at
+        sender_participant_id, session_id, session_version,
+        \(supersededBy), summary, deleted_at
+        """
+
+    /// A session message is superseded by the next version of its session, found through
+    /// `messages_by_session` when read instead of written into the old row on every
+    /// update. Rows superseded before that change carry it in `superseded_by`.
+    private static let supersededBy = """
+        COALESCE(superseded_by, (SELECT n.seq FROM messages n WHERE n.conversation_id = messages.conversation_id
+            AND n.session_id = messages.session_id AND n.session_version = messages.session_version + 1))
         """
 
     private static func message(_ r: Row) -> StoredMessage {
@@ -217,7 +228,7 @@ struct SQLiteTransaction: StoreTransaction {
     }
 
     func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int)? {
-        let q = try RawStatement(db, "SELECT conversation_id, seq FROM messages WHERE sender_id = ? AND client_id = ?")
+        let q = try RawStatement(db, statements, "SELECT conversation_id, seq FROM messages WHERE sender_id = ? AND client_id = ?")
         q.bind(1, sender)
         q.bind(2, clientId)
         defer { q.done() }
@@ -243,10 +254,8 @@ struct SQLiteTransaction: StoreTransaction {
             """, [conversationId, sessionId, version]).map(Self.message)
     }
 
-    func markSuperseded(conversationId: String, seq: Int, by newSeq: Int, summary: String) throws {
-        let q = try RawStatement(db, "UPDATE messages SET superseded_by = ?, summary = ? WHERE conversation_id = ? AND seq = ?")
-        q.bind(1, newSeq); q.bind(2, summary); q.bind(3, conversationId); q.bind(4, seq)
-        try q.run()
+    func setSummary(conversationId: String, seq: Int, summary: String) throws {
+        try exec("UPDATE messages SET summary = ? WHERE conversation_id = ? AND seq = ?", [summary, conversationId, seq])
     }
 
     func session(conversationId: String, id: String) throws -> SessionHead? {
@@ -254,13 +263,20 @@ struct SQLiteTransaction: StoreTransaction {
                 [conversationId, id]).map { SessionHead(appId: $0[0], version: $0[1], currentSeq: $0[2]) }
     }
 
+    /// Version 1 is a new session (the engine found no head); every later version moves
+    /// an existing one: a plain UPDATE costs half of an upsert.
     func setSession(conversationId: String, id: String, head: SessionHead) throws {
-        let q = try RawStatement(db, """
-            INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
-            ON CONFLICT (conversation_id, id) DO UPDATE SET version = excluded.version, current_seq = excluded.current_seq
-            """)
-        q.bind(1, conversationId); q.bind(2, id); q.bind(3, head.appId); q.bind(4, head.version); q.bind(5, head.currentSeq)
-        try q.run()
+        if head.version == 1 {
+            let q = try RawStatement(db, statements, """
+                INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
+                """)
+            q.bind(1, conversationId); q.bind(2, id); q.bind(3, head.appId); q.bind(4, head.version); q.bind(5, head.currentSeq)
+            try q.run()
+        } else {
+            let q = try RawStatement(db, statements, "UPDATE sessions SET version = ?, current_seq = ? WHERE conversation_id = ? AND id = ?")
+            q.bind(1, head.version); q.bind(2, head.currentSeq); q.bind(3, conversationId); q.bind(4, id)
+            try q.run()
+        }
     }
 
     // MARK: Apps
