@@ -52,6 +52,41 @@ import Testing
         #expect(history["result"]?["messages"]?.array?.count == 1)
     }
 
+    /// The clientId is looked up only when needed (a refusal, or the insert finding it
+    /// used): every kind of retry still gets the original, and nothing is stored twice.
+    @Test func retriesOfAppMovesAndSessionUpdatesReturnTheOriginal() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana"); h.register(2, "Ben")
+        let c = h.conversation(owner: 1, joiners: [2])
+        let other = h.conversation(owner: 1)
+        func app(_ cid: String, _ k: String, session: String? = nil, base: Int = 0) -> String {
+            let s = session.map { #","session":{"id":"\#($0)","baseVersion":\#(base)}"# } ?? ""
+            return #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"app","appId":"wenderpic","url":"?k=\#(k)"\#(s)}}"#
+        }
+        let text = #"{"type":"send","id":"t","conversationId":"\#(c)","clientId":"t1","message":{"kind":"text","text":"hi"}}"#
+        // The original and its retry in one batch, and again in the next.
+        let frames = EngineHarness.frames(h.batch([(1, text), (1, text), (1, app(c, "a1"))]))
+        let seqs = frames.compactMap { $0["result"]?["message"]?["seq"] }
+        #expect(seqs == [.number(1), .number(1), .number(2)])
+        #expect(h.request(1, app(c, "a1"))["result"]?["message"]?["seq"] == .number(2))
+        // A session update retried after it moved the session on.
+        #expect(h.request(1, app(c, "s1", session: "g"))["result"]?["message"]?["seq"] == .number(3))
+        #expect(h.request(2, app(c, "s2", session: "g", base: 1))["result"]?["message"]?["seq"] == .number(4))
+        let retried = h.request(2, app(c, "s2", session: "g", base: 1))
+        #expect(retried["result"]?["message"]?["seq"] == .number(4))
+        #expect(retried["result"]?["message"]?["session"]?["version"] == .number(2))
+        // A retried move alongside a new one: both answered right, the new one stored once.
+        let mixed = EngineHarness.frames(h.batch([(1, app(c, "a1")), (1, app(c, "a2"))]))
+        #expect(mixed.compactMap { $0["result"]?["message"]?["seq"] } == [.number(2), .number(5)])
+        // The same clientId in another conversation is refused, there and for apps.
+        #expect(h.request(1, app(other, "a1"))["code"] == .string("client_id_reused"))
+        #expect(h.request(1, #"{"type":"send","id":"t","conversationId":"\#(other)","clientId":"t1","message":{"kind":"text","text":"hi"}}"#)["code"]
+                == .string("client_id_reused"))
+        let history = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(c)"}"#)
+        #expect(history["result"]?["messages"]?.array?.count == 5)
+        #expect(h.request(1, #"{"type":"history","id":"h","conversationId":"\#(other)"}"#)["result"]?["messages"]?.array?.count == 0)
+    }
+
     @Test func nonMembersCanNeitherReadNorWrite() throws {
         let h = try EngineHarness()
         h.register(1, "Ana"); h.register(2, "Eve")

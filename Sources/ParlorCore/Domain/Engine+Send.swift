@@ -9,22 +9,43 @@ extension Engine {
         try limit(\.sends, userId, "messages")
         try requireMember(cid, userId, tx)
         let body = content.bodyJSON
-
-        // A retry of a message we already stored: answer with the original.
-        if let used = try tx.clientIdUse(sender: userId, clientId: clientId) {
-            // The same clientId is a retry only for the same content, sent to the same
-            // conversation from the same session version.
-            guard used.conversationId == cid,
-                  let existing = try tx.message(conversationId: cid, seq: used.seq),
-                  existing.body == body,
-                  (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0) else {
-                throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
-            }
-            let bytes = MessageJSON.bytes(existing)
-            out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
+        // A retry of a message we already stored is answered with the original. Looking
+        // the clientId up costs an index search on every send, and the insert meets a
+        // used clientId anyway; so it is looked up first only when the batch runs again
+        // isolated, and otherwise only when a refusal is about to be answered (a retried
+        // session update meets its own later version) or the insert finds it used.
+        if isolateEveryRequest, try answerRetry(cid, clientId, body, content, id: id, conn: conn, userId: userId, tx, &out) {
             return
         }
+        do {
+            try store(conversationId: cid, clientId: clientId, content: content, body: body, id: id, conn: conn,
+                      userId: userId, tx, &out)
+        } catch let e as ParlorError where e.code != .internalError && !isolateEveryRequest {
+            if try answerRetry(cid, clientId, body, content, id: id, conn: conn, userId: userId, tx, &out) { return }
+            throw e
+        }
+    }
 
+    /// The original message for a retry (same clientId, content, conversation and base
+    /// version), true when answered; a clientId used for anything else is refused.
+    private func answerRetry(_ cid: String, _ clientId: String, _ body: [UInt8], _ content: MessageContent,
+                             id: String?, conn: ConnectionID, userId: String, _ tx: any StoreTransaction,
+                             _ out: inout Outbox) throws -> Bool {
+        guard let used = try tx.clientIdUse(sender: userId, clientId: clientId) else { return false }
+        guard used.conversationId == cid,
+              let existing = try tx.message(conversationId: cid, seq: used.seq),
+              existing.body == body,
+              (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0) else {
+            throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
+        }
+        let bytes = MessageJSON.bytes(existing)
+        out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
+        return true
+    }
+
+    private func store(conversationId cid: String, clientId: String, content: MessageContent, body: [UInt8],
+                       id: String?, conn: ConnectionID, userId: String, _ tx: any StoreTransaction,
+                       _ out: inout Outbox) throws {
         try requireBlobs(content)
         guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
         let seq = last + 1
@@ -62,7 +83,14 @@ extension Engine {
             message.senderParticipantId = try participantId(userId, appId, tx)
         }
 
-        try tx.insert(message)
+        guard try tx.insert(message) else {
+            // The clientId was used: a retry. A text wrote nothing before this and is
+            // answered now; an app message may have moved its session or made its
+            // participant id, so the batch runs again, each request isolated.
+            if content.appId != nil { throw ClientIdUsed() }
+            if try answerRetry(cid, clientId, body, content, id: id, conn: conn, userId: userId, tx, &out) { return }
+            throw ParlorError(.internalError, "the clientId was used, then not found")
+        }
         try tx.addImageRefs(content.images.map(\.hash), conversationId: cid, seq: seq)
         metrics.pendingMessages += 1
         cache.lastSeq[cid] = seq
@@ -76,6 +104,9 @@ extension Engine {
         }
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(conversationId: cid, message: json, supersedes: supersedes)))
     }
+
+    /// A send whose insert met its own clientId after it wrote (see `store`).
+    private struct ClientIdUsed: Error {}
 
     /// Every image a message refers to must have been uploaded.
     private func requireBlobs(_ content: MessageContent) throws {

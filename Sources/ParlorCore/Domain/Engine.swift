@@ -47,7 +47,7 @@ public final class Engine {
     private var batchFailed = false
     /// Every request of the batch in a savepoint of its own: the second run of a batch
     /// whose first run (sends without savepoints) failed after a write.
-    private var isolateEveryRequest = false
+    private(set) var isolateEveryRequest = false
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 settings: EngineSettings = EngineSettings(),

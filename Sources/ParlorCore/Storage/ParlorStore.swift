@@ -115,7 +115,9 @@ public protocol StoreTransaction {
     /// ends, so that nodes whose batches touch the same conversations never take their
     /// locks in opposite orders (a deadlock). Nothing to do for a single writer.
     func lockConversations(_ ids: [String]) throws
-    func insert(_ message: StoredMessage) throws
+    /// False, storing nothing, when the sender already used this clientId (a retry).
+    @discardableResult
+    func insert(_ message: StoredMessage) throws -> Bool
     func message(conversationId: String, seq: Int) throws -> StoredMessage?
     /// Where a sender's clientId was used: the idempotency check.
     func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int)?

@@ -203,15 +203,18 @@ struct PostgresTransaction: StoreTransaction {
             .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }
 
-    func insert(_ m: StoredMessage) throws {
-        try exec("""
+    func insert(_ m: StoredMessage) throws -> Bool {
+        let inserted = try exec("""
             INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body,
                                   sender_participant_id, session_id, session_version, superseded_by, summary)
             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            ON CONFLICT (sender_id, client_id) DO NOTHING
             """, [m.conversationId, m.seq, m.clientId, m.sender, m.createdAt, m.body, m.senderParticipantId,
                   m.sessionId, m.sessionVersion, m.supersededBy, m.summary])
+        guard inserted > 0 else { return false }
         try exec("UPDATE conversations SET last_seq = $1, active_at = $2 WHERE id = $3",
                  [m.seq, m.createdAt, m.conversationId])
+        return true
     }
 
     private static let columns = """

@@ -135,8 +135,17 @@ struct SQLiteTransaction: StoreTransaction {
                             members: try listedMembers(id), memberCount: try memberCount(id), createdBy: r[4])
     }
 
+    /// A conversation's last seq and last activity are read from its messages (one
+    /// index seek each), not kept in its row: that was one more UPDATE for every message.
+    /// The `last_seq` and `active_at` columns stopped moving with messages then.
+    private static let lastSeq = "COALESCE((SELECT MAX(seq) FROM messages WHERE conversation_id = c.id), 0)"
+    private static let activeAt = """
+        COALESCE((SELECT created_at FROM messages WHERE conversation_id = c.id ORDER BY seq DESC LIMIT 1), c.active_at)
+        """
+
     func conversation(id: String) throws -> Conversation? {
-        try row("SELECT id, title, created_at, last_seq, created_by FROM conversations WHERE id = ?", [id]).map(conversation)
+        try row("SELECT c.id, c.title, c.created_at, \(Self.lastSeq), c.created_by FROM conversations c WHERE c.id = ?",
+                [id]).map(conversation)
     }
 
     func members(conversationId: String, userIds: [String]) throws -> [Member] {
@@ -150,9 +159,9 @@ struct SQLiteTransaction: StoreTransaction {
 
     func conversations(of userId: String) throws -> [Conversation] {
         try rows("""
-            SELECT c.id, c.title, c.created_at, c.last_seq, c.created_by FROM conversations c
+            SELECT c.id, c.title, c.created_at, \(Self.lastSeq), c.created_by FROM conversations c
             JOIN members m ON m.conversation_id = c.id
-            WHERE m.user_id = ? ORDER BY c.active_at DESC, c.id
+            WHERE m.user_id = ? ORDER BY \(Self.activeAt) DESC, c.id
             """, [userId]).map(conversation)
     }
 
@@ -179,25 +188,26 @@ struct SQLiteTransaction: StoreTransaction {
     // MARK: Messages
 
     func lastSeq(conversationId: String) throws -> Int? {
-        let q = try RawStatement(db, statements, "SELECT last_seq FROM conversations WHERE id = ?")
+        let q = try RawStatement(db, statements, """
+            SELECT COALESCE((SELECT MAX(seq) FROM messages WHERE conversation_id = c.id), 0) FROM conversations c WHERE c.id = ?
+            """)
         q.bind(1, conversationId)
         defer { q.done() }
         return try q.firstRow() ? q.int(0) : nil
     }
 
-    func insert(_ m: StoredMessage) throws {
+    func insert(_ m: StoredMessage) throws -> Bool {
         let q = try RawStatement(db, statements, """
             INSERT INTO messages (conversation_id, seq, client_id, sender_id, created_at, body,
                                   sender_participant_id, session_id, session_version, superseded_by, summary)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (sender_id, client_id) DO NOTHING
             """)
         q.bind(1, m.conversationId); q.bind(2, m.seq); q.bind(3, m.clientId); q.bind(4, m.sender)
         q.bind(5, m.createdAt); q.bind(6, m.body); q.bind(7, m.senderParticipantId)
         q.bind(8, m.sessionId); q.bind(9, m.sessionVersion); q.bind(10, m.supersededBy); q.bind(11, m.summary)
         try q.run()
-        let u = try RawStatement(db, statements, "UPDATE conversations SET last_seq = ?, active_at = ? WHERE id = ?")
-        u.bind(1, m.seq); u.bind(2, m.createdAt); u.bind(3, m.conversationId)
-        try u.run()
+        return db.changesCount > 0
     }
 
     private static let columns = """
