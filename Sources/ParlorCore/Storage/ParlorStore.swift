@@ -134,6 +134,8 @@ public protocol StoreTransaction {
     /// Forgets the message's images; returns those no other message shows.
     func removeImageRefs(conversationId: String, seq: Int) throws -> [String]
     func session(conversationId: String, id: String) throws -> SessionHead?
+    /// Records the session's new head, whose message is inserted next in the same
+    /// transaction (a store may derive the head from that message instead).
     func setSession(conversationId: String, id: String, head: SessionHead) throws
 
     // Apps and participant identifiers

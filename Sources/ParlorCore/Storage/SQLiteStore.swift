@@ -268,25 +268,26 @@ struct SQLiteTransaction: StoreTransaction {
         try exec("UPDATE messages SET summary = ? WHERE conversation_id = ? AND seq = ?", [summary, conversationId, seq])
     }
 
+    /// A session's head is its latest message (through `messages_by_session`); its row
+    /// says which app it belongs to. Moving the head then writes only the new message.
+    /// (The row's `version` and `current_seq` stopped moving with it then.)
     func session(conversationId: String, id: String) throws -> SessionHead? {
-        try row("SELECT app_id, version, current_seq FROM sessions WHERE conversation_id = ? AND id = ?",
-                [conversationId, id]).map { SessionHead(appId: $0[0], version: $0[1], currentSeq: $0[2]) }
+        try row("""
+            SELECT s.app_id, m.session_version, m.seq FROM sessions s
+            JOIN messages m ON m.conversation_id = s.conversation_id AND m.session_id = s.id
+            WHERE s.conversation_id = ? AND s.id = ? ORDER BY m.session_version DESC LIMIT 1
+            """, [conversationId, id]).map { SessionHead(appId: $0[0], version: $0[1], currentSeq: $0[2]) }
     }
 
-    /// Version 1 is a new session (the engine found no head); every later version moves
-    /// an existing one: a plain UPDATE costs half of an upsert.
+    /// Version 1 is a new session (the engine found none); a later version is the
+    /// message the engine stores next (see `session`), so there is nothing to write.
     func setSession(conversationId: String, id: String, head: SessionHead) throws {
-        if head.version == 1 {
-            let q = try RawStatement(db, statements, """
-                INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
-                """)
-            q.bind(1, conversationId); q.bind(2, id); q.bind(3, head.appId); q.bind(4, head.version); q.bind(5, head.currentSeq)
-            try q.run()
-        } else {
-            let q = try RawStatement(db, statements, "UPDATE sessions SET version = ?, current_seq = ? WHERE conversation_id = ? AND id = ?")
-            q.bind(1, head.version); q.bind(2, head.currentSeq); q.bind(3, conversationId); q.bind(4, id)
-            try q.run()
-        }
+        guard head.version == 1 else { return }
+        let q = try RawStatement(db, statements, """
+            INSERT INTO sessions (conversation_id, id, app_id, version, current_seq) VALUES (?, ?, ?, ?, ?)
+            """)
+        q.bind(1, conversationId); q.bind(2, id); q.bind(3, head.appId); q.bind(4, head.version); q.bind(5, head.currentSeq)
+        try q.run()
     }
 
     // MARK: Apps
