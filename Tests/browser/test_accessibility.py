@@ -3,7 +3,16 @@ light and dark, on a desktop and a touch phone: the welcome, the recovery key,
 the empty list, New conversation, the invite, the App Store, a transcript
 with a bubble of each seed app (and a friend's text), each app's pane compact
 and expanded (axe runs inside the app's own frame too), members and account.
-No serious or critical finding is allowed; every screen is screenshotted."""
+No serious or critical finding is allowed; every screen is screenshotted.
+
+One walk through the screens per size (a phone is a touch device: another
+browser context); at each screen the page is checked in both schemes, switched
+in place (page.emulate_media). Light and dark are CSS alone (prefers-color-scheme
+media queries; no script reads the scheme), so a switched page is the page that
+was loaded in that scheme: each check first waits until the host and every app
+frame match the scheme and no CSS transition (a background fading to the new
+colour) is still running, so axe reads the final colours.
+"""
 
 import re
 
@@ -18,16 +27,44 @@ SEED_APPS = ["Ice Cream Builder", "Party list", "The Daily Quote", "Icon Store",
 SIZES = {"desktop": {"viewport": (1280, 800)}, "phone": {"viewport": (390, 844), "mobile": True}}
 
 
-class Screens:
-    def __init__(self, page, tag):
-        self.page = page
-        self.tag = tag
-        self.findings = []
+SCHEMES = ("light", "dark")
 
-    def check(self, screen):
+# True once the document is in `scheme` and none of its CSS transitions is running
+SETTLED = """scheme => matchMedia(`(prefers-color-scheme: ${scheme})`).matches
+  && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")"""
+
+
+class Screens:
+    """Checks each screen in both schemes on one page; `also` (a function of the page)
+    runs in each scheme too, and what it returns is collected."""
+
+    def __init__(self, page, size):
+        self.page = page
+        self.size = size
+        self.scheme = "light"
+        self.findings = {scheme: [] for scheme in SCHEMES}
+
+    def look(self, scheme):
+        if scheme != self.scheme:
+            self.page.emulate_media(color_scheme=scheme)
+            self.scheme = scheme
+        for fr in self.page.frames:
+            if not fr.is_detached() and fr.url not in ("", "about:blank"):
+                fr.wait_for_function(SETTLED, arg=scheme)
+
+    def check(self, screen, also=None):
         self.page.wait_for_function("() => document.fonts.status === 'loaded'")
-        self.findings += axe_findings(self.page, screen)
-        shot(self.page, f"a11y-{self.tag}-{screen}")
+        # the scheme the page is in first, then the other: one switch per screen
+        for scheme in sorted(SCHEMES, key=lambda sc: sc != self.scheme):
+            self.look(scheme)
+            self.findings[scheme] += axe_findings(self.page, screen)
+            shot(self.page, f"a11y-{self.size}-{scheme}-{screen}")
+        found = []
+        if also:  # after axe and the screenshots (it may press keys)
+            for scheme in sorted(SCHEMES, key=lambda sc: sc != self.scheme):
+                self.look(scheme)
+                found += also(self.page)
+        return found
 
 
 def welcome_is_all_there_is(page):
@@ -149,16 +186,13 @@ def each_app(page, s):
     close(app)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_every_screen_has_no_serious_accessibility_finding(people, size, scheme):
-    kw = {**SIZES[size], "dark": scheme == "dark"}
-    ana = people.open("/", **kw)
-    s = Screens(ana, f"{size}-{scheme}")
+def test_every_screen_has_no_serious_accessibility_finding(people, size):
+    ana = people.open("/", **SIZES[size])
+    s = Screens(ana, size)
 
     ana.locator("#welcome-name").wait_for()
-    s.check("welcome")
-    welcome_is_all_there_is(ana)
+    s.check("welcome", also=lambda page: welcome_is_all_there_is(page) or [])
     ana.fill("#welcome-name", "Ana")
     ana.get_by_role("button", name="Continue").click()
     ana.locator("#recovery[open]").wait_for()
@@ -183,8 +217,7 @@ def test_every_screen_has_no_serious_accessibility_finding(people, size, scheme)
     send_text(ana, "Hi Ben, my own bubble")
     expect(ana.locator(".row[data-seq] .text-bubble", has_text="my own bubble")).to_be_visible()
     expect(ana.locator("#chat-presence")).to_contain_text("Ben Wide online")
-    s.check("transcript-texts")
-    dots = ana.evaluate(DOTS_CLEAR)  # the header's (a phone shows none there)
+    dots = s.check("transcript-texts", also=lambda page: page.evaluate(DOTS_CLEAR))  # the header's (a phone shows none there)
 
     ana.locator(".chat-header").get_by_role("button", name="App Store").click()
     ana.locator("#app-store[open]").wait_for()
@@ -211,11 +244,12 @@ def test_every_screen_has_no_serious_accessibility_finding(people, size, scheme)
 
     if size == "phone":
         ana.locator(".chat-header").get_by_role("button", name=re.compile("^Back")).click()
-    s.check("conversation-list")
-    dots += ana.evaluate(DOTS_CLEAR)  # the list's
+    dots += s.check("conversation-list", also=lambda page: page.evaluate(DOTS_CLEAR))  # the list's
     assert dots and all(d["clear"] for d in dots), f"a presence dot covers the initials: {dots}"
     ana.get_by_role("button", name="Account").click()
     ana.locator("#account[open] .device").first.wait_for()
     s.check("account")
 
-    assert not s.findings, "\n".join(dict.fromkeys(f.split(" ", 1)[1] for f in s.findings))
+    found = [f"{scheme}: {line}" for scheme, lines in s.findings.items()
+             for line in dict.fromkeys(f.split(" ", 1)[1] for f in lines)]
+    assert not found, "\n".join(found)
