@@ -127,10 +127,24 @@ def _post_head(port, length, token=None):
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
 
 
+def _answered(data):
+    """True once `data` holds a whole HTTP answer: its headers and the Content-Length
+    bytes of body they announce (without one, the answer ends when the server closes)."""
+    head, sep, body = data.partition(b"\r\n\r\n")
+    if not sep:
+        return False
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(body) >= int(value)
+    return False
+
+
 def _read_status(sock, timeout=5.0):
-    """The status and the whole answer (the server closes after an error answer)."""
+    """The status and the whole answer: read until it is complete or the server closes
+    (not until `timeout`: a refused upload's connection may stay open for its body)."""
     sock.settimeout(timeout)
-    data = read_until(sock)
+    data = read_until(sock, _answered)
     return int(data.split(b" ")[1]) if data.startswith(b"HTTP/1.1 ") else None, data
 
 
