@@ -11,7 +11,7 @@ struct BenchEngine: ParsableCommand {
 
     @Option(help: "Messages to send.") var count = 50_000
     @Option(help: "Requests per batch (one transaction each).") var batch = 64
-    @Option(help: "synchronous=FULL on a file (true) or an in-memory database (false).") var durable = true
+    @Option(help: "A WAL file made durable after each batch (true) or an in-memory database (false).") var durable = true
 
     func run() throws {
         let dir = NSTemporaryDirectory() + "parlor-bench-" + Secrets.hex(Secrets.randomBytes(4))
@@ -52,6 +52,9 @@ struct BenchEngine: ParsableCommand {
             for case .send(_, let f) in engine.process(slice.map { .frame(1, $0) }) where f.json.starts(with: Array(#"{"type":"error""#.utf8)) {
                 throw ValidationError("a send was refused: \(String(decoding: f.json, as: UTF8.self))")
             }
+            // Inline here (the server overlaps it with the next batch): each batch's
+            // time includes making it durable.
+            try store.syncCommitted()
             batchSeconds.append(seconds(ContinuousClock.now - t))
             i += batch
         }
@@ -59,7 +62,7 @@ struct BenchEngine: ParsableCommand {
         batchSeconds.sort()
         func ms(_ q: Double) -> Double { batchSeconds[min(batchSeconds.count - 1, Int(Double(batchSeconds.count) * q))] * 1000 }
         print(String(format: "engine: %d sends in batches of %d (%@): %.0f sends/s, %.1f µs/send; batch p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                     count, batch, durable ? "synchronous=FULL" : "in memory",
+                     count, batch, durable ? "WAL, fdatasync per batch" : "in memory",
                      Double(count) / total, total / Double(count) * 1e6, ms(0.5), ms(0.99), batchSeconds.last! * 1000))
     }
 }

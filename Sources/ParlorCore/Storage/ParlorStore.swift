@@ -9,10 +9,17 @@ public protocol ParlorStore: AnyObject {
     /// Other processes write the same database (cluster mode): what the engine caches
     /// between batches may be stale, and `lastSeq` locks the conversation's row.
     var sharedWithOtherNodes: Bool { get }
+    /// The store's commits do not wait for the disk: `syncCommitted` makes everything
+    /// committed so far durable, and nothing of a batch may be acknowledged before it.
+    var syncsSeparately: Bool { get }
+    /// Makes every transaction committed so far durable (any thread).
+    func syncCommitted() throws
 }
 
 extension ParlorStore {
     public var sharedWithOtherNodes: Bool { false }
+    public var syncsSeparately: Bool { false }
+    public func syncCommitted() throws {}
 }
 
 extension StoreTransaction {
