@@ -16,6 +16,13 @@ import Testing
         #expect(throws: JSONParseError.self) { try JSONParser.parse(Array("{\"a\":01x}".utf8)) }
     }
 
+    @Test func writerWritesIntegersAsDecimal() {
+        for v in [0, 7, -7, 10, 1_800_000_000_123, Int.max, Int.min] {
+            let bytes = JSONWriter.object { w in w.field("n", v) }
+            #expect(String(decoding: bytes, as: UTF8.self) == #"{"n":\#(v)}"#)
+        }
+    }
+
     @Test func writerEscapesWhatItMust() throws {
         let bytes = JSONWriter.object { w in w.field("t", "<\"\\\n\u{1}é>") }
         #expect(try JSONParser.parse(bytes)["t"] == .string("<\"\\\n\u{1}é>"))

@@ -20,7 +20,7 @@ public struct JSONWriter: Sendable {
     }
 
     public mutating func string(_ s: String) { separator(); Self.appendString(s, to: &bytes); needsComma = true }
-    public mutating func int(_ v: Int) { separator(); bytes.append(contentsOf: String(v).utf8); needsComma = true }
+    public mutating func int(_ v: Int) { separator(); Self.appendInt(v, to: &bytes); needsComma = true }
     public mutating func double(_ v: Double) {
         separator()
         bytes.append(contentsOf: (v.isFinite ? String(v) : "0").utf8)
@@ -59,6 +59,23 @@ public struct JSONWriter: Sendable {
 
     private mutating func separator() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Decimal digits straight into the bytes: `String(v)` built a string per number,
+    /// and every message carries several (seq, createdAt, versions).
+    static func appendInt(_ v: Int, to out: inout [UInt8]) {
+        if v < 0 { out.append(UInt8(ascii: "-")) }
+        var m = v.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int.min has 19 digits
+        withUnsafeMutableBytes(of: &digits) { buf in
+            var i = buf.count
+            repeat {
+                i -= 1
+                buf[i] = UInt8(ascii: "0") + UInt8(m % 10)
+                m /= 10
+            } while m > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buf[i...]))
+        }
     }
 
     static func appendString(_ s: String, to out: inout [UInt8]) {
