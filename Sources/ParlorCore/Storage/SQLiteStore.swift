@@ -9,11 +9,13 @@ import GRDB
 /// stays consistent through a power loss). Durability is `syncCommitted`: one
 /// `fdatasync` of the WAL, which the engine thread runs on a thread of its own before
 /// anything of the batches it covers is acknowledged, while the next batch is already
-/// being processed. The engine no longer waits for the disk between batches.
+/// being processed. The engine no longer waits for the disk between batches, nor for
+/// checkpoints (`WALCheckpointer`).
 public final class SQLiteStore: ParlorStore {
     private let queue: DatabaseQueue
     private let statements = StatementCache()
     private let walSync: WALSync?
+    let checkpointer: WALCheckpointer?
 
     /// `path` nil opens a private in-memory database (tests). `maxPages` caps the file, as
     /// a full disk would (tests).
@@ -33,6 +35,10 @@ public final class SQLiteStore: ParlorStore {
         queue = try path.map { try DatabaseQueue(path: $0, configuration: config) }
             ?? DatabaseQueue(configuration: config)
         walSync = path.map { WALSync(databasePath: $0) }
+        checkpointer = path.map { WALCheckpointer(databasePath: $0) }
+        if let checkpointer {
+            try queue.inDatabase { db in if let c = db.sqliteConnection { checkpointer.attach(to: c) } }
+        }
         let migrator = SQLiteSchema.migrator
         if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
             throw StoreError("the database was written by a newer version of Parlor; run that version (or newer)")

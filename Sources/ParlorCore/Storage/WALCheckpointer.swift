@@ -1,0 +1,93 @@
+import Foundation
+import GRDBSQLite
+
+/// Moves SQLite's WAL checkpoints off the engine thread. SQLite checkpoints in the
+/// connection that commits, once the WAL passes 1,000 pages: with commits no longer
+/// waiting for the disk (see `SQLiteStore`), a checkpoint's two syncs (the WAL, then the
+/// database file) were the engine's only waits on the disk, 5–20 ms every few dozen
+/// batches under load. The engine's connection now only reports the WAL's size (a WAL
+/// hook, which replaces the automatic checkpoint); a thread of its own with its own
+/// connection runs a PASSIVE checkpoint, which never blocks the writer.
+///
+/// A checkpoint running beside a busy writer cannot always catch up with the last
+/// frame, and SQLite restarts the WAL from its start only when it has: so past
+/// `inlineAfterPages` the engine's connection checkpoints itself, as before (by then
+/// most frames are copied already), which keeps the file bounded.
+final class WALCheckpointer: @unchecked Sendable {
+    static let backgroundAfterPages: Int32 = 1000
+    static let inlineAfterPages: Int32 = 8000
+
+    private let path: String
+    private let condition = NSCondition()
+    private var requested = false
+    private var running = false
+    private var db: OpaquePointer?
+    /// Checkpoints run, for tests.
+    var checkpoints: (background: Int, inline: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (background, inline)
+    }
+    private var background = 0
+    private var inline = 0
+
+    init(databasePath: String) { path = databasePath }
+
+    /// Installs the WAL hook on the engine's connection.
+    func attach(to connection: OpaquePointer) {
+        sqlite3_wal_hook(connection, walHook, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// From the hook: the WAL holds `pages` after a commit.
+    fileprivate func committed(_ connection: OpaquePointer?, pages: Int32) {
+        if pages >= Self.inlineAfterPages {
+            sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            condition.lock()
+            inline += 1
+            condition.unlock()
+            return
+        }
+        guard pages >= Self.backgroundAfterPages else { return }
+        condition.lock()
+        defer { condition.unlock() }
+        requested = true
+        if !running {
+            running = true
+            let t = Thread { [self] in loop() }
+            t.name = "parlor-checkpoint"
+            t.start()
+        }
+        condition.signal()
+    }
+
+    private func loop() {
+        while true {
+            condition.lock()
+            while !requested { condition.wait() }
+            requested = false
+            condition.unlock()
+            if db == nil {
+                var handle: OpaquePointer?
+                guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+                    sqlite3_close(handle)
+                    continue  // the engine's inline checkpoint still bounds the WAL
+                }
+                // Syncs the WAL before copying and the database file after, as the
+                // engine's own checkpoints did.
+                sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
+                db = handle
+            }
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            condition.lock()
+            background += 1
+            condition.unlock()
+        }
+    }
+}
+
+private func walHook(_ context: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                     _ name: UnsafePointer<CChar>?, _ pages: Int32) -> Int32 {
+    guard let context else { return SQLITE_OK }
+    Unmanaged<WALCheckpointer>.fromOpaque(context).takeUnretainedValue().committed(connection, pages: pages)
+    return SQLITE_OK
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import Testing
+@testable import ParlorCore
+
+@Suite struct CheckpointTests {
+    /// Past 1,000 pages the WAL is checkpointed by the checkpoint thread, not in the
+    /// committing (engine) connection, and SQLite then restarts the WAL from its start:
+    /// the file stops growing.
+    @Test func theWALIsCheckpointedOffTheCommittingThreadAndRestarts() throws {
+        let path = NSTemporaryDirectory() + "parlor-ckpt-" + Secrets.hex(Secrets.randomBytes(6)) + ".sqlite"
+        defer { for ext in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + ext) } }
+        let store = try SQLiteStore(path: path)
+        func write(_ sql: String) throws {
+            try store.write { tx in try (tx as! SQLiteTransaction).db.execute(sql: sql) }
+        }
+        try write("CREATE TABLE filler (b BLOB)")
+        // One page and more per transaction: 1,100 transactions pass 1,000 pages.
+        for _ in 0..<1100 { try write("INSERT INTO filler VALUES (randomblob(4000))") }
+        let deadline = Date().addingTimeInterval(10)
+        while store.checkpointer!.checkpoints.background == 0 && Date() < deadline { usleep(10_000) }
+        #expect(store.checkpointer!.checkpoints.background >= 1)
+        #expect(store.checkpointer!.checkpoints.inline == 0)
+
+        func walSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
+        // The checkpoint may be mid-copy: give it the time to finish, then small writes
+        // go to the start of the WAL instead of its end.
+        usleep(200_000)
+        let before = walSize()
+        for _ in 0..<50 { try write("INSERT INTO filler VALUES (randomblob(100))") }
+        #expect(walSize() == before)
+    }
+}
