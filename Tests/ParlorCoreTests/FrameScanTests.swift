@@ -275,7 +275,9 @@ import Testing
         }
         #expect(cid == "c1" && clientId == "k1")
         #expect(a.appId == "wenderpic" && a.url == "?move=3" && !a.live && a.summaryText == "move 3")
-        #expect(a.layout.texts == ["caption": "WenderPic"] && a.layout.image == nil)
+        var texts = TemplateLayout.Texts()
+        texts["caption"] = "WenderPic"
+        #expect(a.layout.texts == texts && a.layout.image == nil)
         #expect(a.session == SessionRef(id: "game", baseVersion: 3))
         #expect(String(decoding: MessageContent.app(a).bodyJSON, as: UTF8.self)
             == #"{"kind":"app","appId":"wenderpic","url":"?move=3","layout":{"caption":"WenderPic"},"summaryText":"move 3","live":false}"#)

@@ -41,8 +41,56 @@ public struct TemplateLayout: Equatable, Sendable {
         #""trailingSubcaption":"#,
     ]
     public var image: String?
-    public var texts: [String: String] = [:]
+    public var texts = Texts()
     public var isEmpty: Bool { image == nil && texts.isEmpty }
+
+    /// The text fields, by name (one of `textFields`) or by index in `textFields`: a
+    /// slot each instead of a dictionary, which cost a hash per field per message.
+    public struct Texts: Equatable, Sendable {
+        private var imageTitle, imageSubtitle, caption, subcaption, trailingCaption, trailingSubcaption: String?
+
+        public init() {}
+
+        public var isEmpty: Bool {
+            imageTitle == nil && imageSubtitle == nil && caption == nil && subcaption == nil
+                && trailingCaption == nil && trailingSubcaption == nil
+        }
+
+        public subscript(index index: Int) -> String? {
+            get {
+                switch index {
+                case 0: imageTitle
+                case 1: imageSubtitle
+                case 2: caption
+                case 3: subcaption
+                case 4: trailingCaption
+                case 5: trailingSubcaption
+                default: nil
+                }
+            }
+            set {
+                switch index {
+                case 0: imageTitle = newValue
+                case 1: imageSubtitle = newValue
+                case 2: caption = newValue
+                case 3: subcaption = newValue
+                case 4: trailingCaption = newValue
+                case 5: trailingSubcaption = newValue
+                default: preconditionFailure("no layout text field \(index)")
+                }
+            }
+        }
+
+        public subscript(name: String) -> String? {
+            get { TemplateLayout.textFields.firstIndex(of: name).flatMap { self[index: $0] } }
+            set {
+                guard let i = TemplateLayout.textFields.firstIndex(of: name) else {
+                    preconditionFailure("no layout text field \(name)")
+                }
+                self[index: i] = newValue
+            }
+        }
+    }
 }
 
 public struct Sticker: Equatable, Sendable {
@@ -84,8 +132,8 @@ extension MessageContent {
                     JSONWriter.appendString(image, to: &out)
                     comma = true
                 }
-                for (f, key) in zip(TemplateLayout.textFields, TemplateLayout.textKeys) {
-                    guard let v = a.layout.texts[f] else { continue }
+                for (i, key) in TemplateLayout.textKeys.enumerated() {
+                    guard let v = a.layout.texts[index: i] else { continue }
                     if comma { out.append(UInt8(ascii: ",")) }
                     out.append(key)
                     JSONWriter.appendString(v, to: &out)

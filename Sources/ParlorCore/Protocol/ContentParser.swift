@@ -51,8 +51,8 @@ enum ContentParser {
         var layout = TemplateLayout()
         if let l = try m.object("layout") {
             if l.has("image") { layout.image = try l.blobHash("image") }
-            for (f, key) in zip(TemplateLayout.textFields, layoutTextKeys) {
-                if let s = try l.optionalString(key, max: Limits.layoutFieldChars) { layout.texts[f] = s }
+            for (i, key) in layoutTextKeys.enumerated() {
+                if let s = try l.optionalString(key, max: Limits.layoutFieldChars) { layout.texts[index: i] = s }
             }
         }
         var session: SessionRef?

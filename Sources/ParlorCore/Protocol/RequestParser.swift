@@ -289,23 +289,38 @@ public enum Validators {
 
     public static func hasControl(_ s: String) -> Bool {
         // Most identifiers and texts are ASCII: checked bytewise, without the Unicode
-        // property lookup (which cost a tenth of a session update's instructions).
-        var ascii = true
-        for b in s.utf8 {
-            if b < 0x20 || b == 0x7F { return true }
-            if b >= 0x80 { ascii = false; break }
+        // property lookup (which cost a tenth of a session update's instructions), and
+        // on the contiguous bytes, not through the UTF-8 view's iterator.
+        let ascii = s.utf8.withContiguousStorageIfAvailable { u -> Bool? in
+            for b in u {
+                if b < 0x20 || b == 0x7F { return nil }
+                if b >= 0x80 { return false }
+            }
+            return true
         }
-        return !ascii && s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        switch ascii {
+        case .some(.none): return true
+        case .some(.some(true)): return false
+        case .some(.some(false)): break
+        case .none:
+            var ascii = true
+            for b in s.utf8 {
+                if b < 0x20 || b == 0x7F { return true }
+                if b >= 0x80 { ascii = false; break }
+            }
+            if ascii { return false }
+        }
+        return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     public static func isAppId(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard !u.isEmpty, u.count <= Limits.idChars, u[0] != UInt8(ascii: "-") else { return false }
+        let u = s.utf8
+        guard let first = u.first, u.count <= Limits.idChars, first != UInt8(ascii: "-") else { return false }
         return u.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
     public static func isBlobHash(_ s: String) -> Bool {
-        let u = Array(s.utf8)
+        let u = s.utf8
         return u.count == 64 && u.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 

@@ -330,30 +330,28 @@ struct JSONScan {
     /// The last member of the object starting at `first` whose key is `key` (the last
     /// duplicate wins, as in `JSONObject`).
     func member(_ first: Int, _ key: StaticString) -> JSONMember? {
-        var found: JSONMember?
-        var j = first
         let n = key.utf8CodeUnitCount
         let k = key.utf8Start
-        while j >= 0 {
-            let m = members[j]
-            if m.keyPlain {
-                if m.keyEnd - m.keyStart == n {
-                    var equal = true
+        let b = bytes
+        let found = members.withUnsafeBufferPointer { ms -> Int in
+            var found = -1
+            var j = first
+            while j >= 0 {
+                let start = ms[j].keyStart
+                if ms[j].keyEnd - start == n, ms[j].keyPlain {
                     var x = 0
-                    while x < n {
-                        if bytes[m.keyStart + x] != k[x] { equal = false; break }
-                        x += 1
-                    }
-                    if equal { found = m }
+                    while x < n, b[start + x] == k[x] { x += 1 }
+                    if x == n { found = j }
+                } else if !ms[j].keyPlain, keyString(ms[j]) == key.description {
+                    // Escaped or non-ASCII: compared as Strings are, so that "\u0074ype"
+                    // is "type" and a KELVIN SIGN is a K.
+                    found = j
                 }
-            } else if keyString(m) == key.description {
-                // Escaped or non-ASCII: compared as Strings are, so that "\u0074ype" is
-                // "type" and a KELVIN SIGN is a K.
-                found = m
+                j = ms[j].next
             }
-            j = m.next
+            return found
         }
-        return found
+        return found >= 0 ? members[found] : nil
     }
 
     func keyString(_ m: JSONMember) -> String {
@@ -536,21 +534,34 @@ extension JSONParser {
 
     /// `string()` without decoding. Returns whether it has no escapes.
     fileprivate mutating func scanString() throws(JSONParseError) -> Bool {
-        i += 1
-        while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\"), b[i] >= 0x20 { i += 1 }
-        guard i < b.count else { throw JSONParseError() }
-        if b[i] == UInt8(ascii: "\"") { i += 1; return true }
+        var j = i + 1
+        let n = b.count
+        while j < n {
+            let c = b[j]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+            j += 1
+        }
+        i = j
+        guard j < n else { throw JSONParseError() }
+        if b[j] == UInt8(ascii: "\"") { i = j + 1; return true }
         try scanEscaped()
         return false
     }
 
     /// A key: `string()` without decoding. Returns whether it has no escapes and is ASCII.
     fileprivate mutating func scanKey() throws(JSONParseError) -> Bool {
-        i += 1
+        var j = i + 1
+        let n = b.count
         var high: UInt8 = 0
-        while i < b.count, b[i] != UInt8(ascii: "\""), b[i] != UInt8(ascii: "\\"), b[i] >= 0x20 { high |= b[i]; i += 1 }
-        guard i < b.count else { throw JSONParseError() }
-        if b[i] == UInt8(ascii: "\"") { i += 1; return high < 0x80 }
+        while j < n {
+            let c = b[j]
+            if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
+            high |= c
+            j += 1
+        }
+        i = j
+        guard j < n else { throw JSONParseError() }
+        if b[j] == UInt8(ascii: "\"") { i = j + 1; return high < 0x80 }
         try scanEscaped()
         return false
     }
