@@ -265,6 +265,27 @@ import Testing
         for (n, b) in bad.enumerated() { Self.check(b, "bad UTF-8 \(n)") }
     }
 
+    /// The scanner skips plain string bytes eight at a time: a special byte at every
+    /// position of a value and of a key is still seen.
+    @Test func specialBytesAtEveryPositionOfAString() {
+        let specials: [[UInt8]] = [[0x22], [0x5C], [0x5C, 0x6E], [0x5C, 0x75, 0x30, 0x30, 0x30, 0x30], [0x00], [0x1F], [0x7F],
+                                   [0x80], [0xC3, 0xA9], [0xE2, 0x84, 0xAA], [0xFF], [0x20]]
+        let filler = Array("conversationIdconversationId".utf8)
+        for sp in specials {
+            for at in 0...filler.count {
+                let text = Array(filler[..<at]) + sp + Array(filler[at...])
+                let value = Array(#"{"type":"send","id":"r1","conversationId":""#.utf8) + text
+                    + Array(#"","clientId":"k","message":{"kind":"text","text":"a"}}"#.utf8)
+                Self.check(value, "value \(sp) at \(at)")
+                let key = Array(#"{"type":"recover","id":"r1",""#.utf8) + text + Array(#"":"rk","recoveryKey":"x"}"#.utf8)
+                Self.check(key, "key \(sp) at \(at)")
+                let kelvin = Array(#"{"type":"recover","id":"r1",""#.utf8) + Array(filler[..<at]) + Array("recovery\u{212A}ey".utf8)
+                    + Array(#"":"rk"}"#.utf8)
+                Self.check(kelvin, "kelvin after \(at)")
+            }
+        }
+    }
+
     @Test func scannedFieldsHaveTheirValues() throws {
         let frame = #"{"type":"send","id":"r42","conversationId":"c1","clientId":"k1","message":{"kind":"app","appId":"wenderpic","url":"?move=3","live":false,"layout":{"caption":"WenderPic"},"summaryText":"move 3","session":{"id":"game","baseVersion":3}}}"#
         let parsed = RequestParser.parse(Array(frame.utf8))

@@ -456,20 +456,16 @@ extension JSONParser {
             i += 1
             skipSpace()
             member.valueStart = i
-            var slot = -1
-            if record {
-                // Reserved before the value, whose own members follow it.
-                slot = m.count
-                m.append(member)
-                if last >= 0 { m[last].next = slot } else { first = slot }
-                last = slot
-            }
             let (kind, child) = try scanValue(&m, &member.shortInteger, &member.stringPlain)
             if record {
+                // After the value's own members: the chain, not the position, gives the order.
                 member.valueEnd = i
                 member.kind = kind
                 member.firstChild = child
-                m[slot] = member
+                let slot = m.count
+                m.append(member)
+                if last >= 0 { m[last].next = slot } else { first = slot }
+                last = slot
             }
             skipSpace()
             guard i < b.count else { throw JSONParseError() }
@@ -534,8 +530,8 @@ extension JSONParser {
 
     /// `string()` without decoding. Returns whether it has no escapes.
     fileprivate mutating func scanString() throws(JSONParseError) -> Bool {
-        var j = i + 1
         let n = b.count
+        var j = skipPlainWords(from: i + 1)
         while j < n {
             let c = b[j]
             if c == UInt8(ascii: "\"") || c == UInt8(ascii: "\\") || c < 0x20 { break }
@@ -550,6 +546,7 @@ extension JSONParser {
 
     /// A key: `string()` without decoding. Returns whether it has no escapes and is ASCII.
     fileprivate mutating func scanKey() throws(JSONParseError) -> Bool {
+        // Keys are short: byte by byte.
         var j = i + 1
         let n = b.count
         var high: UInt8 = 0
@@ -564,6 +561,28 @@ extension JSONParser {
         if b[j] == UInt8(ascii: "\"") { i = j + 1; return high < 0x80 }
         try scanEscaped()
         return false
+    }
+
+    /// Skips the bytes of a string, eight at a time, up to the first word that may hold a
+    /// quote, a backslash or a control character (the byte loop after it decides).
+    @inline(__always)
+    private func skipPlainWords(from start: Int) -> Int {
+        var j = start
+        let n = b.count
+        guard let base = b.baseAddress else { return j }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        while j + 8 <= n {
+            let w = UnsafeRawPointer(base + j).loadUnaligned(as: UInt64.self)
+            let quote = w ^ (ones &* 0x22)
+            let backslash = w ^ (ones &* 0x5C)
+            // A zero byte in `quote` or `backslash`, or a byte below 0x20 in `w`: exact
+            // tests for "any" (no false negatives), so a word passing none has neither.
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((w &- ones &* 0x20) & ~w)
+            if special & tops != 0 { break }
+            j += 8
+        }
+        return j
     }
 
     /// The rest of a string from its first escape or control character, checked as
