@@ -286,6 +286,10 @@ struct JSONMember: Sendable {
     var kind = JSONKind.null
     /// The key has no escapes and is ASCII: its bytes are its characters.
     var keyPlain = true
+    /// A plain key's length, and its first eight bytes (little-endian, zero-padded): most
+    /// keys are told apart, or matched, by these alone. -1 for a key that is not plain.
+    var keyLength = -1
+    var keyWord: UInt64 = 0
     /// A string value without escapes: its bytes are its UTF-8 (repaired as `JSONParser` does).
     var stringPlain = true
     /// A number that is an integer of at most 15 digits, so exactly a Double.
@@ -329,22 +333,23 @@ struct JSONScan {
 
     /// The last member of the object starting at `first` whose key is `key` (the last
     /// duplicate wins, as in `JSONObject`).
+    @inline(__always)
     func member(_ first: Int, _ key: StaticString) -> JSONMember? {
         let n = key.utf8CodeUnitCount
         let k = key.utf8Start
+        let word = Self.word(k, n)
         let b = bytes
         let found = members.withUnsafeBufferPointer { ms -> Int in
             var found = -1
             var j = first
             while j >= 0 {
-                let start = ms[j].keyStart
-                if ms[j].keyEnd - start == n, ms[j].keyPlain {
-                    var x = 0
+                if ms[j].keyLength == n, ms[j].keyWord == word {
+                    // The first eight bytes are equal: the rest, if any.
+                    var x = 8
+                    let start = ms[j].keyStart
                     while x < n, b[start + x] == k[x] { x += 1 }
-                    if x == n { found = j }
-                } else if !ms[j].keyPlain, keyString(ms[j]) == key.description {
-                    // Escaped or non-ASCII: compared as Strings are, so that "\u0074ype"
-                    // is "type" and a KELVIN SIGN is a K.
+                    if x >= n { found = j }
+                } else if ms[j].keyLength < 0, oddKeyEquals(ms[j], key) {
                     found = j
                 }
                 j = ms[j].next
@@ -352,6 +357,25 @@ struct JSONScan {
             return found
         }
         return found >= 0 ? members[found] : nil
+    }
+
+    /// Up to the first eight bytes at `p`, little-endian, zero-padded.
+    @inline(__always)
+    static func word(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        var w: UInt64 = 0
+        var x = 0
+        while x < n, x < 8 {
+            w |= UInt64(p[x]) << (8 * x)
+            x += 1
+        }
+        return w
+    }
+
+    /// An escaped or non-ASCII key, compared as Strings are: "\u0074ype" is "type", and
+    /// a KELVIN SIGN is a K.
+    @inline(never)
+    private func oddKeyEquals(_ m: JSONMember, _ key: StaticString) -> Bool {
+        keyString(m) == key.description
     }
 
     func keyString(_ m: JSONMember) -> String {
@@ -451,6 +475,16 @@ extension JSONParser {
             member.keyStart = i + 1
             member.keyPlain = try scanKey()
             member.keyEnd = i - 1
+            if record, member.keyPlain {
+                member.keyLength = member.keyEnd - member.keyStart
+                if member.keyStart + 8 <= b.count {
+                    // One load instead of a byte loop; the bytes past a short key masked off.
+                    let w = UInt64(littleEndian: UnsafeRawPointer(b.baseAddress! + member.keyStart).loadUnaligned(as: UInt64.self))
+                    member.keyWord = member.keyLength >= 8 ? w : w & ((1 &<< (8 &* UInt64(member.keyLength))) &- 1)
+                } else {
+                    member.keyWord = JSONScan.word(b.baseAddress! + member.keyStart, member.keyLength)
+                }
+            }
             skipSpace()
             guard i < b.count, b[i] == UInt8(ascii: ":") else { throw JSONParseError() }
             i += 1
