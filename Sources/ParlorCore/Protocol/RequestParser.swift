@@ -14,11 +14,15 @@ public enum RequestParser {
         guard let scan = JSONScan(buf) else {
             return (nil, .failure(ParlorError(.badJSON, "the frame is not a JSON object")))
         }
-        let f = Fields(scan)
+        return scan.withFrame { parse(scan, $0) }
+    }
+
+    private static func parse(_ scan: JSONScan, _ frame: JSONFrame) -> (id: String?, result: Result<Request, ParlorError>) {
+        let f = Fields(frame)
         var id: String?
         var idString: String?
         if let m = f.raw("id"), m.kind == .string {
-            let s = scan.string(m)
+            let s = frame.string(m)
             idString = s
             if Validators.fits(s, Limits.idChars) { id = s }
         }
@@ -130,21 +134,21 @@ public enum RequestParser {
 
 /// Typed access to a scanned JSON object's fields, naming the field in every error.
 struct Fields {
-    let scan: JSONScan
+    let scan: JSONFrame
     /// The object's first member.
     let first: Int
     /// Where the object is, for errors: "" (the frame), "outer." or "outer.inner.".
     let outer: StaticString?
     let inner: StaticString?
 
-    init(_ scan: JSONScan) {
+    init(_ scan: JSONFrame) {
         self.scan = scan
         first = scan.root
         outer = nil
         inner = nil
     }
 
-    private init(_ scan: JSONScan, first: Int, outer: StaticString?, inner: StaticString?) {
+    private init(_ scan: JSONFrame, first: Int, outer: StaticString?, inner: StaticString?) {
         precondition(first != JSONScan.unrecorded, "an object nested too deep to be read as fields")
         self.scan = scan
         self.first = first

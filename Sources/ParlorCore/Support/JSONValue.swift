@@ -331,32 +331,10 @@ struct JSONScan {
         tooDeep = p.tooDeep
     }
 
-    /// The last member of the object starting at `first` whose key is `key` (the last
-    /// duplicate wins, as in `JSONObject`).
-    @inline(__always)
-    func member(_ first: Int, _ key: StaticString) -> JSONMember? {
-        let n = key.utf8CodeUnitCount
-        let k = key.utf8Start
-        let word = Self.word(k, n)
-        let b = bytes
-        let found = members.withUnsafeBufferPointer { ms -> Int in
-            var found = -1
-            var j = first
-            while j >= 0 {
-                if ms[j].keyLength == n, ms[j].keyWord == word {
-                    // The first eight bytes are equal: the rest, if any.
-                    var x = 8
-                    let start = ms[j].keyStart
-                    while x < n, b[start + x] == k[x] { x += 1 }
-                    if x >= n { found = j }
-                } else if ms[j].keyLength < 0, oddKeyEquals(ms[j], key) {
-                    found = j
-                }
-                j = ms[j].next
-            }
-            return found
-        }
-        return found >= 0 ? members[found] : nil
+    /// Reads the scanned frame through `JSONFrame`, which holds no references: passing
+    /// it and the `Fields` built on it around costs no retain or release.
+    func withFrame<R>(_ body: (JSONFrame) -> R) -> R {
+        members.withUnsafeBufferPointer { body(JSONFrame(bytes: bytes, members: $0, root: root)) }
     }
 
     /// Up to the first eight bytes at `p`, little-endian, zero-padded.
@@ -369,6 +347,41 @@ struct JSONScan {
             x += 1
         }
         return w
+    }
+
+}
+
+/// A scanned frame, read: the bytes and the members recorded in them (see `JSONScan`).
+struct JSONFrame {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let members: UnsafeBufferPointer<JSONMember>
+    /// The top-level object's first member, or -1.
+    let root: Int
+
+    /// The last member of the object starting at `first` whose key is `key` (the last
+    /// duplicate wins, as in `JSONObject`).
+    @inline(__always)
+    func member(_ first: Int, _ key: StaticString) -> JSONMember? {
+        let n = key.utf8CodeUnitCount
+        let k = key.utf8Start
+        let word = JSONScan.word(k, n)
+        let b = bytes
+        let ms = members
+        var found = -1
+        var j = first
+        while j >= 0 {
+            if ms[j].keyLength == n, ms[j].keyWord == word {
+                // The first eight bytes are equal: the rest, if any.
+                var x = 8
+                let start = ms[j].keyStart
+                while x < n, b[start + x] == k[x] { x += 1 }
+                if x >= n { found = j }
+            } else if ms[j].keyLength < 0, oddKeyEquals(ms[j], key) {
+                found = j
+            }
+            j = ms[j].next
+        }
+        return found >= 0 ? ms[found] : nil
     }
 
     /// An escaped or non-ASCII key, compared as Strings are: "\u0074ype" is "type", and
