@@ -1,6 +1,8 @@
-/// A parsed JSON value. Parlor parses every client frame with `JSONParser`, a small
-/// strict parser, so that types are exact (a `true` is never the number 1) and the
-/// hot path does not go through Foundation's bridging.
+/// A parsed JSON value. `JSONParser` is a small strict parser, so that types are exact
+/// (a `true` is never the number 1) and the hot path does not go through Foundation's
+/// bridging. Client frames are not parsed into values but scanned (`JSONScan`, below),
+/// which accepts exactly what `JSONParser` accepts; values are built only for the fields
+/// that hold arbitrary JSON.
 public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
