@@ -35,9 +35,62 @@ public struct TemplateLayout: Equatable, Sendable {
     public static let textFields = [
         "imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption",
     ]
+    /// `"field":` for each of `textFields`, as `bodyJSON` writes it.
+    static let textKeys: [StaticString] = [
+        #""imageTitle":"#, #""imageSubtitle":"#, #""caption":"#, #""subcaption":"#, #""trailingCaption":"#,
+        #""trailingSubcaption":"#,
+    ]
     public var image: String?
-    public var texts: [String: String] = [:]
+    public var texts = Texts()
     public var isEmpty: Bool { image == nil && texts.isEmpty }
+
+    /// The text fields, by name (one of `textFields`) or by index in `textFields`: a
+    /// slot each instead of a dictionary, which cost a hash per field per message.
+    public struct Texts: Equatable, Sendable {
+        private var imageTitle, imageSubtitle, caption, subcaption, trailingCaption, trailingSubcaption: String?
+
+        public init() {}
+
+        public var isEmpty: Bool {
+            imageTitle == nil && imageSubtitle == nil && caption == nil && subcaption == nil
+                && trailingCaption == nil && trailingSubcaption == nil
+        }
+
+        public subscript(index index: Int) -> String? {
+            get {
+                switch index {
+                case 0: imageTitle
+                case 1: imageSubtitle
+                case 2: caption
+                case 3: subcaption
+                case 4: trailingCaption
+                case 5: trailingSubcaption
+                default: nil
+                }
+            }
+            set {
+                switch index {
+                case 0: imageTitle = newValue
+                case 1: imageSubtitle = newValue
+                case 2: caption = newValue
+                case 3: subcaption = newValue
+                case 4: trailingCaption = newValue
+                case 5: trailingSubcaption = newValue
+                default: preconditionFailure("no layout text field \(index)")
+                }
+            }
+        }
+
+        public subscript(name: String) -> String? {
+            get { TemplateLayout.textFields.firstIndex(of: name).flatMap { self[index: $0] } }
+            set {
+                guard let i = TemplateLayout.textFields.firstIndex(of: name) else {
+                    preconditionFailure("no layout text field \(name)")
+                }
+                self[index: i] = newValue
+            }
+        }
+    }
 }
 
 public struct Sticker: Equatable, Sendable {
@@ -57,42 +110,82 @@ extension MessageContent {
     /// so that equal content always serializes to equal bytes (idempotent retries
     /// compare these).
     public var bodyJSON: [UInt8] {
-        JSONWriter.object { w in
-            w.field("kind", kind)
-            switch self {
-            case .text(let t):
-                w.field("text", t)
-            case .app(let a):
-                w.field("appId", a.appId)
-                w.field("url", a.url)
-                if !a.layout.isEmpty {
-                    w.key("layout")
-                    w.beginObject()
-                    w.field("image", a.layout.image)
-                    for f in TemplateLayout.textFields { w.field(f, a.layout.texts[f]) }
-                    w.endObject()
+        // What `JSONWriter` wrote field by field, with the keys and punctuation as
+        // constant bytes: the same bytes, without a String per key.
+        var out: [UInt8] = []
+        switch self {
+        case .text(let t):
+            out.reserveCapacity(t.utf8.count + 26)
+            out.append(#"{"kind":"text","text":"#)
+            JSONWriter.appendString(t, to: &out)
+        case .app(let a):
+            out.reserveCapacity(a.url.utf8.count + 160)
+            out.append(#"{"kind":"app","appId":"#)
+            JSONWriter.appendString(a.appId, to: &out)
+            out.append(#","url":"#)
+            JSONWriter.appendString(a.url, to: &out)
+            if !a.layout.isEmpty {
+                out.append(#","layout":{"#)
+                var comma = false
+                if let image = a.layout.image {
+                    out.append(#""image":"#)
+                    JSONWriter.appendString(image, to: &out)
+                    comma = true
                 }
-                w.field("summaryText", a.summaryText)
-                w.field("live", a.live)
-            case .sticker(let s):
-                w.field("image", s.image)
-                w.field("description", s.description)
-                if let t = s.stuckTo {
-                    w.key("stuckTo")
-                    w.beginObject()
-                    w.field("seq", t.seq)
-                    w.key("x"); w.double(t.x)
-                    w.key("y"); w.double(t.y)
-                    w.endObject()
+                for (i, key) in TemplateLayout.textKeys.enumerated() {
+                    guard let v = a.layout.texts[index: i] else { continue }
+                    if comma { out.append(UInt8(ascii: ",")) }
+                    out.append(key)
+                    JSONWriter.appendString(v, to: &out)
+                    comma = true
                 }
-            case .attachment(let image, let name):
-                w.field("image", image)
-                w.field("name", name)
+                out.append(UInt8(ascii: "}"))
+            }
+            if let s = a.summaryText {
+                out.append(#","summaryText":"#)
+                JSONWriter.appendString(s, to: &out)
+            }
+            out.append(a.live ? #","live":true"# : #","live":false"#)
+        case .sticker(let s):
+            out.reserveCapacity(192)
+            out.append(#"{"kind":"sticker","image":"#)
+            JSONWriter.appendString(s.image, to: &out)
+            if let d = s.description {
+                out.append(#","description":"#)
+                JSONWriter.appendString(d, to: &out)
+            }
+            if let t = s.stuckTo {
+                // JSONWriter's int and double: Swift's own descriptions.
+                out.append(#","stuckTo":{"seq":"#)
+                out.append(contentsOf: String(t.seq).utf8)
+                out.append(#","x":"#)
+                out.append(contentsOf: (t.x.isFinite ? String(t.x) : "0").utf8)
+                out.append(#","y":"#)
+                out.append(contentsOf: (t.y.isFinite ? String(t.y) : "0").utf8)
+                out.append(UInt8(ascii: "}"))
+            }
+        case .attachment(let image, let name):
+            out.reserveCapacity(160)
+            out.append(#"{"kind":"attachment","image":"#)
+            JSONWriter.appendString(image, to: &out)
+            if let name {
+                out.append(#","name":"#)
+                JSONWriter.appendString(name, to: &out)
             }
         }
+        out.append(UInt8(ascii: "}"))
+        return out
     }
 
     public var appId: String? { if case .app(let a) = self { a.appId } else { nil } }
     public var session: SessionRef? { if case .app(let a) = self { a.session } else { nil } }
     public var summaryText: String? { if case .app(let a) = self { a.summaryText } else { nil } }
+}
+
+fileprivate extension [UInt8] {
+    /// Appends constant ASCII.
+    @inline(__always)
+    mutating func append(_ s: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
 }

@@ -1,15 +1,13 @@
 /// Validates a `send` frame's `message` object into `MessageContent`.
 enum ContentParser {
     static func parse(_ m: Fields) throws(ParlorError) -> MessageContent {
-        guard case .string(let kind)? = m.o["kind"] else { throw .invalid("message.kind") }
-        switch kind {
+        guard let k = m.raw("kind"), k.kind == .string else { throw .invalid("message.kind") }
+        // The kinds told apart without a String when written plainly.
+        if m.scan.isPlainString(k, "app") { return .app(try app(m)) }
+        if m.scan.isPlainString(k, "text") { return try text(m) }
+        switch m.scan.string(k) {
         case "text":
-            let text = try m.string("text", max: Limits.textChars)
-            guard text.utf8.count <= Limits.textBytes else {
-                throw ParlorError(.tooLong, "message.text is longer than \(Limits.textBytes) bytes of UTF-8",
-                                  field: "message.text")
-            }
-            return .text(text)
+            return try text(m)
         case "app":
             return .app(try app(m))
         case "sticker":
@@ -31,6 +29,20 @@ enum ContentParser {
         }
     }
 
+    private static func text(_ m: Fields) throws(ParlorError) -> MessageContent {
+        let text = try m.string("text", max: Limits.textChars)
+        guard text.utf8.count <= Limits.textBytes else {
+            throw ParlorError(.tooLong, "message.text is longer than \(Limits.textBytes) bytes of UTF-8",
+                              field: "message.text")
+        }
+        return .text(text)
+    }
+
+    /// `TemplateLayout.textFields`, as keys to look up.
+    static let layoutTextKeys: [StaticString] = [
+        "imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption",
+    ]
+
     private static func app(_ m: Fields) throws(ParlorError) -> AppContent {
         let url = try m.string("url", max: Limits.urlChars)
         guard Validators.isMessageURL(url) else {
@@ -38,9 +50,9 @@ enum ContentParser {
         }
         var layout = TemplateLayout()
         if let l = try m.object("layout") {
-            if l.o["image"] != nil, l.o["image"] != .null { layout.image = try l.blobHash("image") }
-            for f in TemplateLayout.textFields {
-                if let s = try l.optionalString(f, max: Limits.layoutFieldChars) { layout.texts[f] = s }
+            if l.has("image") { layout.image = try l.blobHash("image") }
+            for (i, key) in layoutTextKeys.enumerated() {
+                if let s = try l.optionalString(key, max: Limits.layoutFieldChars) { layout.texts[index: i] = s }
             }
         }
         var session: SessionRef?

@@ -5,28 +5,48 @@ import Foundation
 public enum RequestParser {
     public static func parse<C: Collection>(_ bytes: C) -> (id: String?, result: Result<Request, ParlorError>)
     where C.Element == UInt8 {
-        guard let (value, tooDeep) = try? JSONParser.parseMarkingDepth(bytes), case .object(let o) = value else {
+        let array = Array(bytes)
+        return array.withUnsafeBufferPointer { parse(buffer: $0) }
+    }
+
+    private static func parse(buffer buf: UnsafeBufferPointer<UInt8>) -> (id: String?, result: Result<Request, ParlorError>) {
+        // Scanned, not parsed into a tree: fields are read from the bytes they are in.
+        guard let scan = JSONScan(buf) else {
             return (nil, .failure(ParlorError(.badJSON, "the frame is not a JSON object")))
         }
+        return scan.withFrame { parse(scan, $0) }
+    }
+
+    private static func parse(_ scan: JSONScan, _ frame: JSONFrame) -> (id: String?, result: Result<Request, ParlorError>) {
+        let f = Fields(frame)
         var id: String?
-        if case .string(let s)? = o["id"], Validators.fits(s, Limits.idChars) { id = s }
-        if tooDeep {
+        var idString: String?
+        if let m = f.raw("id"), m.kind == .string {
+            let s = frame.string(m)
+            idString = s
+            if Validators.fits(s, Limits.idChars) { id = s }
+        }
+        if scan.tooDeep {
             return (id, .failure(ParlorError(.badJSON, "JSON is nested deeper than \(JSONParser.maxDepth) levels")))
         }
         do {
-            return (id, .success(try request(Fields(o))))
+            return (id, .success(try request(f, id: idString)))
         } catch {
             return (id, .failure(error))
         }
     }
 
-    static func request(_ f: Fields) throws(ParlorError) -> Request {
-        guard case .string(let id)? = f.o["id"], !id.isEmpty, Validators.fits(id, Limits.idChars), !Validators.hasControl(id) else {
+    /// `id`: the frame's `id` if it is a string.
+    static func request(_ f: Fields, id: String?) throws(ParlorError) -> Request {
+        guard let id, !id.isEmpty, Validators.fits(id, Limits.idChars), !Validators.hasControl(id) else {
             throw .invalid("id", "must be a string of 1–64 characters, no control characters")
         }
-        guard case .string(let type)? = f.o["type"] else {
+        guard let t = f.raw("type"), t.kind == .string else {
             throw ParlorError(.unknownType, "the frame has no type")
         }
+        // The one frame a game or a chat sends all the time, told apart without a String.
+        if f.scan.isPlainString(t, "send") { return try send(f) }
+        let type = f.scan.string(t)
         switch type {
         case "register":
             return .register(name: try f.name("name"), invite: try f.optionalIdentifier("invite", max: 128),
@@ -67,13 +87,7 @@ public enum RequestParser {
         case "subscribe":
             return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0)
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
-        case "send":
-            guard case .object(let m)? = f.o["message"] else { throw .invalid("message") }
-            return .send(
-                conversationId: try f.id("conversationId"),
-                clientId: try f.id("clientId"),
-                content: try ContentParser.parse(Fields(m, prefix: "message."))
-            )
+        case "send": return try send(f)
         case "history":
             return .history(
                 conversationId: try f.id("conversationId"),
@@ -85,7 +99,8 @@ public enum RequestParser {
         case "participants":
             return .participants(conversationId: try f.id("conversationId"), appId: try f.appId("appId"))
         case "members":
-            guard case .array(let list)? = f.o["userIds"], list.count <= Limits.listedMembers else {
+            guard let raw = f.raw("userIds"), raw.kind == .array, case .array(let list) = f.scan.value(raw),
+                  list.count <= Limits.listedMembers else {
                 throw .invalid("userIds", "must be a list of at most \(Limits.listedMembers) user ids")
             }
             let ids = list.compactMap { v -> String? in
@@ -95,9 +110,9 @@ public enum RequestParser {
             return .members(conversationId: try f.id("conversationId"), userIds: ids)
         case "appdata.get": return .getAppData(appId: try f.appId("appId"))
         case "appdata.set":
-            guard let value = f.o["value"] else { throw .invalid("value", "is missing (null removes the key)") }
+            guard let raw = f.raw("value") else { throw .invalid("value", "is missing (null removes the key)") }
             return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
-                               value: value == .null ? nil : value)
+                               value: raw.kind == .null ? nil : f.scan.value(raw))
         case "playing":
             guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
             return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)
@@ -106,110 +121,165 @@ public enum RequestParser {
             throw ParlorError(.unknownType, "unknown frame type")
         }
     }
+
+    private static func send(_ f: Fields) throws(ParlorError) -> Request {
+        guard let m = try f.object("message") else { throw .invalid("message") }
+        return .send(
+            conversationId: try f.id("conversationId"),
+            clientId: try f.id("clientId"),
+            content: try ContentParser.parse(m)
+        )
+    }
 }
 
-/// Typed access to a JSON object's fields, naming the field in every error.
+/// Typed access to a scanned JSON object's fields, naming the field in every error.
 struct Fields {
-    let o: JSONObject
-    var prefix = ""
+    let scan: JSONFrame
+    /// The object's first member.
+    let first: Int
+    /// Where the object is, for errors: "" (the frame), "outer." or "outer.inner.".
+    let outer: StaticString?
+    let inner: StaticString?
 
-    init(_ o: JSONObject, prefix: String = "") {
-        self.o = o
-        self.prefix = prefix
+    init(_ scan: JSONFrame) {
+        self.scan = scan
+        first = scan.root
+        outer = nil
+        inner = nil
     }
 
-    func optionalString(_ k: String, max: Int) throws(ParlorError) -> String? {
-        switch o[k] {
-        case nil, .null?: return nil
-        case .string(let s)?:
-            guard Validators.fits(s, max) else { throw .tooLong(prefix + k, max: max) }
+    private init(_ scan: JSONFrame, first: Int, outer: StaticString?, inner: StaticString?) {
+        precondition(first != JSONScan.unrecorded, "an object nested too deep to be read as fields")
+        self.scan = scan
+        self.first = first
+        self.outer = outer
+        self.inner = inner
+    }
+
+    /// The error's field name for key `k`, e.g. "message.layout.caption".
+    func path(_ k: StaticString) -> String {
+        var s = ""
+        if let outer { s += outer.description + "." }
+        if let inner { s += inner.description + "." }
+        return s + k.description
+    }
+
+    /// The member `k` (the last one if repeated), whatever its type.
+    @inline(__always)
+    func raw(_ k: StaticString) -> JSONMember? { scan.member(first, k) }
+
+    func optionalString(_ k: StaticString, max: Int) throws(ParlorError) -> String? {
+        guard let m = raw(k) else { return nil }
+        switch m.kind {
+        case .null: return nil
+        case .string:
+            let s = scan.string(m)
+            guard Validators.fits(s, max) else { throw .tooLong(path(k), max: max) }
             return s
-        default: throw .invalid(prefix + k)
+        default: throw .invalid(path(k))
         }
     }
 
-    func string(_ k: String, max: Int) throws(ParlorError) -> String {
-        guard let s = try optionalString(k, max: max), !s.isEmpty else { throw .invalid(prefix + k) }
+    func string(_ k: StaticString, max: Int) throws(ParlorError) -> String {
+        guard let s = try optionalString(k, max: max), !s.isEmpty else { throw .invalid(path(k)) }
         return s
     }
 
     /// A display name or title: trimmed, non-empty, no control characters.
-    func trimmed(_ k: String, max: Int) throws(ParlorError) -> String {
+    func trimmed(_ k: StaticString, max: Int) throws(ParlorError) -> String {
         let raw = try string(k, max: max * 4)
         let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !s.isEmpty else { throw .invalid(prefix + k, "is empty") }
-        guard Validators.fits(s, max) else { throw .tooLong(prefix + k, max: max) }
+        guard !s.isEmpty else { throw .invalid(path(k), "is empty") }
+        guard Validators.fits(s, max) else { throw .tooLong(path(k), max: max) }
         guard !Validators.hasControl(s) else {
-            throw .invalid(prefix + k, "contains control characters")
+            throw .invalid(path(k), "contains control characters")
         }
         return s
     }
 
-    func name(_ k: String) throws(ParlorError) -> String { try trimmed(k, max: Limits.nameChars) }
+    func name(_ k: StaticString) throws(ParlorError) -> String { try trimmed(k, max: Limits.nameChars) }
 
-    func id(_ k: String) throws(ParlorError) -> String { try identifier(k, max: Limits.idChars) }
+    func id(_ k: StaticString) throws(ParlorError) -> String { try identifier(k, max: Limits.idChars) }
 
     /// An id, key, token or code: SQLite reads text back only up to a NUL, so "a\0b" and
     /// "a\0c" would be one key; no control character has a place in one.
-    func identifier(_ k: String, max: Int) throws(ParlorError) -> String {
+    func identifier(_ k: StaticString, max: Int) throws(ParlorError) -> String {
         let s = try string(k, max: max)
-        guard !Validators.hasControl(s) else { throw .invalid(prefix + k, "contains control characters") }
+        guard !Validators.hasControl(s) else { throw .invalid(path(k), "contains control characters") }
         return s
     }
 
-    func optionalIdentifier(_ k: String, max: Int) throws(ParlorError) -> String? {
-        guard o[k] != nil, o[k] != .null else { return nil }
+    /// Present and not null.
+    func has(_ k: StaticString) -> Bool {
+        guard let m = raw(k) else { return false }
+        return m.kind != .null
+    }
+
+    func optionalIdentifier(_ k: StaticString, max: Int) throws(ParlorError) -> String? {
+        guard has(k) else { return nil }
         return try identifier(k, max: max)
     }
 
     /// A first frame's optional `deviceName`, as the account's device list shows it.
     func deviceName() throws(ParlorError) -> String? {
-        guard o["deviceName"] != nil, o["deviceName"] != .null else { return nil }
+        guard has("deviceName") else { return nil }
         return try name("deviceName")
     }
 
-    func appId(_ k: String) throws(ParlorError) -> String {
+    func appId(_ k: StaticString) throws(ParlorError) -> String {
         let s = try string(k, max: Limits.idChars)
-        guard Validators.isAppId(s) else { throw .invalid(prefix + k, "must be lowercase letters, digits and dashes") }
+        guard Validators.isAppId(s) else { throw .invalid(path(k), "must be lowercase letters, digits and dashes") }
         return s
     }
 
-    func blobHash(_ k: String) throws(ParlorError) -> String {
+    func blobHash(_ k: StaticString) throws(ParlorError) -> String {
         let s = try string(k, max: 64)
-        guard Validators.isBlobHash(s) else { throw .invalid(prefix + k, "must be a blob's SHA-256 hash") }
+        guard Validators.isBlobHash(s) else { throw .invalid(path(k), "must be a blob's SHA-256 hash") }
         return s
     }
 
-    func optionalInt(_ k: String, min: Int = .min, max: Int = .max) throws(ParlorError) -> Int? {
-        switch o[k] {
-        case nil, .null?: return nil
-        case .number(let d)?:
+    func optionalInt(_ k: StaticString, min: Int = .min, max: Int = .max) throws(ParlorError) -> Int? {
+        guard let m = raw(k) else { return nil }
+        switch m.kind {
+        case .null: return nil
+        case .number:
+            let d = scan.number(m)
             guard d == d.rounded(), d >= Double(min), d <= Double(max), abs(d) < 9e15 else {
-                throw .invalid(prefix + k, "is out of range")
+                throw .invalid(path(k), "is out of range")
             }
             return Int(d)
-        default: throw .invalid(prefix + k)
+        default: throw .invalid(path(k))
         }
     }
 
-    func double(_ k: String, in range: ClosedRange<Double>) throws(ParlorError) -> Double {
-        guard case .number(let d)? = o[k], range.contains(d) else { throw .invalid(prefix + k, "is out of range") }
+    func double(_ k: StaticString, in range: ClosedRange<Double>) throws(ParlorError) -> Double {
+        guard let m = raw(k), m.kind == .number, case let d = scan.number(m), range.contains(d) else {
+            throw .invalid(path(k), "is out of range")
+        }
         return d
     }
 
-    func optionalBool(_ k: String) throws(ParlorError) -> Bool? {
-        switch o[k] {
-        case nil, .null?: return nil
-        case .bool(let b)?: return b
-        default: throw .invalid(prefix + k)
+    func optionalBool(_ k: StaticString) throws(ParlorError) -> Bool? {
+        guard let m = raw(k) else { return nil }
+        switch m.kind {
+        case .null: return nil
+        case .true: return true
+        case .false: return false
+        default: throw .invalid(path(k))
         }
     }
 
-    func object(_ k: String) throws(ParlorError) -> Fields? {
-        switch o[k] {
-        case nil, .null?: return nil
-        case .object(let m)?: return Fields(m, prefix: prefix + k + ".")
-        default: throw .invalid(prefix + k)
+    /// The object `k`, nil when missing or null; the frame's own fields and `message`'s
+    /// are the only objects read this way.
+    func object(_ k: StaticString) throws(ParlorError) -> Fields? {
+        guard let m = raw(k) else { return nil }
+        switch m.kind {
+        case .null: return nil
+        case .object:
+            if outer == nil { return Fields(scan, first: m.firstChild, outer: k, inner: nil) }
+            precondition(inner == nil, "fields are read at most three objects deep")
+            return Fields(scan, first: m.firstChild, outer: outer, inner: k)
+        default: throw .invalid(path(k))
         }
     }
 }
@@ -223,23 +293,38 @@ public enum Validators {
 
     public static func hasControl(_ s: String) -> Bool {
         // Most identifiers and texts are ASCII: checked bytewise, without the Unicode
-        // property lookup (which cost a tenth of a session update's instructions).
-        var ascii = true
-        for b in s.utf8 {
-            if b < 0x20 || b == 0x7F { return true }
-            if b >= 0x80 { ascii = false; break }
+        // property lookup (which cost a tenth of a session update's instructions), and
+        // on the contiguous bytes, not through the UTF-8 view's iterator.
+        let ascii = s.utf8.withContiguousStorageIfAvailable { u -> Bool? in
+            for b in u {
+                if b < 0x20 || b == 0x7F { return nil }
+                if b >= 0x80 { return false }
+            }
+            return true
         }
-        return !ascii && s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        switch ascii {
+        case .some(.none): return true
+        case .some(.some(true)): return false
+        case .some(.some(false)): break
+        case .none:
+            var ascii = true
+            for b in s.utf8 {
+                if b < 0x20 || b == 0x7F { return true }
+                if b >= 0x80 { ascii = false; break }
+            }
+            if ascii { return false }
+        }
+        return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     public static func isAppId(_ s: String) -> Bool {
-        let u = Array(s.utf8)
-        guard !u.isEmpty, u.count <= Limits.idChars, u[0] != UInt8(ascii: "-") else { return false }
+        let u = s.utf8
+        guard let first = u.first, u.count <= Limits.idChars, first != UInt8(ascii: "-") else { return false }
         return u.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == UInt8(ascii: "-") }
     }
 
     public static func isBlobHash(_ s: String) -> Bool {
-        let u = Array(s.utf8)
+        let u = s.utf8
         return u.count == 64 && u.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
