@@ -32,7 +32,7 @@ struct LineLogHandler: LogHandler {
                 w.field("level", event.level.rawValue)
                 w.field("message", event.message.description)
                 for key in merged.keys.sorted() where !["time", "level", "message"].contains(key) {
-                    w.field(key, "\(merged[key]!)")
+                    w.key(text: key); w.string("\(merged[key]!)")
                 }
             }
         }

@@ -320,7 +320,7 @@ extension MessageContent {
                     w.key("layout")
                     w.beginObject()
                     w.field("image", a.layout.image)
-                    for f in TemplateLayout.textFields { w.field(f, a.layout.texts[f]) }
+                    for f in TemplateLayout.textFields { if let t = a.layout.texts[f] { w.key(text: f); w.string(t) } }
                     w.endObject()
                 }
                 w.field("summaryText", a.summaryText)

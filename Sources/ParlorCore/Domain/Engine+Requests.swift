@@ -196,7 +196,7 @@ extension Engine {
             out.result(conn, id) { w in
                 w.key("data")
                 w.beginObject()
-                for e in entries { w.key(e.key); w.raw(e.value) }
+                for e in entries { w.key(text: e.key); w.raw(e.value) }
                 w.endObject()
             }
 

@@ -37,7 +37,7 @@ public struct NodePresence: Sendable, Equatable {
             w.key("playing")
             w.beginObject()
             for (session, users) in playing.sorted(by: { $0.key < $1.key }) {
-                w.key(session)
+                w.key(text: session)
                 w.beginArray()
                 for u in users { w.string(u) }
                 w.endArray()

@@ -9,7 +9,7 @@ public enum PlayingJSON {
             w.key("sessions")
             w.beginObject()
             for (sid, users) in sessions {
-                w.key(sid)
+                w.key(text: sid)
                 w.beginArray()
                 for u in users { w.string(u) }
                 w.endArray()

@@ -11,8 +11,20 @@ public struct JSONWriter: Sendable {
     public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
-    /// Writes `"key":` inside an object; the value follows.
-    public mutating func key(_ k: String) {
+    /// Writes `"key":` inside an object; the value follows. A literal key is copied as
+    /// it is: Parlor's keys are plain ASCII, so scanning each for escapes (on every
+    /// field of every message) was wasted.
+    public mutating func key(_ k: StaticString) {
+        separator()
+        bytes.append(UInt8(ascii: "\""))
+        k.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    /// A key made at run time (an app's key, a session id): escaped like any string.
+    public mutating func key(text k: String) {
         separator()
         Self.appendString(k, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
@@ -46,16 +58,16 @@ public struct JSONWriter: Sendable {
             endArray()
         case .object(let o):
             beginObject()
-            for (k, e) in zip(o.keys, o.values) { key(k); value(e) }
+            for (k, e) in zip(o.keys, o.values) { key(text: k); value(e) }
             endObject()
         }
     }
 
-    public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
-    public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
-    public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
-    public mutating func field(_ k: String, _ v: String?) { if let v { key(k); string(v) } }
-    public mutating func field(_ k: String, _ v: Int?) { if let v { key(k); int(v) } }
+    public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(v) }
+    public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+    public mutating func field(_ k: StaticString, _ v: String?) { if let v { key(k); string(v) } }
+    public mutating func field(_ k: StaticString, _ v: Int?) { if let v { key(k); int(v) } }
 
     private mutating func separator() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
