@@ -109,6 +109,7 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
     if storeURL == nil && DataDirectory.lock(data) {
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: "/nonexistent"), blobs: blobs, logger: log)
         reply = try engine.runAdminCommand(frame)
+        try store.syncCommitted()  // what it prints as done is on disk
     } else {
         let id = try store.queue(adminFrame: frame, at: Int(Date().timeIntervalSince1970 * 1000))
         let deadline = Date().addingTimeInterval(15)
@@ -124,6 +125,7 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
             throw ExitCode(2)
         }
         reply = answer
+        try store.syncCommitted()  // the server's answer is readable once committed, durable once synced
     }
     print(String(decoding: reply, as: UTF8.self))
     if (try? JSONParser.parse(reply))?["type"] == .string("error") { throw ExitCode(1) }
