@@ -16,9 +16,9 @@ final class WALSync: @unchecked Sendable {
             ? "." : (databasePath as NSString).deletingLastPathComponent
     }
 
+    /// Several threads may sync at once (the kernel joins concurrent flushes); only the
+    /// directory's sync is taken in turn.
     func sync() throws {
-        lock.lock()
-        defer { lock.unlock() }
         let fd = open(walPath, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             // No WAL: nothing was written since SQLite last removed it (a checkpoint on
@@ -32,6 +32,8 @@ final class WALSync: @unchecked Sendable {
         }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return }
+        lock.lock()
+        defer { lock.unlock() }
         if st.st_ino != directorySyncedFor {
             let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard dfd >= 0 else { throw StoreError("cannot open \(directory) to sync it") }

@@ -169,26 +169,7 @@ public struct JSONParser {
 
     private mutating func number() throws(JSONParseError) -> Double {
         let start = i
-        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
-        var digits = 0
-        let first = i
-        while i < b.count, (48...57).contains(b[i]) { i += 1; digits += 1 }
-        guard digits > 0 else { throw JSONParseError() }
-        // RFC 8259: no leading zeros ("01", "-00").
-        guard digits == 1 || b[first] != UInt8(ascii: "0") else { throw JSONParseError() }
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            var frac = 0
-            while i < b.count, (48...57).contains(b[i]) { i += 1; frac += 1 }
-            guard frac > 0 else { throw JSONParseError() }
-        }
-        if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
-            var exp = 0
-            while i < b.count, (48...57).contains(b[i]) { i += 1; exp += 1 }
-            guard exp > 0 else { throw JSONParseError() }
-        }
+        _ = try scanNumber()  // the grammar (RFC 8259: no leading zeros), as the scanner reads it
         let text = String(decoding: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
         // 1e999 would become infinity, and then 0 or null once written back.
         guard let d = Double(text), d.isFinite else { throw JSONParseError() }
