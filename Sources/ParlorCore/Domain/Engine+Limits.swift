@@ -46,10 +46,11 @@ extension Engine {
     /// Refusals in a row close the connection: a client that ignores `retryAfterMs`
     /// costs a frame, a parse and an answer each time.
     func countRefusal(_ conn: ConnectionID, rateLimited: Bool, _ out: inout Outbox) {
-        guard var state = connections[conn] else { return }
-        state.refusals = rateLimited ? state.refusals + 1 : 0
-        connections[conn] = state
-        if rateLimited && state.refusals >= settings.refusalsBeforeClose {
+        // Changed in place: most requests are not refused and change nothing.
+        guard let refusals = connections[conn]?.refusals else { return }
+        let count = rateLimited ? refusals + 1 : 0
+        if count != refusals { connections[conn]?.refusals = count }
+        if rateLimited && count >= settings.refusalsBeforeClose {
             out.actions.append(.close(conn, code: 1008, reason: "too many requests"))
         }
     }

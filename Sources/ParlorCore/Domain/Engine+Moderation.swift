@@ -23,7 +23,7 @@ extension Engine {
     func removeFromConversation(_ cid: String, _ userId: String, change: String, by: String,
                                 _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         guard try tx.removeMember(conversationId: cid, userId: userId) else { return }
-        cache.members.remove(cid + "\u{0}" + userId)
+        cache.members.remove(IdPair(cid, userId))
         for (conn, state) in connections where state.userId == userId {
             connections[conn]?.replays[cid] = nil
             out.actions.append(.unsubscribe(conn, conversationId: cid))
@@ -61,7 +61,7 @@ extension Engine {
             if let parsed = try? JSONParser.parse(m.body), case .string(let appId)? = parsed["appId"] {
                 try tx.setSummary(conversationId: cid, seq: seq, summary: try playedSummary(sender: m.sender, appId: appId, tx))
             }
-            cache.sessions[cid + "\u{0}" + sid]?.summary = nil
+            cache.sessions[IdPair(cid, sid)]?.summary = nil
         }
         let freed = try tx.removeImageRefs(conversationId: cid, seq: seq)
         guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }

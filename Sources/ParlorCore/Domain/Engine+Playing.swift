@@ -6,7 +6,7 @@ extension Engine {
                  _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try requireMember(cid, userId, tx)
         try limit(\.playing, userId, "session marks")
-        if on, cache.sessions[cid + "\u{0}" + sid] == nil, try tx.session(conversationId: cid, id: sid) == nil {
+        if on, cache.sessions[IdPair(cid, sid)] == nil, try tx.session(conversationId: cid, id: sid) == nil {
             throw ParlorError(.notFound, "there is no such session in this conversation", field: "sessionId")
         }
         out.actions.append(.playing(conn, re: id, conversationId: cid, sessionId: sid, userId: userId, playing: on))

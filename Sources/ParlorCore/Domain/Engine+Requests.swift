@@ -291,7 +291,7 @@ extension Engine {
     }
 
     func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {
-        let key = cid + "\u{0}" + userId
+        let key = IdPair(cid, userId)
         if cache.members.contains(key) { return }
         guard try tx.isMember(conversationId: cid, userId: userId) else { throw ParlorError.notMember }
         cache.members.insert(key)
@@ -299,7 +299,7 @@ extension Engine {
 
     /// The (user, app) participant identifier, created on first use and kept for ever.
     func participantId(_ userId: String, _ appId: String, _ tx: any StoreTransaction) throws -> String {
-        let key = userId + "\u{0}" + appId
+        let key = IdPair(userId, appId)
         if let p = cache.participants[key] { return p }
         if let p = try tx.participantId(userId: userId, appId: appId) {
             cache.participants[key] = p

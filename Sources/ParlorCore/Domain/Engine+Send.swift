@@ -123,7 +123,7 @@ extension Engine {
     /// current message.
     private func advanceSession(_ ref: SessionRef, appId: String, cid: String, newSeq: Int, summary: String?,
                                 _ tx: any StoreTransaction) throws -> (version: Int, previous: (seq: Int, summary: String?)?) {
-        let key = cid + "\u{0}" + ref.id
+        let key = IdPair(cid, ref.id)
         guard let head = try cache.sessions[key] ?? tx.session(conversationId: cid, id: ref.id) else {
             guard ref.baseVersion == 0 else {
                 throw ParlorError(.notFound, "there is no session with this id to update", field: "message.session.id")

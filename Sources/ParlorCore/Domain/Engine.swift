@@ -289,14 +289,14 @@ public final class Engine {
 }
 
 struct EngineCache {
-    /// "conversation\0user" pairs known to be members (a removal drops its pair).
-    var members: Set<String> = []
+    /// (conversation, user) pairs known to be members (a removal drops its pair).
+    var members: Set<IdPair> = []
     var lastSeq: [String: Int] = [:]
-    /// "user\0app" -> participant id, only ids read back from the database (a new one
+    /// (user, app) -> participant id, only ids read back from the database (a new one
     /// could still be rolled back with its request).
-    var participants: [String: String] = [:]
-    /// "conversation\0session" -> the session's head after the last committed update.
-    var sessions: [String: SessionHead] = [:]
+    var participants: [IdPair: String] = [:]
+    /// (conversation, session) -> the session's head after the last committed update.
+    var sessions: [IdPair: SessionHead] = [:]
     /// Blob hashes known to be stored (a deletion drops its hash).
     var blobs: Set<String> = []
 }
@@ -347,4 +347,11 @@ enum Replies {
 /// rolled back and run again with a savepoint per request.
 struct RunAgainIsolated: Error {
     var cause: any Error
+}
+
+/// Two ids as one key, without joining them into a new string on every request.
+struct IdPair: Hashable {
+    let first: String
+    let second: String
+    init(_ first: String, _ second: String) { self.first = first; self.second = second }
 }
