@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Debian's libpq for the PostgreSQL store (cluster mode).
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // SQLite's default VFS with each WAL commit written in one system call.
+        .target(name: "CWALBuffer", linkerSettings: [.linkedLibrary("sqlite3")]),
         // The domain: validation, protocol codec, sessions, storage. No sockets.
         .target(
             name: "ParlorCore",
@@ -35,7 +37,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                "CCrypto", "CLibPQ",
+                "CCrypto", "CLibPQ", "CWALBuffer",
             ]
         ),
         // Debian's NATS C client for the bus between cluster nodes.
@@ -67,7 +69,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ParlorCoreTests", dependencies: ["ParlorCore"]),
+        .testTarget(
+            name: "ParlorCoreTests",
+            dependencies: ["ParlorCore", "CWALBuffer", .product(name: "GRDBSQLite", package: "GRDB.swift")]
+        ),
         // The live state without sockets.
         .testTarget(name: "ParlorServerTests", dependencies: ["ParlorServer", "ParlorCore"]),
     ],

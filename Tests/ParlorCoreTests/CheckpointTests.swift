@@ -4,7 +4,7 @@ import Testing
 @testable import ParlorCore
 
 @Suite struct CheckpointTests {
-    /// Past 1,000 pages the WAL is checkpointed by the checkpoint thread, not in the
+    /// Past 16 MB the WAL is checkpointed by the checkpoint thread, not in the
     /// committing (engine) connection, and SQLite then restarts the WAL from its start:
     /// the file stops growing.
     @Test func theWALIsCheckpointedOffTheCommittingThreadAndRestarts() throws {
@@ -15,8 +15,8 @@ import Testing
             try store.write { tx in try (tx as! SQLiteTransaction).db.execute(sql: sql) }
         }
         try write("CREATE TABLE filler (b BLOB)")
-        // One page and more per transaction: 1,100 transactions pass 1,000 pages.
-        for _ in 0..<1100 { try write("INSERT INTO filler VALUES (randomblob(4000))") }
+        // 16 KB and more per transaction: 1,100 transactions pass 16 MB.
+        for _ in 0..<1100 { try write("INSERT INTO filler VALUES (randomblob(16000))") }
         let deadline = Date().addingTimeInterval(10)
         while store.checkpointer!.checkpoints.background == 0 && Date() < deadline { usleep(10_000) }
         #expect(store.checkpointer!.checkpoints.background >= 1)

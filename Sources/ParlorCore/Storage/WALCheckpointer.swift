@@ -2,7 +2,7 @@ import Foundation
 import GRDBSQLite
 
 /// Moves SQLite's WAL checkpoints off the engine thread. SQLite checkpoints in the
-/// connection that commits, once the WAL passes 1,000 pages: with commits no longer
+/// connection that commits, once the WAL passes 1,000 pages (here: 16 MB): with commits no longer
 /// waiting for the disk (see `SQLiteStore`), a checkpoint's two syncs (the WAL, then the
 /// database file) were the engine's only waits on the disk, 5–20 ms every few dozen
 /// batches under load. The engine's connection now only reports the WAL's size (a WAL
@@ -14,8 +14,15 @@ import GRDBSQLite
 /// `inlineAfterPages` the engine's connection checkpoints itself, as before (by then
 /// most frames are copied already), which keeps the file bounded.
 final class WALCheckpointer: @unchecked Sendable {
-    static let backgroundAfterPages: Int32 = 1000
-    static let inlineAfterPages: Int32 = 8000
+    /// Four times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies each
+    /// page changed since the last one once, however often it changed, and a game
+    /// server changes the same index pages over and over (each copy is a read of the
+    /// WAL and a write of the database file). Bytes, not pages, so a database with
+    /// smaller pages is not checkpointed more often.
+    static let backgroundAfterBytes = 16_384_000
+    static let inlineAfterBytes = 4 * backgroundAfterBytes
+    private var backgroundAfterPages: Int32 = 1000
+    private var inlineAfterPages: Int32 = 8000
 
     private let path: String
     private let condition = NSCondition()
@@ -34,20 +41,22 @@ final class WALCheckpointer: @unchecked Sendable {
     init(databasePath: String) { path = databasePath }
 
     /// Installs the WAL hook on the engine's connection.
-    func attach(to connection: OpaquePointer) {
+    func attach(to connection: OpaquePointer, pageSize: Int) {
+        backgroundAfterPages = Int32(Self.backgroundAfterBytes / pageSize)
+        inlineAfterPages = Int32(Self.inlineAfterBytes / pageSize)
         sqlite3_wal_hook(connection, walHook, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// From the hook: the WAL holds `pages` after a commit.
     fileprivate func committed(_ connection: OpaquePointer?, pages: Int32) {
-        if pages >= Self.inlineAfterPages {
+        if pages >= inlineAfterPages {
             sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             condition.lock()
             inline += 1
             condition.unlock()
             return
         }
-        guard pages >= Self.backgroundAfterPages else { return }
+        guard pages >= backgroundAfterPages else { return }
         condition.lock()
         defer { condition.unlock() }
         requested = true
