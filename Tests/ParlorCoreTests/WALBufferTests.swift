@@ -22,9 +22,9 @@ import Testing
         }
         try write("CREATE TABLE t (k TEXT, v BLOB); CREATE INDEX t_k ON t(k)")
         let before = parlor_walbuf_counters(path + "-wal")
-        // 1,000 rows with random index keys: a commit of some 200 pages.
+        // 2,000 rows with random index keys: a commit of some 200 pages.
         try write("""
-            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
             INSERT INTO t SELECT hex(randomblob(16)), randomblob(300) FROM n
             """)
         let after = parlor_walbuf_counters(path + "-wal")
@@ -43,7 +43,7 @@ import Testing
                   let text = sqlite3_column_text(st, 0) else { return nil }
             return String(cString: text)
         }
-        #expect(scalar("SELECT count(*) FROM t") == "1000")
+        #expect(scalar("SELECT count(*) FROM t") == "2000")
         #expect(scalar("PRAGMA integrity_check") == "ok")
     }
 }

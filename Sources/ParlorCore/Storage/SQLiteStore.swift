@@ -13,16 +13,10 @@ import GRDB
 /// being processed. The engine no longer waits for the disk between batches, nor for
 /// checkpoints (`WALCheckpointer`).
 public final class SQLiteStore: ParlorStore {
-    /// Pages of a new database. A commit writes every page it changed to the WAL, whole,
-    /// and a message lands in four places (the table and three indexes, each at a point
-    /// of its own for each conversation or sender): a busy game server wrote 12 KB of WAL
-    /// per 300-byte move with 4,096-byte pages. Smaller pages write less for the same
-    /// rows, at the cost of deeper trees (kept in the page cache).
     /// Registers the VFS that writes each WAL commit in one system call (CWALBuffer), for
     /// every connection opened after it: the engine's and the checkpointer's.
     static let walBuffer: Int32 = parlor_walbuf_register()
 
-    static let pageSize = 2048
     private let queue: DatabaseQueue
     private let statements = StatementCache()
     private let walSync: WALSync?
@@ -34,9 +28,6 @@ public final class SQLiteStore: ParlorStore {
         _ = Self.walBuffer
         var config = Configuration()
         config.prepareDatabase { db in
-            // Only a new database takes it (before its first table); one made with
-            // SQLite's default of 4,096 keeps that.
-            try db.execute(sql: "PRAGMA page_size = \(Self.pageSize)")
             if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
             try db.execute(sql: path != nil ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
             if let maxPages { try db.execute(sql: "PRAGMA max_page_count = \(maxPages)") }
@@ -53,7 +44,7 @@ public final class SQLiteStore: ParlorStore {
         checkpointer = path.map { WALCheckpointer(databasePath: $0) }
         if let checkpointer {
             try queue.inDatabase { db in
-                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? Self.pageSize
+                let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096
                 if let c = db.sqliteConnection { checkpointer.attach(to: c, pageSize: pageSize) }
             }
         }
