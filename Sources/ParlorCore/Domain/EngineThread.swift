@@ -65,8 +65,10 @@ public final class EngineThread: @unchecked Sendable {
             let batch: [EngineInput]
             let queued = inbox.count
             if inbox.count <= Self.maxBatch {
+                // Handed over whole: emptying the shared array "keeping its capacity"
+                // would allocate another as big as the largest backlog so far.
                 batch = inbox
-                inbox.removeAll(keepingCapacity: true)
+                inbox = []
             } else {
                 batch = Array(inbox.prefix(Self.maxBatch))
                 inbox.removeFirst(Self.maxBatch)

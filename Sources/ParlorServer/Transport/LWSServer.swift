@@ -223,9 +223,11 @@ public final class LWSServer: @unchecked Sendable {
         protos[1].callback = parlorCallback
         protos[1].per_session_data_size = MemoryLayout<UInt64>.size
         // lws keeps an rx buffer of this size for every connection, idle or not: small
-        // pieces keep an idle connection cheap (8.2 KB -> 4.5 KB each, measured with
-        // bench/run's idle scenario), and frames are assembled in Swift up to the cap.
-        protos[1].rx_buffer_size = 256
+        // pieces keep an idle connection cheap (4,096 -> 256 took 8.2 KB -> 4.5 KB each,
+        // 128 another 128 bytes, measured with bench/run's idle scenario), and frames are
+        // assembled in Swift up to the cap. Not below 125: lws needs a whole control
+        // frame's payload (close, ping) in this buffer.
+        protos[1].rx_buffer_size = 128
         // Left at 0, tx_packet_size would cap every send() at rx_buffer_size and make lws
         // chop each batched write into 256-byte pieces; one write should take a batch.
         protos[1].tx_packet_size = 4 * Self.writeBudget
@@ -282,9 +284,11 @@ public final class LWSServer: @unchecked Sendable {
     /// Performs the engine's queued actions, in order. Runs on the service thread.
     func drainInbox() {
         assertOnServiceThread()
+        // Swapped out, not copied and emptied: emptying a shared array "keeping its
+        // capacity" allocates a new one as big as the largest burst so far, for good.
         let actions = inbox.withLock { box -> [EngineAction] in
-            let a = box
-            box.removeAll(keepingCapacity: true)
+            var a: [EngineAction] = []
+            swap(&a, &box)
             return a
         }
         let now = LiveState.now()
@@ -297,8 +301,9 @@ public final class LWSServer: @unchecked Sendable {
             }
         }
         let remote = presenceInbox.withLock { box -> [(node: String, NodePresence)] in
-            defer { box.removeAll(keepingCapacity: true) }
-            return box
+            var a: [(node: String, NodePresence)] = []
+            swap(&a, &box)
+            return a
         }
         for (node, state) in remote { live.nodePresence(from: node, state, now: now) }
         applyLiveEffects()
