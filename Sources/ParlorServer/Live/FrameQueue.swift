@@ -41,6 +41,13 @@ struct FrameQueue {
         return total
     }
 
+    var hasStorage: Bool { frames.capacity > 0 }
+
+    /// Drops the empty queue's storage (kept by `pop` for the next write).
+    mutating func releaseIfEmpty() {
+        if isEmpty && hasStorage { removeAll() }
+    }
+
     mutating func removeAll() {
         frames.removeAll()
         head = 0

@@ -3,14 +3,14 @@ import ParlorCore
 /// Who receives what: the connections subscribed to each conversation, and which
 /// members are online there (at least one subscribed connection).
 struct Subscriptions {
-    private(set) var subscribers: [String: Set<ConnectionID>] = [:]
+    private(set) var subscribers: [String: SmallSet<ConnectionID>] = [:]
     private var online: [String: [String: Int]] = [:]
     /// (connection, conversation) pairs, for metrics.
     private(set) var count = 0
 
     /// Returns true if this made the user newly online in the conversation.
     mutating func add(_ id: ConnectionID, to conversation: String, userId: String) -> Bool {
-        guard subscribers[conversation, default: []].insert(id).inserted else { return false }
+        guard subscribers[conversation, default: SmallSet()].insert(id) else { return false }
         count += 1
         let n = online[conversation, default: [:]][userId, default: 0]
         online[conversation, default: [:]][userId] = n + 1
@@ -19,7 +19,7 @@ struct Subscriptions {
 
     /// Returns true if this made the user go offline in the conversation.
     mutating func remove(_ id: ConnectionID, from conversation: String, userId: String) -> Bool {
-        guard subscribers[conversation]?.remove(id) != nil else { return false }
+        guard subscribers[conversation]?.remove(id) == true else { return false }
         count -= 1
         if subscribers[conversation]?.isEmpty == true { subscribers[conversation] = nil }
         let n = (online[conversation]?[userId] ?? 1) - 1
