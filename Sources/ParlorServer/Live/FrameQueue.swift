@@ -43,9 +43,12 @@ struct FrameQueue {
 
     var hasStorage: Bool { frames.capacity > 0 }
 
-    /// Drops the empty queue's storage (kept by `pop` for the next write).
-    mutating func releaseIfEmpty() {
-        if isEmpty && hasStorage { removeAll() }
+    /// Drops the empty queue's storage (kept by `pop` for the next write); true if
+    /// there was some.
+    mutating func releaseIfEmpty() -> Bool {
+        guard isEmpty && hasStorage else { return false }
+        removeAll()
+        return true
     }
 
     mutating func removeAll() {

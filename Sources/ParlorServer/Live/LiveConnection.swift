@@ -125,9 +125,14 @@ extension LiveConnection {
     /// Gives back what an idle connection keeps for nothing (the sweep, once a second):
     /// a busy connection keeps its buffers from one write to the next, and an idle one
     /// would otherwise hold its largest burst's for good (about 250 bytes each, measured).
-    mutating func releaseIdleBuffers() {
-        queue.releaseIfEmpty()
-        if readAt.isEmpty && readAt.capacity > 0 { readAt = [] }
+    /// Returns how many buffers it gave back.
+    mutating func releaseIdleBuffers() -> Int {
+        var n = queue.releaseIfEmpty() ? 1 : 0
+        if readAt.isEmpty && readAt.capacity > 0 {
+            readAt = []
+            n += 1
+        }
+        return n
     }
 
     /// The queue has drained (nearly: live traffic of other rooms may never let it

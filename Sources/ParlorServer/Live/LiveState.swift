@@ -23,6 +23,9 @@ struct LiveState {
     var presenceDirty: [String: Bool] = [:]
     var nextPresenceRefresh: UInt64 = 0
     var effects: [LiveEffect] = []
+    /// Idle connections' buffers the sweep gave back since the transport last trimmed
+    /// the heap (LWSServer.sweep).
+    var releasedBuffers = 0
     private(set) var draining = false
     let log: Logger
     let metrics = LiveMetrics()
@@ -119,7 +122,7 @@ struct LiveState {
         sweepRemotePresence(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
         for id in connections.ids {
-            connections[id]!.releaseIdleBuffers()
+            releasedBuffers += connections[id]!.releaseIdleBuffers()
             let c = connections[id]!
             guard c.closeCode == nil else { continue }
             if c.userId == nil && c.inFlight == 0 && now &- c.openedAt > limit {
