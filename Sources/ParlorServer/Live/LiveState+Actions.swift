@@ -53,6 +53,7 @@ extension LiveState {
     }
 
     private mutating func subscribe(_ id: ConnectionID, _ conversation: String, _ userId: String) {
+        let conversation = subscriptions.interned(conversation)
         guard connections.contains(id), connections[id]!.subscriptions.insert(conversation) else { return }
         let first = subscriptions.subscriberCount(conversation) == 0
         let cameOnline = subscriptions.add(id, to: conversation, userId: userId)

@@ -35,4 +35,11 @@ struct Subscriptions {
     func isOnline(_ userId: String, in conversation: String) -> Bool { online[conversation]?[userId] != nil }
 
     func subscriberCount(_ conversation: String) -> Int { subscribers[conversation]?.count ?? 0 }
+
+    /// The conversation's id as already held here, if it is: each subscribe brings its
+    /// own copy (parsed from its request, 64 bytes), and a connection keeps the id it
+    /// subscribed to, so a room's connections share one instead of keeping one each.
+    func interned(_ conversation: String) -> String {
+        subscribers.index(forKey: conversation).map { subscribers[$0].key } ?? conversation
+    }
 }
