@@ -65,10 +65,11 @@ public final class EngineThread: @unchecked Sendable {
             let batch: [EngineInput]
             let queued = inbox.count
             if inbox.count <= Self.maxBatch {
-                // Handed over whole: emptying the shared array "keeping its capacity"
-                // would allocate another as big as the largest backlog so far.
+                // Emptying the shared array "keeping its capacity" allocates another as
+                // big (one allocation, not one per doubling), but not past a size: the
+                // largest backlog so far would be kept for good.
                 batch = inbox
-                inbox = []
+                inbox.removeAll(keepingCapacity: inbox.capacity <= 1024)
             } else {
                 batch = Array(inbox.prefix(Self.maxBatch))
                 inbox.removeFirst(Self.maxBatch)

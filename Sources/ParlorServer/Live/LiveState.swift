@@ -44,7 +44,7 @@ struct LiveState {
     /// to a size: a burst of thousands of connections must not keep its buffers for good).
     mutating func takeEffects(into out: inout [LiveEffect]) {
         flushPresence()
-        out.removeAll(keepingCapacity: out.capacity <= 256)
+        out.removeAll(keepingCapacity: out.capacity <= 1024)
         swap(&out, &effects)
     }
 

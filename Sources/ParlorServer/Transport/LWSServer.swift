@@ -284,11 +284,12 @@ public final class LWSServer: @unchecked Sendable {
     /// Performs the engine's queued actions, in order. Runs on the service thread.
     func drainInbox() {
         assertOnServiceThread()
-        // Swapped out, not copied and emptied: emptying a shared array "keeping its
-        // capacity" allocates a new one as big as the largest burst so far, for good.
+        // Emptying the shared array "keeping its capacity" allocates a new one as big:
+        // one allocation a turn, not one per doubling, but only up to a size, or the
+        // largest burst so far (thousands of subscribes) would be kept for good.
         let actions = inbox.withLock { box -> [EngineAction] in
-            var a: [EngineAction] = []
-            swap(&a, &box)
+            let a = box
+            box.removeAll(keepingCapacity: box.capacity <= Self.keptCapacity)
             return a
         }
         let now = LiveState.now()
@@ -301,13 +302,15 @@ public final class LWSServer: @unchecked Sendable {
             }
         }
         let remote = presenceInbox.withLock { box -> [(node: String, NodePresence)] in
-            var a: [(node: String, NodePresence)] = []
-            swap(&a, &box)
-            return a
+            defer { box.removeAll(keepingCapacity: box.capacity <= Self.keptCapacity) }
+            return box
         }
         for (node, state) in remote { live.nodePresence(from: node, state, now: now) }
         applyLiveEffects()
     }
+
+    /// The most entries an emptied inbox or effects buffer keeps room for.
+    static let keptCapacity = 1024
 
     func makeId() -> UInt64 {
         defer { nextId += 1 }
