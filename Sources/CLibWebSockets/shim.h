@@ -11,6 +11,7 @@
 
 #include <libwebsockets.h>
 #include <openssl/ssl.h>
+#include <malloc.h>
 
 /* LWS_PRE is `#define LWS_PRE _LWS_PAD(...)`: headroom lws_write needs before a buffer. */
 static inline size_t parlor_lws_pre(void) { return LWS_PRE; }
@@ -28,6 +29,11 @@ static inline int parlor_write_http(struct lws *wsi, unsigned char *buf, size_t 
 static inline void parlor_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC);
 }
+
+/* glibc's malloc_trim(0): gives the heap's whole free pages back to the system, also
+ * those between live blocks (free() only ever shrinks the top). Not in Swift's Glibc
+ * module (<malloc.h>). LWSServer.sweep calls it after a burst of releases. */
+static inline void parlor_trim_heap(void) { malloc_trim(0); }
 
 /* Server options are 64-bit macro constants built from shifts. `libev` runs the loop on
  * lws's libev plugin (epoll), whose cost does not grow with idle connections as poll()'s does. */

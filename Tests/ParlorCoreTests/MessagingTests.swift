@@ -117,8 +117,28 @@ import Testing
         let lastOfReply = actions.last { if case .processed = $0 { false } else { true } }
         guard case .subscribe(1, c, _)? = lastOfReply else { Issue.record("subscribe must come after the replay"); return }
         guard case .processed(1, count: 1)? = actions.last else { Issue.record("the frame must be reported done"); return }
+        #expect(h.engine.connections[1]?.replays.isEmpty == true, "a replay that is over keeps no entry")
         let ahead = h.request(1, #"{"type":"subscribe","id":"s","conversationId":"\#(c)","afterSeq":9}"#)
         #expect(ahead["result"]?["resync"] == .bool(true))
+    }
+
+    @Test func aReplayInPiecesKeepsItsEntryUntilItIsOver() throws {
+        let h = try EngineHarness()
+        h.register(1, "Ana")
+        let c = h.conversation(owner: 1)
+        for i in 0..<(Limits.replayPieceMessages + 20) {
+            h.request(1, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"k\#(i)","message":{"kind":"text","text":"m"}}"#)
+        }
+        let first = h.batch([(1, #"{"type":"subscribe","id":"s","conversationId":"\#(c)","afterSeq":0}"#)])
+        guard let (afterSeq, generation) = first.lazy.compactMap({ a -> (Int, Int)? in
+            if case .replayContinues(1, c, let s, let g) = a { (s, g) } else { nil }
+        }).first else { Issue.record("a replay of more than a piece continues"); return }
+        #expect(h.engine.connections[1]?.replays[c] == generation)
+        let rest = h.engine.process([.replay(1, conversationId: c, afterSeq: afterSeq, generation: generation)])
+        #expect(rest.contains { if case .subscribe(1, c, _) = $0 { true } else { false } })
+        #expect(h.engine.connections[1]?.replays.isEmpty == true)
+        // A piece of the finished replay arriving late is dropped.
+        #expect(h.engine.process([.replay(1, conversationId: c, afterSeq: afterSeq, generation: generation)]).isEmpty)
     }
 
     @Test func historyPagesBackwards() throws {

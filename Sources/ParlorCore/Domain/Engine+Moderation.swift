@@ -23,9 +23,9 @@ extension Engine {
     func removeFromConversation(_ cid: String, _ userId: String, change: String, by: String,
                                 _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         guard try tx.removeMember(conversationId: cid, userId: userId) else { return }
-        cache.members.remove(IdPair(cid, userId))
+        cache.members.remove(MemberKey(conversation: cid, user: userId))
         for (conn, state) in connections where state.userId == userId {
-            connections[conn]?.replays[cid] = nil
+            endReplay(conn, cid)
             out.actions.append(.unsubscribe(conn, conversationId: cid))
         }
         let name = try tx.user(id: userId)?.name ?? ""

@@ -130,6 +130,7 @@ extension Engine {
             if !resync && afterSeq < c.lastSeq {
                 try replayPiece(conn, cid, afterSeq: afterSeq, lastSeq: c.lastSeq, generation: generation, userId, tx, &out)
             } else {
+                endReplay(conn, cid)
                 try subscribeLive(conn, cid, userId: userId, caughtUpTo: c.lastSeq, tx, &out)
             }
 
@@ -244,8 +245,18 @@ extension Engine {
         if last < replayTarget(cid, lastSeq: lastSeq) {
             out.actions.append(.replayContinues(conn, conversationId: cid, afterSeq: last, generation: generation))
         } else {
+            endReplay(conn, cid)
             try subscribeLive(conn, cid, userId: userId, caughtUpTo: last, tx, &out)
         }
+    }
+
+    /// A replay is over (caught up, or not needed): its entry goes, and with the last
+    /// one the table, so a connection keeps none while no replay runs. A piece of it
+    /// still on its way finds no entry and is dropped, as one of a replaced replay is.
+    func endReplay(_ conn: ConnectionID, _ cid: String) {
+        guard connections[conn]?.replays[cid] != nil else { return }
+        connections[conn]!.replays[cid] = nil
+        if connections[conn]!.replays.isEmpty { connections[conn]!.replays = [:] }
     }
 
     /// The next piece of a replay, unless a newer subscribe replaced it or the user left.
@@ -291,7 +302,7 @@ extension Engine {
     }
 
     func requireMember(_ cid: String, _ userId: String, _ tx: any StoreTransaction) throws {
-        let key = IdPair(cid, userId)
+        let key = MemberKey(conversation: cid, user: userId)
         if cache.members.contains(key) { return }
         guard try tx.isMember(conversationId: cid, userId: userId) else { throw ParlorError.notMember }
         cache.members.insert(key)

@@ -20,7 +20,8 @@ public final class Engine {
         /// Its device was revoked: it is being closed and may do nothing more.
         var signedOut = false
         var failures = 0
-        /// The latest subscribe per conversation: a replay piece of an older one is dropped.
+        /// The replays under way, by conversation: the generation of the latest subscribe,
+        /// so a piece of an older one is dropped (Engine+Requests.swift: `endReplay`).
         var replays: [String: Int] = [:]
         var nextReplay = 1
     }
@@ -121,6 +122,8 @@ public final class Engine {
                             out.actions.append(.healthDone(id, problem: "database: \(Self.describe(error))"))
                         }
                     case .replay(let conn, let cid, let afterSeq, let generation):
+                        // The replay's end drops its entry: undone if the batch is.
+                        if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
@@ -290,7 +293,7 @@ public final class Engine {
 
 struct EngineCache {
     /// (conversation, user) pairs known to be members (a removal drops its pair).
-    var members: Set<IdPair> = []
+    var members: Set<MemberKey> = []
     var lastSeq: [String: Int] = [:]
     /// (user, app) -> participant id, only ids read back from the database (a new one
     /// could still be rolled back with its request).

@@ -65,8 +65,11 @@ public final class EngineThread: @unchecked Sendable {
             let batch: [EngineInput]
             let queued = inbox.count
             if inbox.count <= Self.maxBatch {
+                // Emptying the shared array "keeping its capacity" allocates another as
+                // big (one allocation, not one per doubling), but not past a size: the
+                // largest backlog so far would be kept for good.
                 batch = inbox
-                inbox.removeAll(keepingCapacity: true)
+                inbox.removeAll(keepingCapacity: inbox.capacity <= 1024)
             } else {
                 batch = Array(inbox.prefix(Self.maxBatch))
                 inbox.removeFirst(Self.maxBatch)

@@ -41,6 +41,16 @@ struct FrameQueue {
         return total
     }
 
+    var hasStorage: Bool { frames.capacity > 0 }
+
+    /// Drops the empty queue's storage (kept by `pop` for the next write); true if
+    /// there was some.
+    mutating func releaseIfEmpty() -> Bool {
+        guard isEmpty && hasStorage else { return false }
+        removeAll()
+        return true
+    }
+
     mutating func removeAll() {
         frames.removeAll()
         head = 0

@@ -3,46 +3,48 @@ import ParlorCore
 /// What the live state knows of one WebSocket connection. A value: the transport
 /// keeps its socket, the live state keeps this, keyed by the same id.
 struct LiveConnection {
+    // Declared in this order so that the small fields share words (Swift lays fields
+    // out as declared): one of these per connection in `ConnectionTable`'s slab, idle
+    // or not, 144 bytes (IdleMemoryTests).
     let id: ConnectionID
-    let peer: String
     /// Uptime nanoseconds (see `LiveState.now`).
     let openedAt: UInt64
     /// When the peer was last heard from (a frame or a pong), and when a ping still
-    /// unanswered was sent: the keepalive (`LiveState.sweep`).
+    /// unanswered was sent (`pingedAt`, below): the keepalive (`LiveState.sweep`).
     var heardAt: UInt64
-    var pingedAt: UInt64?
     var userId: String?
-    var subscriptions: Set<String> = []
     var queue = FrameQueue()
-    /// A writeable callback is already asked for; asking again costs a syscall.
-    var writeRequested = false
 
-    /// Set when the connection must be closed at its next writeable callback.
-    var closeCode: UInt16?
+    /// Set with `closeCode` when the connection must be closed at its next writeable callback.
     var closeReason = ""
-    var closeSent = false
 
     /// The text message being received, across fragments.
     var incoming: [UInt8] = []
-    /// Bytes of an oversized frame read and dropped so far.
-    var discarded = 0
-
-    /// Frames handed to the engine and not yet answered; past a limit the connection
-    /// stops being read, so one client cannot flood the engine or grow its inbox.
-    var inFlight = 0
-    var readingPaused = false
     /// When each frame still with the engine was read, oldest first (ack latency).
     var readAt: [UInt64] = []
     /// Resume replays waiting for this connection's queue to drain before their next piece.
     var pendingReplays: [(conversationId: String, afterSeq: Int, generation: Int)] = []
+    /// Bytes of an oversized frame read and dropped so far (at most 4 frames' worth).
+    var discarded: Int32 = 0
+    /// Frames handed to the engine and not yet answered; past a limit the connection
+    /// stops being read, so one client cannot flood the engine or grow its inbox.
+    var inFlight: Int32 = 0
+
+    /// 8 bytes and a tag, which the 2-byte-aligned fields below fill up to the word.
+    var subscriptions = SmallSet<String>()
+    var closeCode: UInt16?
+    var closeSent = false
+    var readingPaused = false
+    /// A writeable callback is already asked for; asking again costs a syscall.
+    var writeRequested = false
+    var pingedAt: UInt64?
 
     /// A replay's next piece is asked for once no more than this is waiting to be written.
     static let replayLowWater = 64 * 1024
-    static let maxInFlight = 64
+    static let maxInFlight: Int32 = 64
 
-    init(id: ConnectionID, peer: String, openedAt: UInt64) {
+    init(id: ConnectionID, openedAt: UInt64) {
         self.id = id
-        self.peer = peer
         self.openedAt = openedAt
         heardAt = openedAt
     }
@@ -88,8 +90,8 @@ extension LiveConnection {
         // the client, done sending, reads the 1009 instead of a reset connection.
         if discarded > 0 || incoming.count + bytes.count + remaining > Limits.frameBytes {
             incoming = []
-            discarded += bytes.count
-            if final || discarded > 4 * Limits.frameBytes { return .close(1009, "frames are limited to 64 KiB") }
+            discarded += Int32(bytes.count)
+            if final || Int(discarded) > 4 * Limits.frameBytes { return .close(1009, "frames are limited to 64 KiB") }
             return .nothing
         }
         incoming.append(contentsOf: bytes)
@@ -120,6 +122,19 @@ extension LiveConnection {
         return .write(n)
     }
 
+    /// Gives back what an idle connection keeps for nothing (the sweep, once a second):
+    /// a busy connection keeps its buffers from one write to the next, and an idle one
+    /// would otherwise hold its largest burst's for good (about 250 bytes each, measured).
+    /// Returns how many buffers it gave back.
+    mutating func releaseIdleBuffers() -> Int {
+        var n = queue.releaseIfEmpty() ? 1 : 0
+        if readAt.isEmpty && readAt.capacity > 0 {
+            readAt = []
+            n += 1
+        }
+        return n
+    }
+
     /// The queue has drained (nearly: live traffic of other rooms may never let it
     /// empty): ask the engine for the next piece of each waiting replay.
     mutating func continueReplays(_ fx: inout [LiveEffect]) {
@@ -133,7 +148,7 @@ extension LiveConnection {
     /// The engine answered `count` frames: resume reading once half the window is free.
     mutating func processed(_ count: Int, now: UInt64, draining: Bool, latency: (UInt64) -> Void,
                             _ fx: inout [LiveEffect]) {
-        inFlight -= count
+        inFlight -= Int32(count)
         for t in readAt.prefix(count) { latency(now &- t) }
         readAt.removeFirst(min(count, readAt.count))
         if readingPaused && inFlight <= Self.maxInFlight / 2 && !draining {

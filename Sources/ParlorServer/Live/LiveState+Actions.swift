@@ -15,7 +15,7 @@ extension LiveState {
             broadcast(OutboundFrame(payload), to: conversation, except: nil)
         case .toUser(let userId, let payload):
             let frame = OutboundFrame(payload)
-            for id in userConnections[userId] ?? [] { enqueue(frame, to: id) }
+            for id in userConnections[userId] ?? SmallSet() { enqueue(frame, to: id) }
         case .subscribe(let id, let conversation, let userId):
             subscribe(id, conversation, userId)
         case .unsubscribe(let id, let conversation):
@@ -23,7 +23,7 @@ extension LiveState {
         case .authenticated(let id, let userId):
             guard connections.contains(id) else { break }
             connections[id]!.userId = userId
-            userConnections[userId, default: []].insert(id)
+            userConnections[userId, default: SmallSet()].insert(id)
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
         case .processed(let id, let count):
             guard connections.contains(id) else { break }
@@ -49,11 +49,12 @@ extension LiveState {
 
     private mutating func broadcast(_ frame: OutboundFrame, to conversation: String, except: ConnectionID?) {
         guard let subs = subscriptions.subscribers[conversation] else { return }
-        for id in subs where id != except { enqueue(frame, to: id) }
+        subs.forEach { id in if id != except { enqueue(frame, to: id) } }
     }
 
     private mutating func subscribe(_ id: ConnectionID, _ conversation: String, _ userId: String) {
-        guard connections.contains(id), connections[id]!.subscriptions.insert(conversation).inserted else { return }
+        let conversation = subscriptions.interned(conversation)
+        guard connections.contains(id), connections[id]!.subscriptions.insert(conversation) else { return }
         let first = subscriptions.subscriberCount(conversation) == 0
         let cameOnline = subscriptions.add(id, to: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)
@@ -73,7 +74,7 @@ extension LiveState {
 
     mutating func leave(_ id: ConnectionID, _ conversation: String) {
         stopPlaying(id, in: conversation)
-        guard connections.contains(id), connections[id]!.subscriptions.remove(conversation) != nil,
+        guard connections.contains(id), connections[id]!.subscriptions.remove(conversation),
               let userId = connections[id]!.userId else { return }
         let wentOffline = subscriptions.remove(id, from: conversation, userId: userId)
         metrics.subscriptions.record(subscriptions.count)

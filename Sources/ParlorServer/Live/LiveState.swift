@@ -14,7 +14,7 @@ struct LiveState {
     /// Who has which session open in the expanded pane (LiveState+Playing.swift).
     var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
-    var userConnections: [String: Set<ConnectionID>] = [:]
+    var userConnections: [String: SmallSet<ConnectionID>] = [:]
     /// Cluster mode (LiveState+Cluster.swift): whether this node shares presence with
     /// others, what they hold, and the conversations whose state is due to be announced
     /// (true: asking the others for theirs).
@@ -23,6 +23,9 @@ struct LiveState {
     var presenceDirty: [String: Bool] = [:]
     var nextPresenceRefresh: UInt64 = 0
     var effects: [LiveEffect] = []
+    /// Idle connections' buffers the sweep gave back since the transport last trimmed
+    /// the heap (LWSServer.sweep).
+    var releasedBuffers = 0
     private(set) var draining = false
     let log: Logger
     let metrics = LiveMetrics()
@@ -37,10 +40,11 @@ struct LiveState {
     /// Uptime nanoseconds: the clock every `now` below is read from.
     static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
-    /// Hands over the effects recorded so far (into `out`, whose storage is reused).
+    /// Hands over the effects recorded so far (into `out`, whose storage is reused up
+    /// to a size: a burst of thousands of connections must not keep its buffers for good).
     mutating func takeEffects(into out: inout [LiveEffect]) {
         flushPresence()
-        out.removeAll(keepingCapacity: true)
+        out.removeAll(keepingCapacity: out.capacity <= 1024)
         swap(&out, &effects)
     }
 
@@ -48,7 +52,7 @@ struct LiveState {
     /// client's address (behind a trusted proxy, the one it forwarded), which the
     /// engine's per-address limits count by.
     mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
-        let id = connections.insert { LiveConnection(id: $0, peer: peer, openedAt: now) }
+        let id = connections.insert { LiveConnection(id: $0, openedAt: now) }
         metrics.connections.record(connections.count)
         effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
@@ -118,6 +122,7 @@ struct LiveState {
         sweepRemotePresence(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
         for id in connections.ids {
+            releasedBuffers += connections[id]!.releaseIdleBuffers()
             let c = connections[id]!
             guard c.closeCode == nil else { continue }
             if c.userId == nil && c.inFlight == 0 && now &- c.openedAt > limit {

@@ -223,9 +223,11 @@ public final class LWSServer: @unchecked Sendable {
         protos[1].callback = parlorCallback
         protos[1].per_session_data_size = MemoryLayout<UInt64>.size
         // lws keeps an rx buffer of this size for every connection, idle or not: small
-        // pieces keep an idle connection cheap (8.2 KB -> 4.5 KB each, measured with
-        // bench/run's idle scenario), and frames are assembled in Swift up to the cap.
-        protos[1].rx_buffer_size = 256
+        // pieces keep an idle connection cheap (4,096 -> 256 took 8.2 KB -> 4.5 KB each,
+        // 128 another 128 bytes, measured with bench/run's idle scenario), and frames are
+        // assembled in Swift up to the cap. Not below 125: lws needs a whole control
+        // frame's payload (close, ping) in this buffer.
+        protos[1].rx_buffer_size = 128
         // Left at 0, tx_packet_size would cap every send() at rx_buffer_size and make lws
         // chop each batched write into 256-byte pieces; one write should take a batch.
         protos[1].tx_packet_size = 4 * Self.writeBudget
@@ -282,9 +284,12 @@ public final class LWSServer: @unchecked Sendable {
     /// Performs the engine's queued actions, in order. Runs on the service thread.
     func drainInbox() {
         assertOnServiceThread()
+        // Emptying the shared array "keeping its capacity" allocates a new one as big:
+        // one allocation a turn, not one per doubling, but only up to a size, or the
+        // largest burst so far (thousands of subscribes) would be kept for good.
         let actions = inbox.withLock { box -> [EngineAction] in
             let a = box
-            box.removeAll(keepingCapacity: true)
+            box.removeAll(keepingCapacity: box.capacity <= Self.keptCapacity)
             return a
         }
         let now = LiveState.now()
@@ -297,12 +302,15 @@ public final class LWSServer: @unchecked Sendable {
             }
         }
         let remote = presenceInbox.withLock { box -> [(node: String, NodePresence)] in
-            defer { box.removeAll(keepingCapacity: true) }
+            defer { box.removeAll(keepingCapacity: box.capacity <= Self.keptCapacity) }
             return box
         }
         for (node, state) in remote { live.nodePresence(from: node, state, now: now) }
         applyLiveEffects()
     }
+
+    /// The most entries an emptied inbox or effects buffer keeps room for.
+    static let keptCapacity = 1024
 
     func makeId() -> UInt64 {
         defer { nextId += 1 }

@@ -1,0 +1,38 @@
+/// A (conversation, user) pair, the key of the engine's member cache. Ids as Parlor
+/// makes them (`Secrets.id`: one ASCII letter and 24 lowercase hex digits) are packed
+/// into 26 bytes inline, so a cached membership holds no 51-character string of its
+/// own (129 -> 66 bytes a membership in massif, 1,000 of them); any other id is kept
+/// as text. Packing is one-to-one on such ids (lowercase only), so two keys are equal
+/// exactly when both ids are.
+enum MemberKey: Hashable {
+    case packed(UInt64, UInt64, UInt64, UInt16)
+    case text(String)
+
+    init(conversation: String, user: String) {
+        if let c = Self.unpack(conversation), let u = Self.unpack(user) {
+            self = .packed(c.low, c.high << 32 | u.low >> 32, u.low << 32 | u.high,
+                           UInt16(c.prefix) | UInt16(u.prefix) << 8)
+        } else {
+            self = .text(conversation + "\u{0}" + user)
+        }
+    }
+
+    /// A letter and 96 bits: `low` the first 16 hex digits, `high` the last 8.
+    private static func unpack(_ id: String) -> (prefix: UInt8, low: UInt64, high: UInt64)? {
+        var utf8 = id.utf8.makeIterator()
+        guard id.utf8.count == 25, let p = utf8.next(), (p >= 0x61 && p <= 0x7A) || (p >= 0x41 && p <= 0x5A)
+        else { return nil }
+        var low: UInt64 = 0, high: UInt64 = 0
+        for i in 0..<24 {
+            guard let c = utf8.next() else { return nil }
+            let v: UInt8
+            switch c {
+            case 0x30...0x39: v = c - 0x30
+            case 0x61...0x66: v = c - 0x61 + 10
+            default: return nil
+            }
+            if i < 16 { low = low << 4 | UInt64(v) } else { high = high << 4 | UInt64(v) }
+        }
+        return (p, low, high)
+    }
+}
