@@ -7,7 +7,7 @@ DATA       ?= ./data
 PYTHON     ?= python3
 APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji \
               postgresql-15 libpq-dev nats-server libnats-dev
-PIP_PKGS   := websockets pytest playwright prometheus-client axe-playwright-python
+PIP_PKGS   := websockets pytest pytest-xdist playwright prometheus-client axe-playwright-python
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
@@ -24,7 +24,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import websockets, pytest, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
+	@$(PYTHON) -c "import websockets, pytest, xdist, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
 # The Swift runtime is linked in, so the binary runs on a machine without Swift
@@ -45,11 +45,18 @@ unit:
 js:
 	@if ls Tests/js/*.test.mjs >/dev/null 2>&1; then node --test Tests/js/; fi
 
+# Two pytest workers (pytest-xdist): most of a test's time is waiting on a server, a
+# browser or a round trip, not computing, so two run side by side on two cores. Every
+# test starts its own servers on free ports (integration: one per test file, and a
+# PostgreSQL per worker; a file's tests stay on one worker). TEST_WORKERS=0 runs them
+# in this process, one after the other.
+TEST_WORKERS ?= 2
+
 integration:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/integration
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadfile Tests/integration
 
 browser:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q Tests/browser
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n $(TEST_WORKERS) Tests/browser
 
 bench: deps build
 	bench/run
