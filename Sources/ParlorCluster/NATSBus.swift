@@ -79,6 +79,14 @@ public final class NATSBus: @unchecked Sendable {
 
     /// Called on the engine thread with each batch's actions, after its commit.
     public func publish(_ actions: [EngineAction]) {
+        var listening = false
+        defer {
+            // A subscription is only queued for nats-server; until it has it, what other
+            // nodes publish on the subject is lost here. The flush's round trip makes
+            // sure it has, before the batch is answered (a client told it subscribed
+            // must get the room's events, a rename at once included).
+            if listening { _ = natsConnection_FlushTimeout(connection, 1000) }
+        }
         for action in actions {
             switch action {
             case .committedMessages(let cid):
@@ -95,9 +103,9 @@ public final class NATSBus: @unchecked Sendable {
                 if let device { send("parlor.signout.device", nil, Array(device.utf8)) }
                 if let user { send("parlor.signout.user", nil, Array(user.utf8)) }
             case .subscribe(_, let cid, _):
-                listen("parlor.c." + cid)
+                listening = listen("parlor.c." + cid) || listening
             case .authenticated(_, let userId):
-                listen("parlor.u." + userId)
+                listening = listen("parlor.u." + userId) || listening
             default:
                 continue
             }
@@ -128,8 +136,10 @@ public final class NATSBus: @unchecked Sendable {
         }
     }
 
-    private func listen(_ subject: String) {
-        guard Self.isToken(subject), subscribed.insert(subject).inserted else { return }
+    /// True when it subscribed now (not before).
+    @discardableResult
+    private func listen(_ subject: String) -> Bool {
+        guard Self.isToken(subject), subscribed.insert(subject).inserted else { return false }
         var sub: OpaquePointer?
         let status = natsConnection_Subscribe(&sub, connection, subject, { _, _, msg, closure in
             guard let msg, let closure else { return }
@@ -140,7 +150,9 @@ public final class NATSBus: @unchecked Sendable {
             subscribed.remove(subject)
             log.error("bus subscribe failed", metadata: ["subject": "\(subject)",
                                                           "cause": "\(String(cString: natsStatus_GetText(status)))"])
+            return false
         }
+        return true
     }
 
     /// On a NATS thread.

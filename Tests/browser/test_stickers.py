@@ -69,10 +69,16 @@ def test_a_touch_that_moves_at_once_is_a_slip_not_a_peel(people_with_live):
     chip = staged.bounding_box()
     x0, y0 = chip["x"] + 20, chip["y"] + chip["height"] / 2
     cdp = ana.context.new_cdp_session(ana)
+    # The page's clock stands still while the touch starts and moves, so "at once" holds
+    # however slow the machine is between the two (a real 400 ms stall would be a long
+    # press); then it runs past the long press: a timer left behind would peel now.
+    ana.clock.install()
+    ana.clock.pause_at(ana.evaluate("Date.now()") + 1000)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x0, "y": y0 - 80}]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-    ana.wait_for_timeout(600)  # longer than the long press: it must not peel late
+    ana.clock.run_for(600)  # longer than the long press: it must not peel late
+    ana.clock.resume()
     expect(ana.locator(".sticker-ghost")).to_have_count(0)
     expect(staged).to_have_count(1)
 
