@@ -28,7 +28,7 @@ public final class NATSBus: @unchecked Sendable {
     private let handlers = Mutex<Handlers?>(nil)
     /// This run of this node, in presence announcements (a restart is a new node).
     public let nodeId: String
-    /// Subjects subscribed so far (engine thread only).
+    /// Subjects subscribed so far (`start`, then `publish`, one call at a time).
     private var subscribed: Set<String> = []
 
     struct Handlers {
@@ -77,7 +77,8 @@ public final class NATSBus: @unchecked Sendable {
         listen("parlor.signout.user")
     }
 
-    /// Called on the engine thread with each batch's actions, after its commit.
+    /// Called with each batch's actions once they are durable, one batch at a time in
+    /// commit order (from the thread that delivers them: `EngineThread`'s deliver).
     public func publish(_ actions: [EngineAction]) {
         var listening = false
         defer {

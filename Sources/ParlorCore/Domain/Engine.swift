@@ -351,10 +351,3 @@ enum Replies {
 struct RunAgainIsolated: Error {
     var cause: any Error
 }
-
-/// Two ids as one key, without joining them into a new string on every request.
-struct IdPair: Hashable {
-    let first: String
-    let second: String
-    init(_ first: String, _ second: String) { self.first = first; self.second = second }
-}

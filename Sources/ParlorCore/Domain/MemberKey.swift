@@ -1,19 +1,19 @@
 /// A (conversation, user) pair, the key of the engine's member cache. Ids as Parlor
 /// makes them (`Secrets.id`: one ASCII letter and 24 lowercase hex digits) are packed
 /// into 26 bytes inline, so a cached membership holds no 51-character string of its
-/// own (129 -> 66 bytes a membership in massif, 1,000 of them); any other id is kept
-/// as text. Packing is one-to-one on such ids (lowercase only), so two keys are equal
+/// own (129 -> 66 bytes a membership in massif, 1,000 of them); any other pair is kept
+/// as it is. Packing is one-to-one on such ids (lowercase only), so two keys are equal
 /// exactly when both ids are.
 enum MemberKey: Hashable {
     case packed(UInt64, UInt64, UInt64, UInt16)
-    case text(String)
+    case text(IdPair)
 
     init(conversation: String, user: String) {
         if let c = Self.unpack(conversation), let u = Self.unpack(user) {
             self = .packed(c.low, c.high << 32 | u.low >> 32, u.low << 32 | u.high,
                            UInt16(c.prefix) | UInt16(u.prefix) << 8)
         } else {
-            self = .text(conversation + "\u{0}" + user)
+            self = .text(IdPair(conversation, user))
         }
     }
 
