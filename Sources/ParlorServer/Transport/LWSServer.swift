@@ -222,12 +222,14 @@ public final class LWSServer: @unchecked Sendable {
         protos[1].name = cMemory.string("parlor.v1")
         protos[1].callback = parlorCallback
         protos[1].per_session_data_size = MemoryLayout<UInt64>.size
-        // lws keeps an rx buffer of this size for every connection, idle or not: small
-        // pieces keep an idle connection cheap (4,096 -> 256 took 8.2 KB -> 4.5 KB each,
-        // 128 another 128 bytes, measured with bench/run's idle scenario), and frames are
-        // assembled in Swift up to the cap. Not below 125: lws needs a whole control
-        // frame's payload (close, ping) in this buffer.
-        protos[1].rx_buffer_size = 128
+        // lws keeps an rx buffer of this size for every connection, idle or not, and
+        // reads a socket at most this much (+ LWS_PRE) per loop turn; frames are
+        // assembled in Swift up to the cap. 4,096 cost 8.2 KB per idle connection; at 128
+        // a 500-byte game move took four reads and four loop turns (games: 4 recvfrom
+        // and 1.2 epoll_wait per move, p99 250-290 ms); 1,024 takes most frames in one
+        // read (p99 70-80 ms, ~5 % less of the service thread) for 896 bytes more per
+        // connection. Not below 125: lws needs a whole control frame's payload here.
+        protos[1].rx_buffer_size = 1024
         // Left at 0, tx_packet_size would cap every send() at rx_buffer_size and make lws
         // chop each batched write into 256-byte pieces; one write should take a batch.
         protos[1].tx_packet_size = 4 * Self.writeBudget
