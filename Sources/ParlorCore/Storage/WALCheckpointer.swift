@@ -9,10 +9,15 @@ import GRDBSQLite
 /// hook, which replaces the automatic checkpoint); a thread of its own with its own
 /// connection runs a PASSIVE checkpoint, which never blocks the writer.
 ///
-/// A checkpoint running beside a busy writer cannot always catch up with the last
-/// frame, and SQLite restarts the WAL from its start only when it has: so past
-/// `inlineAfterPages` the engine's connection checkpoints itself, as before (by then
-/// most frames are copied already), which keeps the file bounded.
+/// A checkpoint running beside a busy writer cannot catch up with the last frame, and
+/// SQLite restarts the WAL from its start only when one has. Chasing the writer with
+/// round after round copied nearly every frame (each round only what was appended
+/// during the last, so a page changed in every batch was copied every round: 72 % of
+/// the frames written, measured on durable sends). So a cycle is one background round,
+/// which copies the bulk, each page once; then the engine's connection, at its next
+/// commit, copies what was appended meanwhile (a few batches' worth) and the WAL
+/// restarts. Past `inlineAfterPages` the engine's connection checkpoints itself whatever
+/// the round is doing, which keeps the file bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// Four times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies each
     /// page changed since the last one once, however often it changed, and a game
@@ -29,14 +34,21 @@ final class WALCheckpointer: @unchecked Sendable {
     private var requested = false
     private var running = false
     private var db: OpaquePointer?
-    /// Checkpoints run, for tests.
-    var checkpoints: (background: Int, inline: Int) {
+    /// Checkpoints run, for tests: background rounds, the engine's finishing ones, and
+    /// the engine's past `inlineAfterPages`.
+    var checkpoints: (background: Int, finishing: Int, inline: Int) {
         condition.lock()
         defer { condition.unlock() }
-        return (background, inline)
+        return (background, finishing, inline)
     }
     private var background = 0
+    private var finishing = 0
     private var inline = 0
+
+    /// Where the WAL's current cycle is: under the threshold, a round asked for or
+    /// running, the round done (the engine finishes the checkpoint at its next commit).
+    private enum Cycle { case filling, copying, copied }
+    private var cycle = Cycle.filling
 
     init(databasePath: String) { path = databasePath }
 
@@ -49,16 +61,26 @@ final class WALCheckpointer: @unchecked Sendable {
 
     /// From the hook: the WAL holds `pages` after a commit.
     fileprivate func committed(_ connection: OpaquePointer?, pages: Int32) {
-        if pages >= inlineAfterPages {
-            sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-            condition.lock()
-            inline += 1
+        condition.lock()
+        if pages < backgroundAfterPages {
+            // The WAL restarted (or never filled): a new cycle.
+            cycle = .filling
             condition.unlock()
             return
         }
-        guard pages >= backgroundAfterPages else { return }
-        condition.lock()
+        let finish = pages >= inlineAfterPages || cycle == .copied
+        if finish {
+            if pages >= inlineAfterPages { inline += 1 } else { finishing += 1 }
+            cycle = .filling
+            condition.unlock()
+            // Nothing is appended while the engine's own connection copies, so this
+            // reaches the last frame and the next transaction restarts the WAL.
+            sqlite3_wal_checkpoint_v2(connection, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            return
+        }
         defer { condition.unlock() }
+        guard cycle == .filling else { return }
+        cycle = .copying
         requested = true
         if !running {
             running = true
@@ -89,6 +111,7 @@ final class WALCheckpointer: @unchecked Sendable {
             sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             condition.lock()
             background += 1
+            if cycle == .copying { cycle = .copied }
             condition.unlock()
         }
     }
