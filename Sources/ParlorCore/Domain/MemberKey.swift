@@ -17,22 +17,24 @@ enum MemberKey: Hashable {
         }
     }
 
-    /// A letter and 96 bits: `low` the first 16 hex digits, `high` the last 8.
+    /// A letter and 96 bits: `low` the first 16 hex digits, `high` the last 8. Read from
+    /// the contiguous UTF-8 (an iterator over `utf8` cost ~1,300 instructions an id).
     private static func unpack(_ id: String) -> (prefix: UInt8, low: UInt64, high: UInt64)? {
-        var utf8 = id.utf8.makeIterator()
-        guard id.utf8.count == 25, let p = utf8.next(), (p >= 0x61 && p <= 0x7A) || (p >= 0x41 && p <= 0x5A)
-        else { return nil }
-        var low: UInt64 = 0, high: UInt64 = 0
-        for i in 0..<24 {
-            guard let c = utf8.next() else { return nil }
-            let v: UInt8
-            switch c {
-            case 0x30...0x39: v = c - 0x30
-            case 0x61...0x66: v = c - 0x61 + 10
-            default: return nil
+        var id = id
+        return id.withUTF8 { b -> (prefix: UInt8, low: UInt64, high: UInt64)? in
+            guard b.count == 25, (b[0] >= 0x61 && b[0] <= 0x7A) || (b[0] >= 0x41 && b[0] <= 0x5A) else { return nil }
+            var low: UInt64 = 0, high: UInt64 = 0
+            for i in 1..<25 {
+                let c = b[i]
+                let v: UInt8
+                switch c {
+                case 0x30...0x39: v = c - 0x30
+                case 0x61...0x66: v = c - 0x61 + 10
+                default: return nil
+                }
+                if i <= 16 { low = low << 4 | UInt64(v) } else { high = high << 4 | UInt64(v) }
             }
-            if i < 16 { low = low << 4 | UInt64(v) } else { high = high << 4 | UInt64(v) }
+            return (b[0], low, high)
         }
-        return (p, low, high)
     }
 }
