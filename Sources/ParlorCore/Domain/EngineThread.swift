@@ -19,6 +19,19 @@ public final class EngineThread: @unchecked Sendable {
     private static let maxBatch = 2048
     private let synced: SyncedDelivery?
 
+    /// Group commit under steady moderate load: a batch costs about 200 µs of CPU
+    /// whatever its size (the transaction's locks and commit, the WAL's `fdatasync`,
+    /// waking two threads), and at 5,000 deliveries/s batches held 1.3 requests each, so
+    /// half the core went on batches. When requests keep coming (the last batch ended
+    /// less than `steadyWithinNs` ago) and fewer than `lingerBelow` wait, the engine
+    /// waits up to `lingerNs` for more before it begins; an occasional request (a chat
+    /// at human pace) never waits.
+    static let lingerNs: UInt64 = 1_000_000
+    static let steadyWithinNs: UInt64 = 2_000_000
+    static let lingerBelow = 16
+    private var lastBatchEnd: UInt64 = 0
+    private var lingering = false
+
     /// `deliver` is called after each commit (after each sync, for a store that syncs
     /// separately), with the actions in order.
     public init(engine: Engine, deliver: @escaping @Sendable ([EngineAction]) -> Void) {
@@ -38,7 +51,8 @@ public final class EngineThread: @unchecked Sendable {
     public func submit(_ input: EngineInput) {
         condition.lock()
         inbox.append(input)
-        condition.signal()
+        // A lingering engine is woken when the batch is full, not for each request.
+        if !lingering || inbox.count >= Self.lingerBelow { condition.signal() }
         condition.unlock()
     }
 
@@ -56,6 +70,13 @@ public final class EngineThread: @unchecked Sendable {
         while true {
             condition.lock()
             while inbox.isEmpty && !stopping { condition.wait() }
+            if inbox.count < Self.lingerBelow && !stopping
+                && DispatchTime.now().uptimeNanoseconds &- lastBatchEnd < Self.steadyWithinNs {
+                lingering = true
+                let until = Date(timeIntervalSinceNow: Double(Self.lingerNs) / 1e9)
+                while inbox.count < Self.lingerBelow && !stopping && condition.wait(until: until) {}
+                lingering = false
+            }
             if inbox.isEmpty && stopping {
                 finished = true
                 condition.broadcast()
@@ -76,6 +97,7 @@ public final class EngineThread: @unchecked Sendable {
             }
             condition.unlock()
             let actions = engine.process(batch, queued: queued)
+            lastBatchEnd = DispatchTime.now().uptimeNanoseconds
             if actions.isEmpty { continue }
             if let synced {
                 synced.committed(actions)
