@@ -25,10 +25,11 @@ public final class EngineThread: @unchecked Sendable {
     /// half the core went on batches. When requests keep coming (the last batch ended
     /// less than `steadyWithinNs` ago) and fewer than `lingerBelow` wait, the engine
     /// waits up to `lingerNs` for more before it begins; an occasional request (a chat
-    /// at human pace) never waits.
-    static let lingerNs: UInt64 = 1_000_000
-    static let steadyWithinNs: UInt64 = 2_000_000
-    static let lingerBelow = 16
+    /// at human pace) never waits. Games, 2,000 rooms: 1 ms took the core from 84 to
+    /// 65 %, 2 ms to 57-60 % for 1.2 ms more at the median and the same p99.
+    static let lingerNs: UInt64 = 2_000_000
+    static let steadyWithinNs: UInt64 = 3_000_000
+    static let lingerBelow = 32
     private var lastBatchEnd: UInt64 = 0
     private var lingering = false
 
