@@ -50,6 +50,29 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
     expect(ana.frame_locator("#app-pane iframe").get_by_role("button", name="Count 2 + 1")).to_be_visible()
 
 
+def test_a_live_bubble_stays_drawn_when_its_row_is_redrawn(people_with_live):
+    """A member joining redraws every row (names and members are part of a row), and
+    the live bubble moves into its new row: a moved iframe reloads its page, and the
+    app must be started in the bubble again, not left blank."""
+    people = people_with_live
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Counting")
+    install_app(ana, "Live Counter")
+    open_from_drawer(ana, "Live Counter")
+    ana.frame_locator("#app-pane iframe").get_by_role("button", name="Start counting").click()
+    confirm_app_send(ana, ana.locator(".row[data-seq][data-app-id=live]"))
+    bubble = ana.locator(".row[data-seq][data-app-id=live] .live-bubble")
+    expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    page_of = lambda: bubble.locator("iframe").element_handle().content_frame()
+    page_of().evaluate("() => { window.beforeTheJoin = true }")
+
+    people.join("Cara", link.replace(people.server.base, ""))
+    expect(ana.locator("#chat-presence")).to_contain_text("Cara")
+    # the frame's page was loaded again (else this test proves nothing), and drawn
+    expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    assert page_of().evaluate("() => window.beforeTheJoin") is None, "the row was not redrawn"
+
+
 def test_a_sticker_dragged_onto_a_bubble_sticks_there(people_with_live):
     people = people_with_live
     ana = people.join("Ana")

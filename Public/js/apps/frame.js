@@ -112,12 +112,16 @@ export class AppFrame {
    * @param {(method: string, args: object, frame: AppFrame) => Promise<unknown>} opts.handle
    *   answers a checked call; throw {code, message} to refuse
    */
-  constructor({ app, style, handle, onHidden = () => {}, onEscape = () => {} }) {
+  constructor({ app, style, handle, onHidden = () => {}, onEscape = () => {}, onRestart = () => {} }) {
     this.app = app;
     this.style = style;
     this.handle = handle;
     this.onHidden = onHidden;
     this.onEscape = onEscape;
+    // An iframe moved in the document loads its page again: the app starts afresh
+    // and says "ready" a second time, and must be set up again by whoever showed it.
+    this.onRestart = onRestart;
+    this.started = false;
     this.focusedAt = -Infinity; // focus went into this frame and was left there
     this.steals = [];           // times focus was taken from the user by it
     this.jump = null;           // a focus jump waiting for the frame's word: {t, field, timer}
@@ -280,8 +284,11 @@ export class AppFrame {
     }
     if (r.method === "ready") {
       clearTimeout(this.readyTimer);
+      const again = this.started;
+      this.started = true;
       this.resolveReady();
       this.post({ type: "reply", re: r.id, ok: true, value: {} });
+      if (again) this.onRestart(this);
       return;
     }
     try {

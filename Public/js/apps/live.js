@@ -40,7 +40,13 @@ export class LiveBubbles {
     const known = this.live.get(key);
     if (known && known.message === message) return known.el;
     if (known) known.frame.destroy();
-    const frame = new AppFrame({ app, style: "transcript", handle: (method, args, f) => this.handle(f, method, args, message.appId) });
+    const frame = new AppFrame({
+      app, style: "transcript",
+      handle: (method, args, f) => this.handle(f, method, args, message.appId),
+      // the bubble moved into a row made again (a member joined, a name changed): its
+      // page loaded again, blank until started
+      onRestart: () => this.activate(conversationId, message, frame),
+    });
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
     const picture = standIn();
