@@ -13,13 +13,14 @@ import GRDBSQLite
 /// SQLite restarts the WAL from its start only when one has. Chasing the writer round
 /// after round until one happened to catch up copied nearly every frame (each round
 /// only what was appended during the last, so a page changed in every batch was copied
-/// every round: 72 % of the frames written, measured on durable sends). So a cycle is a
-/// background round, which copies the bulk, each page once, and more rounds only while
-/// what they leave is over `finishBelowFrames`; then the engine's connection, at its
-/// next commit, copies the rest and the WAL restarts. (With one round only, that rest
-/// was a round's worth of a busy writer's frames: 10-25 ms of the engine's time, five
-/// times a second, in the games' p99.) Past `inlineAfterPages` the engine's connection
-/// checkpoints itself whatever the rounds are doing, which keeps the file bounded.
+/// every round: 72 % of the frames written, measured on durable sends). So a cycle is
+/// one background round, which copies the bulk, each page once; then the engine's
+/// connection, at its next commit, copies what was appended during the round and the
+/// WAL restarts. That finishing step is what keeps the games' p99 above 10 ms (8-21 ms
+/// of the engine's time per cycle, measured; more rounds first did not converge at
+/// 100 MB/s of WAL: docs/BENCHMARKS.md, session 12). Past `inlineAfterPages` the
+/// engine's connection checkpoints itself whatever the round is doing, which keeps the
+/// file bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// Four times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies each
     /// page changed since the last one once, however often it changed, and a game
@@ -28,10 +29,6 @@ final class WALCheckpointer: @unchecked Sendable {
     /// smaller pages is not checkpointed more often.
     static let backgroundAfterBytes = 16_384_000
     static let inlineAfterBytes = 4 * backgroundAfterBytes
-    /// What the engine's connection is left to copy, at most (1 MB of 4 KB pages), unless
-    /// `maxRounds` did not get there.
-    static let finishBelowFrames: Int32 = 256
-    static let maxRounds = 4
     private var backgroundAfterPages: Int32 = 1000
     private var inlineAfterPages: Int32 = 8000
 
@@ -47,7 +44,7 @@ final class WALCheckpointer: @unchecked Sendable {
         defer { condition.unlock() }
         return (background, finishing, inline)
     }
-    /// The rounds are done and the engine's next commit finishes the cycle, for tests.
+    /// The round is done and the engine's next commit finishes the cycle, for tests.
     var finishPending: Bool {
         condition.lock()
         defer { condition.unlock() }
@@ -120,15 +117,9 @@ final class WALCheckpointer: @unchecked Sendable {
                 sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
                 db = handle
             }
-            for _ in 0..<Self.maxRounds {
-                var frames: Int32 = 0, copied: Int32 = 0
-                let rc = sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, &copied)
-                condition.lock()
-                background += 1
-                condition.unlock()
-                if rc != SQLITE_OK || frames - copied < Self.finishBelowFrames { break }
-            }
+            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
             condition.lock()
+            background += 1
             if cycle == .copying { cycle = .copied }
             condition.unlock()
         }
