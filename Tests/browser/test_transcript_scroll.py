@@ -74,3 +74,29 @@ def test_a_reader_who_scrolled_up_gets_a_pill_not_a_jump(people):
     send_text(ana, "there you are")
     expect(ben.locator(".row[data-seq]", has_text="there you are")).to_be_in_viewport()
     expect(pill).to_be_hidden()
+
+
+def test_a_message_arriving_before_the_swipe_is_seen_does_not_pull_the_reader_down(people):
+    """A message can come in after the reader moved the transcript but before
+    the page saw the scroll event (a busy phone draws late). The reader stays
+    where they scrolled to and gets the pill."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Busy phone")
+    ben = people.join("Ben", link.replace(people.server.base, ""), **PHONE)
+    for n in range(20):
+        send_text(ana, f"line {n}")
+    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    # the scroll event is held back until Ana's message has been drawn
+    top = ben.evaluate("""() => {
+        window.heldScroll = (e) => e.stopPropagation();
+        window.addEventListener("scroll", window.heldScroll, true);
+        const t = document.getElementById("transcript");
+        t.scrollTop = 0;
+        return t.scrollTop;
+    }""")
+    send_text(ana, "are you there?")
+    expect(ben.locator(".row[data-seq]")).to_have_count(21)
+    ben.evaluate('window.removeEventListener("scroll", window.heldScroll, true)')
+    expect(ben.locator(".new-pill")).to_have_text("1 new message ↓")
+    expect(ben.locator(".new-pill")).to_be_visible()
+    assert ben.evaluate("document.getElementById('transcript').scrollTop") == top, "the reader was moved"

@@ -38,14 +38,35 @@ export class TranscriptView {
     this.unseen = 0;
     this.seenSeq = 0;
     el.addEventListener("scroll", () => {
-      this.atBottom = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
       if (this.atBottom) this.showPill(0);
     });
-    this.atBottom = true;
+    this.following = true;
+    this.seenTop = 0;
     // rows change size after they are drawn: keep the newest one in view
     this.resized = new ResizeObserver(() => {
       if (this.atBottom) this.scrollToBottom();
     });
+  }
+
+  /**
+   * Whether new rows should scroll into view: the reader is at the bottom.
+   * Read from where the transcript is scrolled whenever that moved since it
+   * was last read, not only from scroll events: a message that arrives in the
+   * same frame as the reader's swipe comes before the event, and must not
+   * take them back down.
+   */
+  get atBottom() {
+    const el = this.el;
+    if (el.scrollTop !== this.seenTop) {
+      this.seenTop = el.scrollTop;
+      this.following = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    }
+    return this.following;
+  }
+
+  set atBottom(value) {
+    this.following = value;
+    this.seenTop = this.el.scrollTop;
   }
 
   showPill(unseen) {
