@@ -22,12 +22,13 @@ import Testing
         while !checkpointer.finishPending && checkpointer.checkpoints.finishing == 0 && Date() < deadline {
             usleep(10_000)
         }
+        // rounds go on while the writer leaves more than a few frames behind
         let rounds = checkpointer.checkpoints.background
-        #expect(rounds == 1)
+        #expect(rounds >= 1 && rounds <= WALCheckpointer.maxRounds)
         #expect(checkpointer.checkpoints.inline == 0)
 
         func walSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
-        // The round copied up to the frame that was last when it began; the next commit
+        // Each round copied up to the frame that was last when it began; the next commit
         // copies the rest in the engine's connection, and small writes after it go to
         // the start of the WAL instead of its end.
         try write("INSERT INTO filler VALUES (randomblob(100))")

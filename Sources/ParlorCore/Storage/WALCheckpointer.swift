@@ -14,13 +14,13 @@ import GRDBSQLite
 /// after round until one happened to catch up copied nearly every frame (each round
 /// only what was appended during the last, so a page changed in every batch was copied
 /// every round: 72 % of the frames written, measured on durable sends). So a cycle is
-/// one background round, which copies the bulk, each page once; then the engine's
-/// connection, at its next commit, copies what was appended during the round and the
-/// WAL restarts. That finishing step is what keeps the games' p99 above 10 ms (8-21 ms
-/// of the engine's time per cycle, measured; more rounds first did not converge at
-/// 100 MB/s of WAL: docs/BENCHMARKS.md, session 12). Past `inlineAfterPages` the
-/// engine's connection checkpoints itself whatever the round is doing, which keeps the
-/// file bounded.
+/// a background round, which copies the bulk, each page once, and syncs the database
+/// file; a few shorter rounds while the writer left more than `finishWithinPages`
+/// behind; then the engine's connection, at its next commit, copies and syncs the few
+/// frames left and the WAL restarts (docs/BENCHMARKS.md, session 13: that step was
+/// 8-74 ms and the games' p99 ~20 ms while the rounds left their pages unsynced). Past
+/// `inlineAfterPages` the engine's connection checkpoints itself whatever the rounds
+/// are doing, which keeps the file bounded.
 final class WALCheckpointer: @unchecked Sendable {
     /// Four times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies each
     /// page changed since the last one once, however often it changed, and a game
@@ -29,6 +29,12 @@ final class WALCheckpointer: @unchecked Sendable {
     /// smaller pages is not checkpointed more often.
     static let backgroundAfterBytes = 16_384_000
     static let inlineAfterBytes = 4 * backgroundAfterBytes
+    /// Rounds stop once the engine would have at most this many frames left to copy
+    /// (and sync: ~1.5 ms of random writes), or after `maxRounds`.
+    static let finishWithinPages: Int32 = 128
+    static let maxRounds = 6
+    /// Frames in the WAL after the engine's last commit.
+    private var walPages: Int32 = 0
     private var backgroundAfterPages: Int32 = 1000
     private var inlineAfterPages: Int32 = 8000
 
@@ -71,6 +77,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// From the hook: the WAL holds `pages` after a commit.
     fileprivate func committed(_ connection: OpaquePointer?, pages: Int32) {
         condition.lock()
+        walPages = pages
         if pages < backgroundAfterPages {
             // The WAL restarted (or never filled): a new cycle.
             cycle = .filling
@@ -117,12 +124,38 @@ final class WALCheckpointer: @unchecked Sendable {
                 sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
                 db = handle
             }
-            sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            // SQLite syncs the database file only after a round that reached the WAL's
+            // last frame, which a round beside a busy writer never does: the pages it
+            // copied stayed dirty, and the engine's finishing step flushed them all
+            // (about 11 µs a page on this disk, random writes: 8-74 ms with every
+            // commit waiting, strace). Flushed here, the next round copies only what
+            // was appended during this one, and each round is shorter than the last
+            // (a page costs less to copy and sync than the writer takes to dirty a
+            // new one), until what is left for the engine is a few milliseconds' worth.
+            for _ in 0..<Self.maxRounds {
+                var checkpointed: Int32 = 0
+                sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &checkpointed)
+                syncDatabaseFile()
+                condition.lock()
+                background += 1
+                let left = walPages - checkpointed
+                condition.unlock()
+                if left <= Self.finishWithinPages { break }
+            }
             condition.lock()
-            background += 1
             if cycle == .copying { cycle = .copied }
             condition.unlock()
         }
+    }
+}
+
+extension WALCheckpointer {
+    /// An extra sync, so a failure only leaves the flush to the finishing step.
+    fileprivate func syncDatabaseFile() {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fdatasync(fd)
+        close(fd)
     }
 }
 
