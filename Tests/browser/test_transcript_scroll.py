@@ -19,6 +19,17 @@ def fully_in_view(page, row):
     }""", row.element_handle())
 
 
+def long_talk(people, title):
+    """Ana has sent twenty lines; Ben reads them on a phone, at the bottom."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, title)
+    ben = people.join("Ben", link.replace(people.server.base, ""), **PHONE)
+    for n in range(20):
+        send_text(ana, f"line {n}")
+    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    return ana, ben
+
+
 def test_a_new_image_bubble_arrives_fully_in_view(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Sundaes")
@@ -46,12 +57,7 @@ def test_a_new_image_bubble_arrives_fully_in_view(people):
 
 
 def test_a_reader_who_scrolled_up_gets_a_pill_not_a_jump(people):
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Long talk")
-    ben = people.join("Ben", link.replace(people.server.base, ""), **PHONE)
-    for n in range(20):
-        send_text(ana, f"line {n}")
-    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    ana, ben = long_talk(people, "Long talk")
     pill = ben.locator(".new-pill")
     expect(pill).to_be_hidden()
     # Ben scrolls up with his finger (a swipe down), to the first line
@@ -80,12 +86,7 @@ def test_a_message_arriving_before_the_swipe_is_seen_does_not_pull_the_reader_do
     """A message can come in after the reader moved the transcript but before
     the page saw the scroll event (a busy phone draws late). The reader stays
     where they scrolled to and gets the pill."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Busy phone")
-    ben = people.join("Ben", link.replace(people.server.base, ""), **PHONE)
-    for n in range(20):
-        send_text(ana, f"line {n}")
-    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    ana, ben = long_talk(people, "Busy phone")
     # the scroll event is held back until Ana's message has been drawn
     top = ben.evaluate("""() => {
         window.heldScroll = (e) => e.stopPropagation();
