@@ -216,6 +216,56 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
         expect(page.locator(".row.pending")).to_have_count(0)
 
 
+def test_a_list_refused_while_the_app_is_closing_is_merged_when_it_opens_again(people):
+    """The refusal comes back after John pressed Close but before the app has
+    gone (its goodbye hooks are slow): it is not handed to the app that is
+    leaving, where the merge would be dropped with it, but kept, and handed over
+    when he opens the list again."""
+    kate, john = party.start_party(people)
+    # in every page John opens from now on, before its own scripts: a listener that,
+    # once told to, keeps the host's goodbye hooks from the app (the first listener
+    # on the window is the first to hear a message)
+    john.context.add_init_script("""window.addEventListener("message", (e) => {
+        const name = e.data && e.data.name;
+        if (window.holdGoodbye && (name === "willResignActive" || name === "didResignActive")) e.stopImmediatePropagation();
+    })""")
+    party.send_new_list(kate)
+    party.current_bubble(john).get_by_role("button", name=f"Get {party.APP}").click()
+    pane_ready(john, "expanded")
+    party.add(john, "Beer")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    party.images_loaded(party.staged(john).locator("img.thumb"))
+    john.context.set_offline(True)
+    expect(john.locator("#offline-banner")).to_be_visible()
+    party.press_send(john)
+    expect(john.locator(".row.pending")).to_contain_text("Sending…")
+
+    party.current_bubble(kate).locator(".app-bubble").click()
+    pane_ready(kate, "expanded")
+    party.add(kate, "Andalouse sauce")
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    party.press_send(kate)
+    party.expect_live_list(party.current_bubble(kate), items=["Mussels", "Fries", "Andalouse sauce"])
+
+    # the app stops answering its goodbye hooks: the host waits for each (3 s) before it goes on
+    john.locator("#app-pane iframe").element_handle().content_frame().evaluate("window.holdGoodbye = true")
+    john.locator("#app-pane").get_by_role("button", name=f"Close {party.APP}").click()
+    john.context.set_offline(False)
+    failed = john.locator(".row.pending.failed[data-kind=app]")
+    expect(failed).to_contain_text("someone updated this first", timeout=RECONNECT)
+    assert john.locator("#app-pane iframe").count() == 1, "the refusal came back after the app had gone"
+    expect(john.locator("#app-pane")).to_be_hidden()
+    expect(john.locator("#app-pane iframe")).to_have_count(0)
+
+    party.current_bubble(john).locator(".app-bubble").click()
+    pane_ready(john, "expanded")
+    expect(party.elements(john)).to_have_text(["Mussels", "Fries", "Andalouse sauce", "Beer"])
+    expect(party.hooks(john)).to_contain_text(["didFailSending"])
+    expect(failed).to_have_count(0)
+
+
 def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_when_it_opens(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Offline sundae")

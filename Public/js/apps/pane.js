@@ -14,6 +14,9 @@ import { dueRefused, winnerOf, baseOf } from "../state/refused.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
+/** What an app may no longer do once the user has closed it (it is still saying goodbye). */
+const PUTS_IN_COMPOSER = new Set(["insert", "send", "insertText", "insertSticker", "insertAttachment", "requestPresentationStyle"]);
+
 export class AppPane extends EventTarget {
   /**
    * @param {object} deps
@@ -123,7 +126,7 @@ export class AppPane extends EventTarget {
     if (!s.active || !frame || s.style === "transcript") return;
     const due = dueRefused(this.store.state.refused, { conversationId: s.conversationId, appId: s.appId, sessionId: s.selected?.session?.id ?? null });
     for (const record of due) {
-      if (frame !== this.frame || frame.closed) return;
+      if (frame !== this.frame || frame.closed || frame.leaving) return;
       const t = this.store.transcript(record.conversationId);
       const winner = winnerOf(t, record);
       if (!winner) continue;
@@ -139,6 +142,10 @@ export class AppPane extends EventTarget {
   }
 
   close() {
+    // From now on the app is leaving: a refusal that comes back before it has gone
+    // is not handed to it (it would be merged into a list about to be dropped), but
+    // kept and offered when the app is opened again.
+    if (this.frame) this.frame.leaving = true;
     return this.enqueue(() => this.run(planClose(this.state)));
   }
 
@@ -169,6 +176,7 @@ export class AppPane extends EventTarget {
   }
 
   async run(steps, ctx = {}) {
+    if (this.frame && steps.some((step) => step.do === "unmount")) this.frame.leaving = true;
     for (const step of steps) {
       if (step.call) {
         await this.callStep(step);
@@ -303,6 +311,7 @@ export class AppPane extends EventTarget {
 
   async handleCall(method, args, frame) {
     if (frame !== this.frame) throw refused("inactive", "this app is not active");
+    if (frame.leaving && PUTS_IN_COMPOSER.has(method)) throw refused("inactive", "this app is closing");
     const appId = this.state.appId;
     const conversationId = this.conversationId;
     switch (method) {
@@ -435,7 +444,7 @@ export class AppPane extends EventTarget {
   async sendError(error, frame) {
     if (error.code === "session_conflict" && error.current) {
       const current = this.snapshotOf(error.current);
-      if (frame === this.frame && !frame.closed) {
+      if (frame === this.frame && !frame.closed && !frame.leaving) {
         if (error.clientId) this.sync.takeRefused(error.clientId);
         await frame.hook("didReceive", { message: current, conversation: this.conversationFor(undefined) });
       } else this.offerRefused();
