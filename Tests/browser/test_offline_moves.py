@@ -158,14 +158,11 @@ def test_a_move_refused_after_its_app_was_closed_is_not_dropped_silently(people)
     expect(frame(ben).locator("#notice")).to_have_count(0)
 
 
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_when_it_opens(people, dark):
-    kate, john = party.start_party(people, dark=dark)
+def johns_beer_waits_offline(kate, john):
+    """Kate sends a new list; John gets Party list, adds Beer and presses Send offline."""
     party.send_new_list(kate)
     party.current_bubble(john).get_by_role("button", name=f"Get {party.APP}").click()
     pane_ready(john, "expanded")
-
-    # John adds Beer and presses Send while offline; then he closes the list
     party.add(john, "Beer")
     frame(john).get_by_role("button", name="Send", exact=True).click()
     pane_ready(john, "compact")
@@ -174,10 +171,10 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
     expect(john.locator("#offline-banner")).to_be_visible()
     party.press_send(john)
     expect(john.locator(".row.pending")).to_contain_text("Sending…")
-    john.locator("#app-pane").get_by_role("button", name=f"Close {party.APP}").click()
-    expect(john.locator("#app-pane")).to_be_hidden()
 
-    # meanwhile Kate adds the Andalouse sauce: the list moves on
+
+def kate_adds_the_sauce(kate):
+    """Kate adds the Andalouse sauce and sends it: the list moves on without John's Beer."""
     party.current_bubble(kate).locator(".app-bubble").click()
     pane_ready(kate, "expanded")
     party.add(kate, "Andalouse sauce")
@@ -185,6 +182,19 @@ def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_wh
     pane_ready(kate, "compact")
     party.press_send(kate)
     party.expect_live_list(party.current_bubble(kate), items=["Mussels", "Fries", "Andalouse sauce"])
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_a_list_edited_offline_and_refused_after_the_app_was_closed_is_merged_when_it_opens(people, dark):
+    kate, john = party.start_party(people, dark=dark)
+
+    # John adds Beer and presses Send while offline; then he closes the list
+    johns_beer_waits_offline(kate, john)
+    john.locator("#app-pane").get_by_role("button", name=f"Close {party.APP}").click()
+    expect(john.locator("#app-pane")).to_be_hidden()
+
+    # meanwhile Kate adds the Andalouse sauce: the list moves on
+    kate_adds_the_sauce(kate)
 
     # John is back: refused, kept on screen; and still there after a reload
     john.context.set_offline(False)
@@ -244,25 +254,9 @@ def test_a_list_refused_while_the_app_is_closing_is_merged_when_it_opens_again(p
         const name = e.data && e.data.name;
         if (window.holdGoodbye && (name === "willResignActive" || name === "didResignActive")) e.stopImmediatePropagation();
     })""")
-    party.send_new_list(kate)
-    party.current_bubble(john).get_by_role("button", name=f"Get {party.APP}").click()
-    pane_ready(john, "expanded")
-    party.add(john, "Beer")
-    frame(john).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(john, "compact")
-    party.images_loaded(party.staged(john).locator("img.thumb"))
-    john.context.set_offline(True)
-    expect(john.locator("#offline-banner")).to_be_visible()
-    party.press_send(john)
-    expect(john.locator(".row.pending")).to_contain_text("Sending…")
+    johns_beer_waits_offline(kate, john)
 
-    party.current_bubble(kate).locator(".app-bubble").click()
-    pane_ready(kate, "expanded")
-    party.add(kate, "Andalouse sauce")
-    frame(kate).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(kate, "compact")
-    party.press_send(kate)
-    party.expect_live_list(party.current_bubble(kate), items=["Mussels", "Fries", "Andalouse sauce"])
+    kate_adds_the_sauce(kate)
 
     # the app stops answering its goodbye hooks: the host waits for each (3 s) before it goes on
     john.locator("#app-pane iframe").element_handle().content_frame().evaluate("window.holdGoodbye = true")
