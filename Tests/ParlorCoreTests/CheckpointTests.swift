@@ -29,10 +29,12 @@ import Testing
 
         func walSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
         // Each round copied up to the frame that was last when it began; the next commit
-        // copies the rest in the engine's connection, and small writes after it go to
-        // the start of the WAL instead of its end.
+        // copies the rest in the engine's connection (none, when the last round caught
+        // up with a writer that had stopped), and small writes after it go to the start
+        // of the WAL instead of its end.
         try write("INSERT INTO filler VALUES (randomblob(100))")
-        #expect(checkpointer.checkpoints.finishing == 1)
+        #expect(checkpointer.checkpoints.finishing <= 1)
+        #expect(checkpointer.checkpoints.inline == 0)
         let before = walSize()
         for _ in 0..<50 { try write("INSERT INTO filler VALUES (randomblob(100))") }
         #expect(walSize() == before)
