@@ -52,8 +52,20 @@ class Screens:
             if not fr.is_detached() and fr.url not in ("", "about:blank"):
                 fr.wait_for_function(SETTLED, arg=scheme)
 
+    def frames_caught_up(self, within_ms=5000):
+        """Playwright hears that a frame was removed a moment after the page removed it
+        (the bubbles of a conversation just left go at once): until then, reading it
+        fails with 'Target closed'. Waits until its frames are the page's iframes."""
+        for _ in range(within_ms // 50):
+            listed = [f for f in self.page.frames if f.parent_frame and not f.is_detached()]
+            if len(listed) == self.page.locator("iframe").count():
+                return
+            self.page.wait_for_timeout(50)
+        raise AssertionError(f"frames still listed after {within_ms} ms: {[f.url for f in self.page.frames]}")
+
     def check(self, screen, also=None):
         self.page.wait_for_function("() => document.fonts.status === 'loaded'")
+        self.frames_caught_up()
         # the scheme the page is in first, then the other: one switch per screen
         for scheme in sorted(SCHEMES, key=lambda sc: sc != self.scheme):
             self.look(scheme)
@@ -250,6 +262,7 @@ def test_every_screen_has_no_serious_accessibility_finding(people, size):
 
     if size == "phone":
         ana.locator(".chat-header").get_by_role("button", name=re.compile("^Back")).click()
+        expect(ana.locator("iframe")).to_have_count(0)  # the conversation's bubbles are gone
     dots += s.check("conversation-list", also=lambda page: page.evaluate(DOTS_CLEAR))  # the list's
     assert dots and all(d["clear"] for d in dots), f"a presence dot covers the initials: {dots}"
     ana.get_by_role("button", name="Account").click()
