@@ -4,13 +4,13 @@ import Testing
 @testable import ParlorCore
 
 @Suite struct CheckpointTests {
-    /// Past 16 MB the WAL is checkpointed by the checkpoint thread, not in the
+    /// Past its threshold (16 MB here) the WAL is checkpointed by the checkpoint thread, not in the
     /// committing (engine) connection; the next commit copies only what the round left,
     /// and SQLite then restarts the WAL from its start: the file stops growing.
     @Test func theWALIsCheckpointedOffTheCommittingThreadAndRestarts() throws {
         let path = NSTemporaryDirectory() + "parlor-ckpt-" + Secrets.hex(Secrets.randomBytes(6)) + ".sqlite"
         defer { for ext in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + ext) } }
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, checkpointAfterBytes: 16_384_000)
         func write(_ sql: String) throws {
             try store.write { tx in try (tx as! SQLiteTransaction).db.execute(sql: sql) }
         }

@@ -26,8 +26,9 @@ public final class SQLiteStore: ParlorStore {
     let checkpointer: WALCheckpointer?
 
     /// `path` nil opens a private in-memory database (tests). `maxPages` caps the file, as
-    /// a full disk would (tests).
-    public init(path: String?, maxPages: Int? = nil) throws {
+    /// a full disk would, and `checkpointAfterBytes` starts checkpoints sooner (tests).
+    public init(path: String?, maxPages: Int? = nil,
+                checkpointAfterBytes: Int? = nil) throws {
         _ = Self.walBuffer
         var config = Configuration()
         config.prepareDatabase { db in
@@ -51,7 +52,7 @@ public final class SQLiteStore: ParlorStore {
         queue = try path.map { try DatabaseQueue(path: $0, configuration: config) }
             ?? DatabaseQueue(configuration: config)
         walSync = path.map { WALSync(databasePath: $0) }
-        checkpointer = path.map { WALCheckpointer(databasePath: $0) }
+        checkpointer = path.map { WALCheckpointer(databasePath: $0, backgroundAfterBytes: checkpointAfterBytes ?? WALCheckpointer.defaultBackgroundAfterBytes) }
         if let checkpointer {
             try queue.inDatabase { db in
                 let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096

@@ -22,13 +22,16 @@ import GRDBSQLite
 /// `inlineAfterPages` the engine's connection checkpoints itself whatever the rounds
 /// are doing, which keeps the file bounded.
 final class WALCheckpointer: @unchecked Sendable {
-    /// Four times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies each
-    /// page changed since the last one once, however often it changed, and a game
+    /// Sixteen times SQLite's own threshold (1,000 pages of 4 KB): a checkpoint copies
+    /// each page changed since the last one once, however often it changed, and a game
     /// server changes the same index pages over and over (each copy is a read of the
-    /// WAL and a write of the database file). Bytes, not pages, so a database with
-    /// smaller pages is not checkpointed more often.
-    static let backgroundAfterBytes = 16_384_000
-    static let inlineAfterBytes = 4 * backgroundAfterBytes
+    /// WAL, a write of the database file and its flush). Games, 2,000 rooms, against
+    /// 16 MB: 20 % fewer bytes written to the disk and 7 % less CPU (docs/BENCHMARKS.md,
+    /// session 14). Bytes, not pages, so a database with smaller pages is not
+    /// checkpointed more often. The WAL file keeps its largest size: up to this much
+    /// on a busy server, four times it at most.
+    static let defaultBackgroundAfterBytes = 65_536_000
+    private let backgroundAfterBytes: Int
     /// Rounds stop once the engine would have at most this many frames left to copy
     /// (and sync: ~1.5 ms of random writes), or after `maxRounds`.
     static let finishWithinPages: Int32 = 128
@@ -65,12 +68,15 @@ final class WALCheckpointer: @unchecked Sendable {
     private enum Cycle { case filling, copying, copied }
     private var cycle = Cycle.filling
 
-    init(databasePath: String) { path = databasePath }
+    init(databasePath: String, backgroundAfterBytes: Int = defaultBackgroundAfterBytes) {
+        path = databasePath
+        self.backgroundAfterBytes = backgroundAfterBytes
+    }
 
     /// Installs the WAL hook on the engine's connection.
     func attach(to connection: OpaquePointer, pageSize: Int) {
-        backgroundAfterPages = Int32(Self.backgroundAfterBytes / pageSize)
-        inlineAfterPages = Int32(Self.inlineAfterBytes / pageSize)
+        backgroundAfterPages = Int32(backgroundAfterBytes / pageSize)
+        inlineAfterPages = 4 * backgroundAfterPages
         sqlite3_wal_hook(connection, walHook, Unmanaged.passUnretained(self).toOpaque())
     }
 
