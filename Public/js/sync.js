@@ -33,7 +33,7 @@ export class Sync extends EventTarget {
       random,
       stored: (conversationId, message, supersedes) => this.onMessage({ conversationId, message, supersedes }),
       failed: (item, error) => this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } })),
-      limited: (item, retryInMs) => this.dispatchEvent(new CustomEvent("ratelimited", { detail: { item, retryInMs } })),
+      limited: (item, retryInMs, code) => this.dispatchEvent(new CustomEvent("ratelimited", { detail: { item, retryInMs, code } })),
     });
     this.storage = new AppData(client, store);
     this.participantMaps = new Participants(client, store);

@@ -32,6 +32,7 @@ public struct ServerConfig: Sendable {
     /// Seconds of silence after which a connection is pinged, and half the time after
     /// which one that does not answer is closed.
     public var keepaliveSeconds = Limits.keepaliveSeconds
+    public var busyAfterMs = Limits.busyAfterMs
 
     /// The loop libwebsockets runs on. poll() scans every socket on every turn; libev
     /// (epoll) pays only for sockets that are ready. libev used to lose the big room

@@ -30,6 +30,7 @@ struct ServeSettings {
     var minFreeDiskMB = 64
     var drainSeconds = 10
     var keepaliveSeconds = Limits.keepaliveSeconds
+    var busyAfterMs = Limits.busyAfterMs
     var logLevel = Logger.Level.info
     var logFormat = LineLogHandler.Format.line
     var eventLoop = ServerConfig.EventLoop.libev
@@ -51,6 +52,7 @@ struct ServeSettings {
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
         put("drain-seconds", o.drainSeconds); put("log-level", o.logLevel); put("log-format", o.logFormat)
         put("keepalive-seconds", o.keepaliveSeconds)
+        put("busy-after-ms", o.busyAfterMs)
         put("event-loop", o.eventLoop)
         put("registration", o.registration); put("invite-days", o.inviteDays)
         put("device-link-minutes", o.deviceLinkMinutes)
@@ -93,6 +95,7 @@ struct ServeSettings {
         s.minFreeDiskMB = config.int(forKey: "min-free-disk-mb", default: s.minFreeDiskMB)
         s.drainSeconds = config.int(forKey: "drain-seconds", default: s.drainSeconds)
         s.keepaliveSeconds = config.int(forKey: "keepalive-seconds", default: s.keepaliveSeconds)
+        s.busyAfterMs = config.int(forKey: "busy-after-ms", default: s.busyAfterMs)
         let level = config.string(forKey: "log-level", default: "info")
         guard let l = Logger.Level(rawValue: level) else { throw ValidationError("unknown log level \(level)") }
         s.logLevel = l
@@ -153,6 +156,7 @@ struct ServeSettings {
         }
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("max-connections-per-ip must be 0 or more") }
         guard keepaliveSeconds >= 1 else { throw ValidationError("keepalive-seconds must be 1 or more") }
+        guard busyAfterMs >= 0 else { throw ValidationError("busy-after-ms must be 0 or more") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("public \(publicDir) is not a directory")

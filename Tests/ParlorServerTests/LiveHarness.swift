@@ -9,10 +9,11 @@ struct LiveHarness {
     var live: LiveState
     var effects: [LiveEffect] = []
 
-    /// The keepalive is out of the way unless a test is about it (a day by default).
-    init(keepaliveSeconds: Int = 86_400) {
+    /// The keepalive and the busy refusals are out of the way unless a test is about
+    /// them (a day; never).
+    init(keepaliveSeconds: Int = 86_400, busyAfterMs: Int = 0) {
         live = LiveState(log: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                         keepaliveSeconds: keepaliveSeconds)
+                         keepaliveSeconds: keepaliveSeconds, busyAfterMs: busyAfterMs)
     }
 
     /// Runs `body`, then returns the effects it recorded.

@@ -94,6 +94,34 @@ import Testing
         #expect(h.perform(.processed(c1, count: 1)) == [.setReading(c1, true)])
     }
 
+    @Test func sendsAreRefusedAsBusyWhileTheEngineIsBehindAndTakenAgainOnceItCatchesUp() {
+        var h = LiveHarness(busyAfterMs: 500)
+        let c1 = h.open(user: "ana")
+        let send = Array(#"{"type":"send","id":"s1","conversationId":"c","clientId":"k1","message":{"kind":"text","text":"hi"}}"#.utf8)
+        let list = Array(#"{"type":"conversations.list","id":"r1"}"#.utf8)
+        func receive(_ bytes: [UInt8], atMs ms: UInt64) -> [LiveEffect] {
+            h.step { live in
+                bytes.withUnsafeBytes { _ = live.receive(c1, $0, binary: false, final: true, remaining: 0, now: ms * 1_000_000) }
+            }
+        }
+        #expect(receive(send, atMs: 1000) == [.submit(.frame(c1, send))])
+        #expect(receive(send, atMs: 1400) == [.submit(.frame(c1, send))], "the oldest has waited 400 ms: queued")
+        // 600 ms: the send is answered at once and never reaches the engine
+        #expect(receive(send, atMs: 1600) == [.requestWrite(c1)])
+        let answer = h.write(c1).payloads.first
+        #expect(answer?["type"] == .string("error") && answer?["re"] == .string("s1"))
+        #expect(answer?["code"] == .string("server_busy"))
+        if case .number(let wait)? = answer?["retryAfterMs"] {
+            #expect(wait >= 600 && wait <= 1200, "about as long as the engine is behind")
+        } else {
+            Issue.record("no retryAfterMs")
+        }
+        #expect(receive(list, atMs: 1600) == [.submit(.frame(c1, list))], "only sends are turned away")
+        // The engine answers the two oldest: what waits now was read 100 ms ago.
+        _ = h.perform(.processed(c1, count: 2))
+        #expect(receive(send, atMs: 1700) == [.submit(.frame(c1, send))])
+    }
+
     @Test func fragmentsAssembleAndTheSizeCapClosesWith1009() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")

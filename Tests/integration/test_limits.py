@@ -126,3 +126,53 @@ async def test_a_connection_that_keeps_going_is_closed_1008(server_factory):
         await ana.start("send", conversationId=cid, clientId=new_client_id(), message={"kind": "text", "text": "more"})
         assert await ana.wait_closed(5) == 1008
 
+
+
+async def test_a_server_past_its_capacity_turns_sends_away_and_stores_each_once_when_sent_again(server_factory):
+    """With the bound at 1 ms any backlog counts as one: a flood from four connections
+    is partly answered `server_busy` at once, nothing of those is stored, other
+    requests are still served, and every refused send sent again after the time the
+    server gave (same clientId, as the outbox does) is stored exactly once."""
+    srv = server_factory(["--busy-after-ms", "1", "--limit-sends", "0"])
+    async with Env(srv) as env:
+        owner = await env.register("Owner")
+        people = [await env.register(f"P{i}") for i in range(4)]
+        cid, _ = await env.conversation(owner, *people)
+        sends = {}  # clientId -> (client, text)
+        futures = []
+        for i in range(400):
+            for p in people:
+                client_id = new_client_id()
+                sends[client_id] = (p, f"{p.name} {i}")
+                fut = await p.start("send", conversationId=cid, clientId=client_id,
+                                    message={"kind": "text", "text": sends[client_id][1]})
+                futures.append((client_id, fut))
+        history_meanwhile = await owner.request("history", conversationId=cid, timeout=30)
+        assert history_meanwhile["type"] == "result", history_meanwhile
+
+        stored = {}
+        refused = 0
+        for _ in range(20):
+            answers = await asyncio.wait_for(asyncio.gather(*(f for _, f in futures)), timeout=60)
+            again = []
+            for (client_id, _), a in zip(futures, answers):
+                if a["type"] == "result":
+                    stored[client_id] = a["result"]["message"]
+                else:
+                    assert a["code"] == "server_busy", a
+                    assert 1 <= a["retryAfterMs"] <= 20_000, a
+                    refused += 1
+                    again.append((client_id, a["retryAfterMs"]))
+            if not again:
+                break
+            await asyncio.sleep(max(ms for _, ms in again) / 1000 + 0.05)
+            futures = []
+            for client_id, _ in again:
+                p, text = sends[client_id]
+                futures.append((client_id, await p.start("send", conversationId=cid, clientId=client_id,
+                                                         message={"kind": "text", "text": text})))
+        assert refused > 0, "a backlog past 1 ms refused nothing"
+        assert set(stored) == set(sends)
+        history = await owner.history_all(cid)
+        texts = [m["text"] for m in history if m.get("kind") == "text"]
+        assert sorted(texts) == sorted(text for _, text in sends.values()), "each stored once"

@@ -64,6 +64,7 @@ test("a device link is a fragment the other browser reads", () => {
 
 test("errors read as sentences; rate_limited says how long", () => {
   assert.equal(errorText({ code: "rate_limited", retryAfterMs: 2300 }), "Slow down — try again in 3 s.");
+  assert.equal(errorText({ code: "server_busy", retryAfterMs: 600 }), "The server is busy — trying again in 1 s.");
   assert.equal(errorText({ code: "registration_closed", message: "x" }), "This server is invite-only: ask a member for an invite link.");
   assert.equal(errorText({ code: "something_new", message: "the server's words" }), "the server's words");
 });

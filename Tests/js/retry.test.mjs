@@ -25,8 +25,9 @@ test("the schedule: internal and timeout exponential with jitter, capped, bounde
   for (const code of ["too_long", "not_member", "session_conflict", "client_id_reused", "invalid_field", "offline"]) {
     assert.equal(sendRetryDelay(code, 1), null, code);
   }
-  assert.deepEqual([...RETRYABLE].sort(), ["internal", "rate_limited", "timeout"]);
+  assert.deepEqual([...RETRYABLE].sort(), ["internal", "rate_limited", "server_busy", "timeout"]);
   assert.equal(sendRetryDelay("rate_limited", 1, () => 0, 2000), 2050, "the server's time and a margin");
+  assert.equal(sendRetryDelay("server_busy", SEND_ATTEMPTS + 5, () => 0, 700), 750, "a busy server's time, never given up");
   assert.equal(sendRetryDelay("rate_limited", SEND_ATTEMPTS + 5, () => 0, 300), 350, "never given up: slowing down is not failing");
   const low = [];
   const high = [];
@@ -180,6 +181,25 @@ test("a flush while a retry waits sends once, and the live copy settles a waitin
   t.mock.timers.tick(60000);
   await tick();
   assert.equal(client.sends().length, 2, "no retry after it settled");
+});
+
+test("server_busy: held for the time the server gave, told so, then sent again with the same clientId", async (t) => {
+  const { store, client, sync } = setup(t);
+  const told = [];
+  sync.addEventListener("ratelimited", (e) => told.push([e.detail.code, e.detail.retryInMs]));
+  sync.send(C, { kind: "text", text: "busy" });
+  const clientId = client.sends()[0].fields.clientId;
+  client.sends()[0].reject(new ProtocolError({ code: "server_busy", message: "the server is busy", retryAfterMs: 800 }));
+  await tick();
+  assert.deepEqual(told, [["server_busy", 850]]);
+  assert.equal(pending(store)[0].status, "sending", "not failed: the server only asked to wait");
+  t.mock.timers.tick(849);
+  await tick();
+  assert.equal(client.sends().length, 1, "not before the time given");
+  t.mock.timers.tick(1);
+  await tick();
+  assert.equal(client.sends().length, 2);
+  assert.equal(client.sends()[1].fields.clientId, clientId);
 });
 
 test("rate_limited: Sending… for the time the server gave, told once, then sent again with the same clientId, stored once", async (t) => {

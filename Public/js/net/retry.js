@@ -9,11 +9,15 @@
 //
 // `rate_limited` is retried too, after the time the server gave (`retryAfterMs`):
 // the message was refused before anything was stored, so waiting is all it takes,
-// and it does not use up the attempts (slowing down is not failing).
+// and it does not use up the attempts (slowing down is not failing). So is
+// `server_busy` (the server is past its capacity and turned the send away unread).
 
 import { backoffDelay } from "./backoff.js";
 
-export const RETRYABLE = new Set(["internal", "timeout", "rate_limited"]);
+export const RETRYABLE = new Set(["internal", "timeout", "rate_limited", "server_busy"]);
+
+/** The refusals that say how long to wait, and are retried after it however often. */
+export const WAITS = new Set(["rate_limited", "server_busy"]);
 
 /** A rate_limited answer without a time to wait (an older server) waits this long. */
 const RATE_LIMITED_DEFAULT_MS = 1000;
@@ -29,12 +33,12 @@ const BACKOFF = { base: 1000, max: 30000 };
  * @param {string} code the error code the last attempt ended with
  * @param {number} attempts how many attempts have ended so far (1 after the first)
  * @param {() => number} [random]
- * @param {number} [retryAfterMs] for rate_limited: the server's time to wait
+ * @param {number} [retryAfterMs] for rate_limited and server_busy: the server's time to wait
  * @returns {number | null} milliseconds to wait before the next attempt, or null:
  *   no retry (the code is not retryable, or the attempts are used up)
  */
 export function sendRetryDelay(code, attempts, random = Math.random, retryAfterMs = undefined) {
-  if (code === "rate_limited") return (retryAfterMs ?? RATE_LIMITED_DEFAULT_MS) + RATE_LIMITED_MARGIN_MS;
+  if (WAITS.has(code)) return (retryAfterMs ?? RATE_LIMITED_DEFAULT_MS) + RATE_LIMITED_MARGIN_MS;
   if (!RETRYABLE.has(code) || attempts >= SEND_ATTEMPTS) return null;
   return backoffDelay(attempts - 1, { ...BACKOFF, random });
 }

@@ -7,6 +7,12 @@ export function slowDown(retryAfterMs) {
   return `Slow down — try again in ${s} s.`;
 }
 
+/** "The server is busy — trying again in 2 s" (whole seconds, at least 1). */
+export function serverBusy(retryAfterMs) {
+  const s = Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000));
+  return `The server is busy — trying again in ${s} s.`;
+}
+
 const TEXT = {
   offline: "You're offline; try again when you're back.",
   timeout: "The server did not answer; try again.",
@@ -26,5 +32,6 @@ const TEXT = {
  */
 export function errorText(error) {
   if (error?.code === "rate_limited") return slowDown(error.retryAfterMs);
+  if (error?.code === "server_busy") return serverBusy(error.retryAfterMs);
   return TEXT[error?.code] || error?.message || "That did not work.";
 }

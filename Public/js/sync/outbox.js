@@ -3,14 +3,14 @@
 // localStorage, so a reload loses nothing) until the server stores it; it is
 // sent again with the same client id after a reconnect, so it is never stored
 // twice. A send answered `internal` or timed out is retried here with backoff;
-// one answered `rate_limited` after the time the server gave (net/retry.js):
+// one answered `rate_limited` or `server_busy` after the time the server gave (net/retry.js):
 // such sends are held, with every later one, and sent again one after another
 // in the order they were written, so a burst past the limit arrives in order.
 
 import { addPending, failPending, removePending, retryPending } from "../state/transcript.js";
 import { newClientId, outboundProblem } from "../net/frames.js";
 import { ProtocolError } from "../net/client.js";
-import { RETRYABLE, sendRetryDelay } from "../net/retry.js";
+import { RETRYABLE, WAITS, sendRetryDelay } from "../net/retry.js";
 import { refusedRecord, restoreRefused, withRefused, markTaken } from "../state/refused.js";
 
 const waiterKey = (clientId) => `send:${clientId}`;
@@ -24,7 +24,7 @@ export class Outbox {
    * @param {() => number} hooks.random for the retries' jitter
    * @param {(conversationId: string, message: object, supersedes?: object) => void} hooks.stored the server's answer, a message like a live one
    * @param {(item: object, error: Error) => void} hooks.failed a refused send nobody awaits
-   * @param {(item: object, retryInMs: number) => void} [hooks.limited] a send held back by a rate limit, sent again in retryInMs
+   * @param {(item: object, retryInMs: number, code: string) => void} [hooks.limited] a send held back by a rate limit or a busy server, sent again in retryInMs
    */
   constructor(client, store, { random, stored, failed, limited = () => {} }) {
     Object.assign(this, { client, store, random, stored, failed, limited });
@@ -130,12 +130,12 @@ export class Outbox {
   scheduleRetry(item, { code, retryAfterMs }) {
     const id = item.clientId;
     const r = this.retries.get(id) || { attempts: 0, timer: null };
-    if (code !== "rate_limited") r.attempts++;
+    if (!WAITS.has(code)) r.attempts++;
     const delay = sendRetryDelay(code, r.attempts, this.random, retryAfterMs);
     if (delay === null) return false;
     this.retries.set(id, r);
-    if (code === "rate_limited") {
-      this.limited(item, delay);
+    if (WAITS.has(code)) {
+      this.limited(item, delay, code);
       this.held.add(id);
       clearTimeout(this.limitTimer);
       this.limitTimer = setTimeout(() => this.sendHeld(), delay);

@@ -37,6 +37,9 @@ public enum Limits {
     public static let authSeconds = 5
     /// A silent connection is pinged after this, and closed after twice this.
     public static let keepaliveSeconds = 20
+    /// Sends are refused as `server_busy` while the oldest request the engine has not
+    /// answered has waited longer than this (a server past its capacity; 0: never).
+    public static let busyAfterMs = 500
     public static let authFailures = 3
     public static let presenceRoomSize = 200
     /// Cluster mode: each node repeats the presence it holds this often, and drops

@@ -23,6 +23,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case storageFull = "storage_full"
         case forbidden = "forbidden"
         case rateLimited = "rate_limited"
+        case serverBusy = "server_busy"
         case tooManySessions = "too_many_sessions"
         case internalError = "internal"
     }
@@ -32,7 +33,7 @@ public struct ParlorError: Error, Equatable, Sendable {
     public var field: String?
     /// For `session_conflict`: the session's current message, serialized.
     public var current: [UInt8]?
-    /// For `rate_limited`: when to try again.
+    /// For `rate_limited` and `server_busy`: when to try again.
     public var retryAfterMs: Int?
 
     public init(_ code: Code, _ message: String, field: String? = nil, current: [UInt8]? = nil) {

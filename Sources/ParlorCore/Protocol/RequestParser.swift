@@ -9,6 +9,21 @@ public enum RequestParser {
         return array.withUnsafeBufferPointer { parse(buffer: $0) }
     }
 
+    /// Whether a frame is a `send`, and its id if it has a usable one: all the service
+    /// thread reads of a frame it turns away while the engine is behind (BusyRefusal).
+    static func peekSend(_ bytes: [UInt8]) -> (isSend: Bool, id: String?) {
+        bytes.withUnsafeBufferPointer { buf in
+            guard let scan = JSONScan(buf) else { return (false, nil) }
+            return scan.withFrame { frame in
+                let f = Fields(frame)
+                guard let t = f.raw("type"), t.kind == .string, f.scan.isPlainString(t, "send") else { return (false, nil) }
+                guard let m = f.raw("id"), m.kind == .string else { return (true, nil) }
+                let id = frame.string(m)
+                return (true, Validators.fits(id, Limits.idChars) ? id : nil)
+            }
+        }
+    }
+
     private static func parse(buffer buf: UnsafeBufferPointer<UInt8>) -> (id: String?, result: Result<Request, ParlorError>) {
         // Scanned, not parsed into a tree: fields are read from the bytes they are in.
         guard let scan = JSONScan(buf) else {

@@ -79,10 +79,16 @@ extension LiveConnection {
         return true
     }
 
-    /// A fragment of a text message arrived: kept, or the whole message handed to the
-    /// engine; `.close` when it breaks the size cap.
-    mutating func receive(_ bytes: UnsafeRawBufferPointer, final: Bool, remaining: Int, now: UInt64,
-                          _ fx: inout [LiveEffect]) -> WriteStep {
+    /// What a fragment of a text message made: nothing yet, the whole message, or a close.
+    enum Assembled {
+        case more
+        case frame([UInt8])
+        case close(UInt16, String)
+    }
+
+    /// A fragment of a text message arrived: kept, or the whole message returned;
+    /// `.close` when it breaks the size cap.
+    mutating func assemble(_ bytes: UnsafeRawBufferPointer, final: Bool, remaining: Int, now: UInt64) -> Assembled {
         heardAt = now
         pingedAt = nil
         // The cap applies before buffering: once a frame announces more than the cap,
@@ -92,19 +98,23 @@ extension LiveConnection {
             incoming = []
             discarded += Int32(bytes.count)
             if final || Int(discarded) > 4 * Limits.frameBytes { return .close(1009, "frames are limited to 64 KiB") }
-            return .nothing
+            return .more
         }
         incoming.append(contentsOf: bytes)
-        guard final else { return .nothing }
-        fx.append(.submit(.frame(id, incoming)))
-        incoming = []
+        guard final else { return .more }
+        defer { incoming = [] }
+        return .frame(incoming)
+    }
+
+    /// Hands a whole message to the engine; reading pauses while too many wait.
+    mutating func submit(_ frame: [UInt8], now: UInt64, _ fx: inout [LiveEffect]) {
+        fx.append(.submit(.frame(id, frame)))
         inFlight += 1
         readAt.append(now)
         if inFlight >= Self.maxInFlight && !readingPaused {
             readingPaused = true
             fx.append(.setReading(id, false))
         }
-        return .nothing
     }
 
     /// The socket can take a write: frames appended to `buffer`, or the close frame

@@ -26,6 +26,7 @@ extension LiveState {
             userConnections[userId, default: SmallSet()].insert(id)
             log.info("ws auth", metadata: ["conn": "\(id)", "user": "\(userId)"])
         case .processed(let id, let count):
+            backlog.answered(count)
             guard connections.contains(id) else { break }
             let ack = metrics.ackLatency
             connections[id]!.processed(count, now: now, draining: draining,

@@ -27,14 +27,23 @@ struct LiveState {
     /// the heap (LWSServer.sweep).
     var releasedBuffers = 0
     private(set) var draining = false
+    /// When each frame the engine has not answered yet was read (see `busyAfter`).
+    var backlog = Backlog()
+    /// Once the oldest unanswered frame has waited this long, sends are refused as
+    /// `server_busy` until the engine catches up (0: never). A server past its capacity
+    /// otherwise queues without bound: every answer comes later, moves of a game meet
+    /// moves they were made after, and their retries are more work than the moves
+    /// (docs/BENCHMARKS.md, session 14).
+    let busyAfter: UInt64
     let log: Logger
     let metrics = LiveMetrics()
     /// Nanoseconds of silence after which a connection is pinged (see `sweep`).
     let keepalive: UInt64
 
-    init(log: Logger, keepaliveSeconds: Int = Limits.keepaliveSeconds) {
+    init(log: Logger, keepaliveSeconds: Int = Limits.keepaliveSeconds, busyAfterMs: Int = Limits.busyAfterMs) {
         self.log = log
         keepalive = UInt64(keepaliveSeconds) * 1_000_000_000
+        busyAfter = UInt64(max(0, busyAfterMs)) * 1_000_000
     }
 
     /// Uptime nanoseconds: the clock every `now` below is read from.
@@ -65,7 +74,30 @@ struct LiveState {
                           remaining: Int, now: UInt64 = now()) -> WriteStep? {
         guard connections.contains(id) else { return nil }
         if binary { return .close(1003, "binary frames are not accepted") }
-        return connections[id]!.receive(bytes, final: final, remaining: remaining, now: now, &effects)
+        switch connections[id]!.assemble(bytes, final: final, remaining: remaining, now: now) {
+        case .more: return .nothing
+        case .close(let code, let reason): return .close(code, reason)
+        case .frame(let frame):
+            if let wait = busyRetryAfterMs(now: now), let answer = BusyRefusal.answer(to: frame, retryAfterMs: wait) {
+                metrics.busyRefusals.increment()
+                enqueue(OutboundFrame(answer), to: id)
+                return .nothing
+            }
+            connections[id]!.submit(frame, now: now, &effects)
+            backlog.append(now)
+            return .nothing
+        }
+    }
+
+    /// While the engine is behind by more than `busyAfter`: when a refused send should
+    /// come back, about as long as the engine is behind, spread so that the retries do
+    /// not all return at once.
+    func busyRetryAfterMs(now: UInt64) -> Int? {
+        guard busyAfter > 0 else { return nil }
+        let waited = backlog.oldestWait(now: now)
+        guard waited > busyAfter else { return nil }
+        let ms = Int(min(waited, 10_000_000_000) / 1_000_000)
+        return Int.random(in: ms...(2 * ms))
     }
 
     /// The socket can take a write: what to write (frames appended to `buffer`, up to

@@ -83,7 +83,7 @@ public final class LWSServer: @unchecked Sendable {
         forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
         connectionRate = RateLimiter(config.newConnectionsPerAddress)
         self.log = logger
-        live = LiveState(log: logger, keepaliveSeconds: config.keepaliveSeconds)
+        live = LiveState(log: logger, keepaliveSeconds: config.keepaliveSeconds, busyAfterMs: config.busyAfterMs)
         scratch = [UInt8](repeating: 0, count: Int(parlor_lws_pre()))
         scratch.reserveCapacity(scratch.count + Self.writeBudget * 2)
     }
