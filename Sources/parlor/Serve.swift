@@ -36,7 +36,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Seconds a graceful stop (SIGTERM) waits for answers and closes (default 10).") var drainSeconds: Int?
     @Option(help: "Seconds of silence after which a connection is pinged; closed after twice that (default 20).")
     var keepaliveSeconds: Int?
-    @Option(help: "Milliseconds the oldest unanswered request may wait before sends are refused as server_busy, 0 for never (default 500).")
+    @Option(help: "Milliseconds the oldest unanswered request may wait before sends are refused as server_busy, 0 for never (default 1000).")
     var busyAfterMs: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical (default info).") var logLevel: String?
     @Option(help: "line (the default) or json.") var logFormat: String?

@@ -190,6 +190,7 @@ enum { P_NONE, P_REGISTER, P_INSTALL, P_CREATE, P_WAIT_INVITE, P_JOIN, P_JOINED,
 typedef struct {
 	uint64_t msgno;
 	int64_t t0;
+	int64_t base; /* session updates: the base version of its last attempt */
 	int32_t remaining;
 	uint8_t used, acked, tries;
 } slot_t;
@@ -234,7 +235,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 
 static struct {
 	uint64_t sent, deliveries, acks, frames_in, bytes_in, other_events;
-	uint64_t errors, error_frames, send_errors, conflicts, retries, closes, connect_failures;
+	uint64_t errors, error_frames, send_errors, conflicts, retries, busy, busy_retries, closes, connect_failures;
 	uint64_t setup_failures, lost, overruns, bad_frames;
 	int64_t t_start, t_meas, t_send_end, t_last_delivery, t_end;
 	hist_t lat, ack, completion, lag, loop;
@@ -449,6 +450,44 @@ static void slot_done(conn_t *s, slot_t *sl, int64_t now)
 static void send_message(conn_t *c, int64_t t_sched);
 static void send_frame(conn_t *c, uint64_t no, int64_t t_sched, int attempt, int64_t base);
 
+/* Sends answered server_busy, due again at `due`: a min-heap. */
+typedef struct { int64_t due; conn_t *c; uint64_t no; } busy_t;
+static busy_t *busyq;
+static int busyn, busycap;
+
+static void busy_push(int64_t due, conn_t *c, uint64_t no)
+{
+	if (busyn == busycap) {
+		busycap = busycap ? 2 * busycap : 1024;
+		busyq = realloc(busyq, (size_t)busycap * sizeof *busyq);
+		if (!busyq) { perror("realloc"); exit(1); }
+	}
+	int i = busyn++;
+	busyq[i] = (busy_t){ due, c, no };
+	while (i && busyq[i].due < busyq[(i - 1) / 2].due) {
+		busy_t t = busyq[(i - 1) / 2]; busyq[(i - 1) / 2] = busyq[i]; busyq[i] = t; i = (i - 1) / 2;
+	}
+}
+
+static void run_busy(int64_t now)
+{
+	while (busyn && busyq[0].due <= now) {
+		busy_t b = busyq[0];
+		busyq[0] = busyq[--busyn];
+		for (int i = 0;;) {
+			int l = 2 * i + 1, r = l + 1, m = i;
+			if (l < busyn && busyq[l].due < busyq[m].due) m = l;
+			if (r < busyn && busyq[r].due < busyq[m].due) m = r;
+			if (m == i) break;
+			busy_t t = busyq[m]; busyq[m] = busyq[i]; busyq[i] = t; i = m;
+		}
+		slot_t *sl = b.c->ring ? &b.c->ring[b.no & b.c->ring_mask] : NULL;
+		if (!sl || !sl->used || sl->msgno != b.no || b.c->state != C_OPEN) continue;
+		st.busy_retries++;
+		send_frame(b.c, b.no, sl->t0, sl->tries, sl->base);
+	}
+}
+
 static void maybe_refill(conn_t *c)
 {
 	if (cfg.window > 0 && sending && c->state == C_OPEN)
@@ -484,7 +523,8 @@ static void send_message(conn_t *c, int64_t t_sched)
 	sl->used = 1;
 	st.outstanding++;
 	c->inflight++;
-	send_frame(c, no, t_sched, 0, r->next_base++);
+	sl->base = r->next_base++;
+	send_frame(c, no, t_sched, 0, sl->base);
 	if (t_sched >= st.t_meas) st.sent++;
 }
 
@@ -664,7 +704,20 @@ static void parlor_text(conn_t *c, const char *p, size_t n, int64_t now)
 				if (ver >= 0 && sl->used && sl->msgno == no && sl->tries < 5 && c->state == C_OPEN) {
 					sl->tries++;
 					st.retries++;
+					sl->base = ver;
 					send_frame(c, no, sl->t0, sl->tries, ver);
+					return;
+				}
+				st.send_errors++;
+			} else if (code && cl == 11 && !memcmp(code, "server_busy", 11)) {
+				/* turned away unread: the same frame again after the time given, as the
+				 * client's outbox does (its latency keeps counting from t0) */
+				st.busy++;
+				size_t vl;
+				const char *v = json_find(p, n, "retryAfterMs", &vl, NULL);
+				int64_t ms = v ? strtoll(v, NULL, 10) : 1000;
+				if (sl->used && sl->msgno == no && c->state == C_OPEN) {
+					busy_push(now + (ms + 50) * 1000000LL, c, no);
 					return;
 				}
 				st.send_errors++;
@@ -1196,7 +1249,12 @@ int main(int argc, char **argv)
 		if (sending && now >= st.t_send_end) sending = 0;
 		if (!sending && (st.outstanding == 0 || now >= drain_deadline || !has_senders)) break;
 		if (sending && cfg.rate > 0) run_schedule(now);
+		run_busy(now);
 		int64_t wait = 50000000; /* 50 ms */
+		if (busyn) {
+			int64_t d = busyq[0].due - now_ns();
+			if (d < wait) wait = d < 0 ? 0 : d;
+		}
 		if (sending && heapn) {
 			int64_t d = rooms[heap[0]].next_send - now_ns();
 			if (d < wait) wait = d < 0 ? 0 : d;
@@ -1237,14 +1295,14 @@ int main(int argc, char **argv)
 		   "\"rooms\":%d,\"room_size\":%d,\"setup_s\":%.3f,\"wall_s\":%.4f,\"active_s\":%.4f,"
 		   "\"sent\":%" PRIu64 ",\"deliveries\":%" PRIu64 ",\"acks\":%" PRIu64
 		   ",\"frames_in\":%" PRIu64 ",\"bytes_in\":%" PRIu64 ",\"other_events\":%" PRIu64
-		   ",\"error_frames\":%" PRIu64 ",\"send_errors\":%" PRIu64 ",\"conflicts\":%" PRIu64 ",\"retries\":%" PRIu64
+		   ",\"error_frames\":%" PRIu64 ",\"send_errors\":%" PRIu64 ",\"conflicts\":%" PRIu64 ",\"retries\":%" PRIu64 ",\"busy\":%" PRIu64 ",\"busy_retries\":%" PRIu64
 		   ",\"closes\":%" PRIu64 ",\"connect_failures\":%" PRIu64 ",\"setup_failures\":%" PRIu64
 		   ",\"lost_deliveries\":%" PRIu64 ",\"overruns\":%" PRIu64 ",\"bad_frames\":%" PRIu64
 		   ",\"loadgen_cpu_s\":%.4f,\"loadgen_cpu_share\":%.4f,",
 		cfg.proc_id, cfg.mode == MODE_PARLOR ? "parlor" : "relay", cfg.conns, n_ready, open_now,
 		nrooms, cfg.room_size, setup_s, wall, active, st.sent, st.deliveries, st.acks,
 		st.frames_in, st.bytes_in, st.other_events, st.error_frames, st.send_errors,
-		st.conflicts, st.retries, st.closes, st.connect_failures, st.setup_failures, st.lost, st.overruns,
+		st.conflicts, st.retries, st.busy, st.busy_retries, st.closes, st.connect_failures, st.setup_failures, st.lost, st.overruns,
 		st.bad_frames, cpu1 - cpu0, wall > 0 ? (cpu1 - cpu0) / wall : 0);
 	h_json(f, "latency", &st.lat);
 	fputc(',', f);

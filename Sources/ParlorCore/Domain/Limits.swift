@@ -39,7 +39,7 @@ public enum Limits {
     public static let keepaliveSeconds = 20
     /// Sends are refused as `server_busy` while the oldest request the engine has not
     /// answered has waited longer than this (a server past its capacity; 0: never).
-    public static let busyAfterMs = 500
+    public static let busyAfterMs = 1000
     public static let authFailures = 3
     public static let presenceRoomSize = 200
     /// Cluster mode: each node repeats the presence it holds this often, and drops
