@@ -162,6 +162,52 @@ def test_a_send_answered_internal_is_retried_with_the_same_client_id(people):
     assert len(sends) == 3 and len(set(sends)) == 1, sends
 
 
+def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(people):
+    """The server, past its capacity, answers a send `server_busy` with retryAfterMs: the
+    page says the server is busy, keeps the message as "Sending…" (not failed), and sends
+    it again after that time with the same clientId; it is stored once. The answer comes
+    from a Playwright WebSocket route standing in for a busy server."""
+    import json
+    import re
+
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Rush hour")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+
+    sends = []  # (clientId, when the route saw it)
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            frame = json.loads(message)
+            if frame.get("type") == "send":
+                sends.append((frame["clientId"], time.monotonic()))
+                if len(sends) == 1:
+                    ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "server_busy",
+                                        "message": "the server is busy; try again in 2 s", "retryAfterMs": 1500}))
+                    return
+            server.send(message)
+
+        ws.on_message(from_page)
+
+    ana.context.route_web_socket(re.compile(r"/ws$"), route)
+    ana.reload()
+    expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+
+    send_text(ana, "when you can")
+    expect(ana.locator("#toast")).to_contain_text(
+        "The server is busy — trying again in 2 s. Your message will be sent then.")
+    expect(ana.locator(".row.pending", has_text="when you can")).to_contain_text("Sending…")
+    expect(ana.locator(".row.pending.failed")).to_have_count(0)
+    shot(ana, "server-busy-light")
+    expect(texts(ben)).to_have_text(["when you can"], timeout=10_000)
+    expect(texts(ana)).to_have_text(["when you can"])
+    expect(ana.locator(".row.pending")).to_have_count(0)
+    assert len(sends) == 2 and sends[0][0] == sends[1][0], sends
+    assert sends[1][1] - sends[0][1] >= 1.5, "not before the time the server gave"
+
+
 def test_a_server_that_closes_with_service_restart_is_shown_restarting_and_rejoined(people):
     """A server shutting down on purpose closes with 1012 (or 1001): the page says the
     server is restarting, reconnects soon by itself, and carries on. The closes come
