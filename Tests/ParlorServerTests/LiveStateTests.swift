@@ -117,9 +117,25 @@ import Testing
             Issue.record("no retryAfterMs")
         }
         #expect(receive(list, atMs: 1600) == [.submit(.frame(c1, list))], "only sends are turned away")
-        // The engine answers the two oldest: what waits now was read 100 ms ago.
+        // The engine answers the two oldest: what waits now was read 100 ms ago. Another
+        // connection's send is taken; this one's are refused until the time it was given,
+        // so that none is stored ahead of the one it will send again.
         _ = h.perform(.processed(c1, count: 2))
-        #expect(receive(send, atMs: 1700) == [.submit(.frame(c1, send))])
+        let c2 = h.open(user: "ben")
+        let fx = h.step { live in
+            send.withUnsafeBytes { _ = live.receive(c2, $0, binary: false, final: true, remaining: 0, now: 1_700_000_000) }
+        }
+        #expect(fx == [.submit(.frame(c2, send))])
+        guard case .number(let wait)? = answer?["retryAfterMs"] else { return }
+        let until = 1600 + UInt64(wait)
+        #expect(receive(send, atMs: 1700) == [.requestWrite(c1)])
+        let again = h.write(c1).payloads.first
+        #expect(again?["code"] == .string("server_busy") && again?["retryAfterMs"] == .number(Double(until - 1700)))
+        _ = h.perform(.processed(c1, count: 1))  // the list
+        _ = h.perform(.processed(c2, count: 1))
+        #expect(receive(send, atMs: until - 1) == [.requestWrite(c1)])
+        _ = h.write(c1)
+        #expect(receive(send, atMs: until) == [.submit(.frame(c1, send))])
     }
 
     @Test func fragmentsAssembleAndTheSizeCapClosesWith1009() {

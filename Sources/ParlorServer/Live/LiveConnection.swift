@@ -29,6 +29,11 @@ struct LiveConnection {
     /// Frames handed to the engine and not yet answered; past a limit the connection
     /// stops being read, so one client cannot flood the engine or grow its inbox.
     var inFlight: Int32 = 0
+    /// After a send was refused as `server_busy`: until when this connection's later
+    /// sends are refused too, so that none read meanwhile is stored ahead of the one
+    /// the client sends again then (the outbox holds every later one and sends them
+    /// after it, in order).
+    var busyUntil: UInt64 = 0
 
     /// 8 bytes and a tag, which the 2-byte-aligned fields below fill up to the word.
     var subscriptions = SmallSet<String>()
@@ -37,7 +42,9 @@ struct LiveConnection {
     var readingPaused = false
     /// A writeable callback is already asked for; asking again costs a syscall.
     var writeRequested = false
-    var pingedAt: UInt64?
+    /// 0 when no ping is unanswered (a ping goes out only past the keepalive, so never
+    /// at 0): a plain word, where an optional's tag took 8 more bytes of the struct.
+    var pingedAt: UInt64 = 0
 
     /// A replay's next piece is asked for once no more than this is waiting to be written.
     static let replayLowWater = 64 * 1024
@@ -90,7 +97,7 @@ extension LiveConnection {
     /// `.close` when it breaks the size cap.
     mutating func assemble(_ bytes: UnsafeRawBufferPointer, final: Bool, remaining: Int, now: UInt64) -> Assembled {
         heardAt = now
-        pingedAt = nil
+        pingedAt = 0
         // The cap applies before buffering: once a frame announces more than the cap,
         // nothing more of it is kept. The rest is read and dropped (up to a bound) so
         // the client, done sending, reads the 1009 instead of a reset connection.

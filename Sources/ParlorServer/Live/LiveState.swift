@@ -31,9 +31,8 @@ struct LiveState {
     var backlog = Backlog()
     /// Once the oldest unanswered frame has waited this long, sends are refused as
     /// `server_busy` until the engine catches up (0: never). A server past its capacity
-    /// otherwise queues without bound: every answer comes later, moves of a game meet
-    /// moves they were made after, and their retries are more work than the moves
-    /// (docs/BENCHMARKS.md, session 14).
+    /// otherwise queues without bound, and every request, a history page or a sign-in,
+    /// waits behind the backlog (docs/BENCHMARKS.md, session 14).
     let busyAfter: UInt64
     let log: Logger
     let metrics = LiveMetrics()
@@ -78,8 +77,9 @@ struct LiveState {
         case .more: return .nothing
         case .close(let code, let reason): return .close(code, reason)
         case .frame(let frame):
-            if let wait = busyRetryAfterMs(now: now), let answer = BusyRefusal.answer(to: frame, retryAfterMs: wait) {
+            if let wait = busyRetryAfterMs(id, now: now), let answer = BusyRefusal.answer(to: frame, retryAfterMs: wait) {
                 metrics.busyRefusals.increment()
+                connections[id]!.busyUntil = max(connections[id]!.busyUntil, now &+ UInt64(wait) * 1_000_000)
                 enqueue(OutboundFrame(answer), to: id)
                 return .nothing
             }
@@ -91,13 +91,16 @@ struct LiveState {
 
     /// While the engine is behind by more than `busyAfter`: when a refused send should
     /// come back, about as long as the engine is behind, spread so that the retries do
-    /// not all return at once.
-    func busyRetryAfterMs(now: UInt64) -> Int? {
+    /// not all return at once. A connection with a send refused is refused until then.
+    func busyRetryAfterMs(_ id: ConnectionID, now: UInt64) -> Int? {
         guard busyAfter > 0 else { return nil }
         let waited = backlog.oldestWait(now: now)
-        guard waited > busyAfter else { return nil }
-        let ms = Int(min(waited, 10_000_000_000) / 1_000_000)
-        return Int.random(in: ms...(2 * ms))
+        if waited > busyAfter {
+            let ms = Int(min(waited, 10_000_000_000) / 1_000_000)
+            return Int.random(in: ms...(2 * ms))
+        }
+        let until = connections[id]!.busyUntil
+        return until > now ? Int((until - now + 999_999) / 1_000_000) : nil
     }
 
     /// The socket can take a write: what to write (frames appended to `buffer`, up to
@@ -161,8 +164,8 @@ struct LiveState {
                 connections[id]!.scheduleClose(4001, "authentication timeout", flush: false, &effects)
                 continue
             }
-            if let pinged = c.pingedAt {
-                guard now &- pinged > keepalive else { continue }
+            if c.pingedAt != 0 {
+                guard now &- c.pingedAt > keepalive else { continue }
                 let silent = (now &- c.heardAt) / 1_000_000_000
                 log.info("ws silent", metadata: ["conn": "\(id)", "seconds": "\(silent)"])
                 connections[id]!.scheduleClose(4009, "no answer to ping", flush: false, &effects)
@@ -176,7 +179,7 @@ struct LiveState {
     /// The peer answered a ping.
     mutating func pong(_ id: ConnectionID, now: UInt64 = now()) {
         connections[id]?.heardAt = now
-        connections[id]?.pingedAt = nil
+        connections[id]?.pingedAt = 0
     }
 
     /// A graceful stop: nothing more is read; each connection is closed with 1001 once
