@@ -57,25 +57,43 @@ class IceCreamBuilder extends MessagesAppViewController {
     this.sendToken = 0;
     /** the step waiting in the message box or on its way: {sundae, step, partId, session, version} */
     this.move = null;
+    /** where a transition under way goes: set at willTransition, cleared at didTransition (see viewStyle) */
+    this.transitioningTo = null;
+  }
+
+  /**
+   * The style the view shows. The view switches at willTransition, and a tap
+   * on it may come before didTransition updates `presentationStyle` (on a
+   * loaded machine, well before): a step chosen on the expanded view then
+   * still collapses the pane so the message box shows.
+   */
+  get viewStyle() {
+    return this.transitioningTo ?? this.presentationStyle;
   }
 
   // ---- lifecycle ------------------------------------------------------------------
 
   async willBecomeActive(conversation) {
+    this.transitioningTo = null;
     this.history = (await this.storage.get(HISTORY_KEY).catch(() => null)) || [];
     this.target = this.targetOf(conversation.selectedMessage);
     this.render();
   }
 
   willTransition(style) {
+    this.transitioningTo = style;
     this.render(style);
+  }
+
+  didTransition() {
+    this.transitioningTo = null;
   }
 
   didSelect(message) {
     this.notice = null;
     this.target = this.targetOf(message);
     // From compact the host now expands the pane (willTransition renders).
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
   }
 
   didReceive(message) {
@@ -94,7 +112,7 @@ class IceCreamBuilder extends MessagesAppViewController {
       return; // ours, still in the message box, now sits on top of theirs
     } else if (this.status && this.status.sessionId === id && this.status.kind === "staged") {
       this.status = { kind: "stale", sessionId: id, text: `${news} before you sent yours.`, action: "See it" };
-    } else if (this.presentationStyle !== "expanded") {
+    } else if (this.viewStyle !== "expanded") {
       // the compact view tells what a friend did, and offers the next step
       this.status = { kind: "turn", sessionId: id, text: next ? `${news}. Your turn?` : `${news}. It's in your stickers!`, action: next ? (next === "base" ? "Pick a base" : "Add to it") : "See it" };
     }
@@ -103,7 +121,7 @@ class IceCreamBuilder extends MessagesAppViewController {
       this.target = target;
       this.notice = `${news}.`;
     }
-    if (showing || this.presentationStyle !== "expanded") this.render();
+    if (showing || this.viewStyle !== "expanded") this.render();
   }
 
   didStartSending(message) {
@@ -112,7 +130,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     this.move.sending = true;
     if (this.status && this.status.kind === "staged") {
       this.status = { ...this.status, text: "Sending…" };
-      if (this.presentationStyle !== "expanded") this.render();
+      if (this.viewStyle !== "expanded") this.render();
     }
   }
 
@@ -149,7 +167,7 @@ class IceCreamBuilder extends MessagesAppViewController {
   startNew() {
     this.target = null;
     this.notice = null;
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
     else this.requestPresentationStyle("expanded");
   }
 
@@ -194,7 +212,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     if (isComplete(sundae)) this.keep(sundae, session.identifier);
     const sending = conversation.insert(message);
     sending.catch(() => {});
-    if (collapse && this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
+    if (collapse && this.viewStyle === "expanded") await this.requestPresentationStyle("compact");
     else this.render();
     try {
       const sent = await sending;
@@ -212,7 +230,7 @@ class IceCreamBuilder extends MessagesAppViewController {
       if (isComplete(sundae)) this.forget(session.identifier);
       this.status = error.code === "cancelled" ? null : { kind: "error", text: `Not sent: ${error.message}` };
     }
-    if (this.presentationStyle !== "expanded") this.render();
+    if (this.viewStyle !== "expanded") this.render();
     return undefined;
   }
 
@@ -275,7 +293,7 @@ class IceCreamBuilder extends MessagesAppViewController {
       this.notice = "A friend changed this sundae before yours was sent.";
     }
     this.status = { kind: "stale", sessionId, text: "A friend's step went first.", action: "See it" };
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
     else await this.requestPresentationStyle("expanded");
   }
 
@@ -304,7 +322,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     } catch (error) {
       this.status = { kind: "error", text: `The sticker could not be added: ${error.message}` };
     }
-    if (this.presentationStyle === "expanded") await this.requestPresentationStyle("compact");
+    if (this.viewStyle === "expanded") await this.requestPresentationStyle("compact");
     else this.render();
   }
 
@@ -340,7 +358,7 @@ class IceCreamBuilder extends MessagesAppViewController {
 
   // ---- views -------------------------------------------------------------------------
 
-  render(style = this.presentationStyle) {
+  render(style = this.viewStyle) {
     const conversation = this.activeConversation;
     if (!conversation) return;
     const me = conversation.localParticipantIdentifier;
