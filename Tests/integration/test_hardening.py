@@ -42,6 +42,10 @@ async def test_sigterm_answers_what_was_read_then_closes_1001(server_factory):
         # many sends in flight, then SIGTERM while they are being processed
         futures = [await ana.start("send", conversationId=cid, clientId=new_client_id(),
                                    message={"kind": "text", "text": f"m{i}"}) for i in range(300)]
+        # Once the server is reading them (its first answer is here): a signal sent the
+        # moment they were written could land before it read any (a fresh-clone run,
+        # PostgreSQL), and then there is rightly nothing to answer.
+        await asyncio.wait_for(asyncio.shield(futures[0]), 10)
         srv.proc.send_signal(signal.SIGTERM)
         srv.expected_running = False
         results = await asyncio.gather(*futures, return_exceptions=True)
