@@ -1,16 +1,17 @@
 // What to tell a person when the server says no: the protocol's error codes
 // (docs/PROTOCOL.md) as sentences. Plain functions, no DOM.
 
-/** "Slow down — try again in 3 s" (whole seconds, at least 1). */
+/** A wait the server gave, in whole seconds, at least 1. */
+const seconds = (retryAfterMs) => Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000));
+
+/** "Slow down — try again in 3 s". */
 export function slowDown(retryAfterMs) {
-  const s = Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000));
-  return `Slow down — try again in ${s} s.`;
+  return `Slow down — try again in ${seconds(retryAfterMs)} s.`;
 }
 
-/** "The server is busy — trying again in 2 s" (whole seconds, at least 1). */
+/** "The server is busy — trying again in 2 s". */
 export function serverBusy(retryAfterMs) {
-  const s = Math.max(1, Math.ceil((retryAfterMs ?? 1000) / 1000));
-  return `The server is busy — trying again in ${s} s.`;
+  return `The server is busy — trying again in ${seconds(retryAfterMs)} s.`;
 }
 
 const TEXT = {

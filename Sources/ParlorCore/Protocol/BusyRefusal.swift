@@ -7,8 +7,6 @@ public enum BusyRefusal {
     public static func answer(to frame: [UInt8], retryAfterMs: Int) -> Payload? {
         let (isSend, id) = RequestParser.peekSend(frame)
         guard isSend else { return nil }
-        var e = ParlorError(.serverBusy, "the server is busy; try again in \((retryAfterMs + 999) / 1000) s")
-        e.retryAfterMs = retryAfterMs
-        return Replies.error(id, e)
+        return Replies.error(id, .serverBusy(retryAfterMs: retryAfterMs))
     }
 }

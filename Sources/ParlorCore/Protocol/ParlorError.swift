@@ -60,5 +60,11 @@ public struct ParlorError: Error, Equatable, Sendable {
         return e
     }
 
+    public static func serverBusy(retryAfterMs: Int) -> ParlorError {
+        var e = ParlorError(.serverBusy, "the server is busy; try again in \((retryAfterMs + 999) / 1000) s")
+        e.retryAfterMs = retryAfterMs
+        return e
+    }
+
     public static let notMember = ParlorError(.notMember, "you are not a member of this conversation")
 }

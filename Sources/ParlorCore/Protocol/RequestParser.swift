@@ -17,11 +17,16 @@ public enum RequestParser {
             return scan.withFrame { frame in
                 let f = Fields(frame)
                 guard let t = f.raw("type"), t.kind == .string, f.scan.isPlainString(t, "send") else { return (false, nil) }
-                guard let m = f.raw("id"), m.kind == .string else { return (true, nil) }
-                let id = frame.string(m)
-                return (true, Validators.fits(id, Limits.idChars) ? id : nil)
+                return (true, requestId(f, frame).usable)
             }
         }
+    }
+
+    /// The frame's `id` if it is a string, and the same if an answer may carry it back.
+    private static func requestId(_ f: Fields, _ frame: JSONFrame) -> (raw: String?, usable: String?) {
+        guard let m = f.raw("id"), m.kind == .string else { return (nil, nil) }
+        let s = frame.string(m)
+        return (s, Validators.fits(s, Limits.idChars) ? s : nil)
     }
 
     private static func parse(buffer buf: UnsafeBufferPointer<UInt8>) -> (id: String?, result: Result<Request, ParlorError>) {
@@ -34,13 +39,7 @@ public enum RequestParser {
 
     private static func parse(_ scan: JSONScan, _ frame: JSONFrame) -> (id: String?, result: Result<Request, ParlorError>) {
         let f = Fields(frame)
-        var id: String?
-        var idString: String?
-        if let m = f.raw("id"), m.kind == .string {
-            let s = frame.string(m)
-            idString = s
-            if Validators.fits(s, Limits.idChars) { id = s }
-        }
+        let (idString, id) = requestId(f, frame)
         if scan.tooDeep {
             return (id, .failure(ParlorError(.badJSON, "JSON is nested deeper than \(JSONParser.maxDepth) levels")))
         }

@@ -34,6 +34,9 @@ struct LiveState {
     /// otherwise queues without bound, and every request, a history page or a sign-in,
     /// waits behind the backlog (docs/BENCHMARKS.md, session 14).
     let busyAfter: UInt64
+    /// The latest `busyUntil` any connection was given: past it none is being refused,
+    /// and a frame need not look its connection up again to know.
+    var busyUntilLatest: UInt64 = 0
     let log: Logger
     let metrics = LiveMetrics()
     /// Nanoseconds of silence after which a connection is pinged (see `sweep`).
@@ -79,7 +82,9 @@ struct LiveState {
         case .frame(let frame):
             if let wait = busyRetryAfterMs(id, now: now), let answer = BusyRefusal.answer(to: frame, retryAfterMs: wait) {
                 metrics.busyRefusals.increment()
-                connections[id]!.busyUntil = max(connections[id]!.busyUntil, now &+ UInt64(wait) * 1_000_000)
+                let until = max(connections[id]!.busyUntil, now &+ UInt64(wait) * 1_000_000)
+                connections[id]!.busyUntil = until
+                busyUntilLatest = max(busyUntilLatest, until)
                 enqueue(OutboundFrame(answer), to: id)
                 return .nothing
             }
@@ -99,6 +104,7 @@ struct LiveState {
             let ms = Int(min(waited, 10_000_000_000) / 1_000_000)
             return Int.random(in: ms...(2 * ms))
         }
+        guard busyUntilLatest > now else { return nil }
         let until = connections[id]!.busyUntil
         return until > now ? Int((until - now + 999_999) / 1_000_000) : nil
     }
