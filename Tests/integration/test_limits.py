@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import struct
+import time
 import zlib
 
 from client import Env, new_client_id
@@ -161,6 +162,11 @@ async def test_a_server_past_its_capacity_turns_sends_away_and_stores_each_once_
                 assert 1 <= a["retryAfterMs"] <= 20_000, a
                 refused[sends[client_id][0].uid].append((client_id, a["retryAfterMs"]))
         assert any(refused.values()), "a backlog past 1 ms refused nothing"
+        # the operator's log says so, once a second rather than once a refusal
+        deadline = time.monotonic() + 5
+        while not any("sends refused: server busy" in line for line in srv.lines):
+            assert time.monotonic() < deadline, "no log line for the refusals"
+            await asyncio.sleep(0.1)
         assert not set(stored) & {c for r in refused.values() for c, _ in r}
 
         async def send_again(person, items):

@@ -37,6 +37,9 @@ struct LiveState {
     /// The latest `busyUntil` any connection was given: past it none is being refused,
     /// and a frame need not look its connection up again to know.
     var busyUntilLatest: UInt64 = 0
+    /// Sends refused as busy since the sweep last told the log (once a second, not one
+    /// line per refusal: an operator sees that it happens and how much).
+    var busyRefusedUnlogged = 0
     let log: Logger
     let metrics = LiveMetrics()
     /// Nanoseconds of silence after which a connection is pinged (see `sweep`).
@@ -82,6 +85,7 @@ struct LiveState {
         case .frame(let frame):
             if let wait = busyRetryAfterMs(id, now: now), let answer = BusyRefusal.answer(to: frame, retryAfterMs: wait) {
                 metrics.busyRefusals.increment()
+                busyRefusedUnlogged += 1
                 let until = max(connections[id]!.busyUntil, now &+ UInt64(wait) * 1_000_000)
                 connections[id]!.busyUntil = until
                 busyUntilLatest = max(busyUntilLatest, until)
@@ -159,6 +163,12 @@ struct LiveState {
     /// that grows with the number of connections (2.4% of the server's cycles with
     /// 6,000, under perf). One pass a second here is linear.
     mutating func sweep(now: UInt64 = now()) {
+        if busyRefusedUnlogged > 0 {
+            log.warning("sends refused: server busy", metadata: [
+                "count": "\(busyRefusedUnlogged)", "oldest_wait_ms": "\(backlog.oldestWait(now: now) / 1_000_000)",
+                "busy_after_ms": "\(busyAfter / 1_000_000)"])
+            busyRefusedUnlogged = 0
+        }
         sweepPlaying(now: now)
         sweepRemotePresence(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
