@@ -166,7 +166,9 @@ def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(
     """The server, past its capacity, answers a send `server_busy` with retryAfterMs: the
     page says the server is busy, keeps the message as "Sending…" (not failed), and sends
     it again after that time with the same clientId; it is stored once. The answer comes
-    from a Playwright WebSocket route standing in for a busy server."""
+    from a Playwright WebSocket route standing in for a busy server. The answer to the
+    page's subscription is held until then: the page flushes its outbox once subscribed,
+    and that flush must leave the held send to its time (a CI failure: it went 70 ms later)."""
     import json
     import re
 
@@ -175,25 +177,42 @@ def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(
     ben = people.join("Ben", link.replace(people.server.base, ""))
 
     sends = []  # (clientId, when the route saw it)
+    subscribes = set()  # ids of the page's subscribe requests
+    held = []  # the server's answers to them, until the busy answer is given
 
     def route(ws):
         server = ws.connect_to_server()
 
         def from_page(message):
             frame = json.loads(message)
+            if frame.get("type") == "subscribe":
+                subscribes.add(frame["id"])
             if frame.get("type") == "send":
                 sends.append((frame["clientId"], time.monotonic()))
                 if len(sends) == 1:
                     ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "server_busy",
                                         "message": "the server is busy; try again in 2 s", "retryAfterMs": 1500}))
+                    for answer in held:
+                        ws.send(answer)
                     return
             server.send(message)
 
+        def from_server(message):
+            if not sends and json.loads(message).get("re") in subscribes:
+                held.append(message)
+                return
+            ws.send(message)
+
         ws.on_message(from_page)
+        server.on_message(from_server)
 
     ana.context.route_web_socket(re.compile(r"/ws$"), route)
     ana.reload()
     expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the page did not subscribe"
+        ana.wait_for_timeout(50)
 
     send_text(ana, "when you can")
     expect(ana.locator("#toast")).to_contain_text(

@@ -194,11 +194,16 @@ export class Outbox {
     if (items.some((i) => i.clientId === clientId)) this.store.saveOutbox(items.filter((i) => i.clientId !== clientId));
   }
 
-  /** Sends what the outbox holds, one after another; a second flush meanwhile joins the first. */
+  /**
+   * Sends what the outbox holds, one after another; a second flush meanwhile joins the first.
+   * Sends held for the time a server gave are left to their timer: the flush after a
+   * subscription can come after the refusal (a send made before the page caught up).
+   */
   flush() {
     return this.store.requests.join("outbox|flush", async () => {
       for (const item of this.store.outbox()) {
         if (this.client.status !== "online") break;
+        if (this.held.has(item.clientId)) continue;
         await this.trySend(item);
       }
     });
