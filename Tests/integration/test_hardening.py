@@ -15,6 +15,7 @@ import subprocess
 import time
 
 import pytest
+from pathlib import Path
 
 from client import Env, new_client_id
 from server import PARLOR_BIN, ParlorServer
@@ -216,6 +217,16 @@ async def test_metrics_count_what_an_operator_watches(server):
         assert m["parlor_engine_batch_size_count"][()] >= 1
     # not through the proxy: a forwarded request does not see them
     assert http_get(server, "/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
+
+
+def test_threads_carry_their_names_for_top(server):
+    """`top -H` tells an operator which part is busy (deploy/README.md, troubleshooting):
+    each thread of the server carries its name where the system shows it."""
+    names = {Path(f"/proc/{server.proc.pid}/task/{t}/comm").read_text().strip()
+             for t in os.listdir(f"/proc/{server.proc.pid}/task")}
+    assert {"parlor-service", "parlor-engine"} <= names, names
+    if server.store_url is None:  # SQLite: the WAL's syncs have their own threads
+        assert {"parlor-sync-0", "parlor-sync-1"} <= names, names
 
 
 def test_version():

@@ -43,9 +43,7 @@ public final class EngineThread: @unchecked Sendable {
     }
 
     public func start() {
-        let t = Thread { [self] in run() }
-        t.name = "parlor-engine"
-        t.start()
+        startNamedThread("parlor-engine") { [self] in run() }
         synced?.start()
     }
 

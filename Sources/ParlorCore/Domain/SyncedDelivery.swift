@@ -38,9 +38,7 @@ final class SyncedDelivery: @unchecked Sendable {
     func start() {
         running = threads
         for n in 0..<threads {
-            let t = Thread { [self] in loop() }
-            t.name = "parlor-sync-\(n)"
-            t.start()
+            startNamedThread("parlor-sync-\(n)") { [self] in loop() }
         }
     }
 

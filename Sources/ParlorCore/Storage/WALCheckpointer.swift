@@ -106,9 +106,7 @@ final class WALCheckpointer: @unchecked Sendable {
         requested = true
         if !running {
             running = true
-            let t = Thread { [self] in loop() }
-            t.name = "parlor-checkpoint"
-            t.start()
+            startNamedThread("parlor-checkpt") { [self] in loop() }
         }
         condition.signal()
     }

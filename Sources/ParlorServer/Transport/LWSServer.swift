@@ -97,10 +97,7 @@ public final class LWSServer: @unchecked Sendable {
     public func start(engine: EngineThread) throws -> Int {
         self.engine = engine
         live.sharesPresence = publishPresence != nil
-        let thread = Thread { [self] in serviceLoop() }
-        thread.name = "parlor-service"
-        thread.stackSize = 1 << 20
-        thread.start()
+        startNamedThread("parlor-service", stackSize: 1 << 20) { [self] in serviceLoop() }
         started.wait()
         switch startResult.withLock({ $0 }) {
         case .success(let port)?: return port
