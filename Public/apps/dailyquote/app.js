@@ -162,12 +162,26 @@ class MessagesViewController extends MessagesAppViewController {
     this.compactViewController.delegate = this;
     this.expandedViewController = new QuotesTableViewController();
     this.expandedViewController.delegate = this;
+    /** where a transition under way goes: set at willTransition, cleared at didTransition (see viewStyle) */
+    this.transitioningTo = null;
+  }
+
+  /**
+   * The style of the child view on screen. The view switches at
+   * willTransition, and a tap on it may come before didTransition updates
+   * `presentationStyle` (on a slow phone or a loaded machine, well before):
+   * a quote tapped on the freshly shown list still collapses the pane so the
+   * message box shows it.
+   */
+  get viewStyle() {
+    return this.transitioningTo ?? this.presentationStyle;
   }
 
   // ---- lifecycle ------------------------------------------------------------------
 
   willBecomeActive(conversation) {
     this.note("willBecomeActive");
+    this.transitioningTo = null;
     this.selectionChanged(conversation.selectedMessage, conversation);
     if (this.presentationStyle === "compact") this.showCompactView();
     else if (this.presentationStyle === "expanded") this.showExpandedView();
@@ -179,11 +193,15 @@ class MessagesViewController extends MessagesAppViewController {
 
   willTransition(style) {
     this.note(`willTransition:${style}`);
+    this.transitioningTo = style;
     if (style === "compact") this.showCompactView();
     else if (style === "expanded") this.showExpandedView();
   }
 
-  didTransition(style) { this.note(`didTransition:${style}`); }
+  didTransition(style) {
+    this.note(`didTransition:${style}`);
+    this.transitioningTo = null;
+  }
 
   didSelect(message, conversation) {
     this.note("didSelect");
@@ -246,7 +264,7 @@ class MessagesViewController extends MessagesAppViewController {
     const conversation = this.activeConversation;
     if (!conversation) return;
     // The composer is visible only in compact, like the Messages input field.
-    if (this.presentationStyle === "expanded") this.requestPresentationStyle("compact").catch(() => {});
+    if (this.viewStyle === "expanded") this.requestPresentationStyle("compact").catch(() => {});
     // Only the latest share speaks: a newer one replaces the staged message (and cancels it).
     const token = (this.shareToken = (this.shareToken || 0) + 1);
     const status = (text) => {
