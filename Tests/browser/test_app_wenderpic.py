@@ -396,3 +396,85 @@ def test_two_guesses_at_the_same_moment(people):
     app_rows(ana).locator(".app-bubble").click()
     pane_ready(ana, "expanded")
     expect(frame(ana).locator("#bonus")).to_contain_text(f"👎 {guesses[winner]}, 👎 {guesses[loser_name]} — you got more ink!")
+
+
+# App frames opened after this hold didTransition until the test releases it,
+# as on a loaded machine or a slow phone, where the app hears it late: the
+# app's view has switched at willTransition and the pane has its new size, but
+# `presentationStyle` still says the old style. (The host waits 3 s for a hook
+# before it goes on: a test releases well before.)
+LATE_DID_TRANSITION = """
+if (window.top !== window) {
+  const held = [];
+  let holding = false;
+  window.holdDidTransition = () => { holding = true; };
+  window.releaseDidTransition = () => {
+    holding = false;
+    const n = held.length;
+    held.splice(0).forEach((deliver) => deliver());
+    return n;
+  };
+  const add = window.addEventListener.bind(window);
+  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
+    if (holding && e.data && e.data.name === "didTransition") held.push(() => fn(e)); else fn(e);
+  }, ...rest);
+}
+"""
+
+
+def app_frame(page):
+    return page.locator("#app-pane iframe").element_handle().content_frame()
+
+
+def test_the_drawing_view_stays_when_tapped_before_the_app_hears_didtransition(people):
+    """New Game expands the pane; taps on the drawing view before didTransition
+    reaches the app (Another word, a line, Done) act on that view: the view
+    stays (not the compact one, drawn into the big pane), and Done puts the
+    drawing in the message box, the pane compact again."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Fast pencils")
+    ana.context.add_init_script(LATE_DID_TRANSITION)
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    app_frame(ana).evaluate("holdDidTransition()")
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    word = frame(ana).locator("#word").inner_text().strip()
+    frame(ana).get_by_role("button", name="Another word").click()
+    expect(frame(ana).locator("#word")).not_to_have_text(word)
+    expect(frame(ana).locator(".summary")).to_have_count(0)
+    drawn(ana)
+    draw_mouse(ana, HOUSE)
+    frame(ana).get_by_role("button", name="Done").click()
+    # the taps came before the app heard didTransition (else this test proves nothing)
+    assert app_frame(ana).evaluate("releaseDidTransition()") == 1
+    pane_ready(ana, "compact")
+    expect(frame(ana).locator(".summary")).to_be_visible()
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
+    shot(ana, "wenderpic-late-didtransition-staged")
+    send(ana)
+    expect_bubble(ana, "Guess my WenderPic!", "by Ana")
+
+
+def test_new_game_tapped_on_the_compact_view_before_the_app_hears_didtransition_expands(people):
+    """Collapsing shows the compact view at once; New Game tapped on it before
+    didTransition reaches the app still asks for the expanded pane (it does not
+    draw the drawing view into the compact one)."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Second thoughts")
+    ana.context.add_init_script(LATE_DID_TRANSITION)
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    app_frame(ana).evaluate("holdDidTransition()")
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    frame(ana).get_by_role("button", name="New Game").click()
+    assert app_frame(ana).evaluate("releaseDidTransition()") == 1
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator(".summary")).to_have_count(0)
+    drawn(ana)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    shot(ana, "wenderpic-late-didtransition-expanded")

@@ -76,6 +76,19 @@ class WenderPic extends MessagesAppViewController {
     /** the DrawingView on screen, updated in place when a guess arrives */
     this.view = null;
     this.sendToken = 0;
+    /** where a transition under way goes: set at willTransition, cleared at didTransition (see viewStyle) */
+    this.transitioningTo = null;
+  }
+
+  /**
+   * The style of the view on screen. The view switches at willTransition, and
+   * a tap on it may come before didTransition updates `presentationStyle` (on
+   * a slow phone or a loaded machine, well before): what that tap redraws is
+   * still the view the pane shows, and New Game on the compact view still
+   * asks for the expanded pane.
+   */
+  get viewStyle() {
+    return this.transitioningTo ?? this.presentationStyle;
   }
 
   get me() {
@@ -85,6 +98,7 @@ class WenderPic extends MessagesAppViewController {
   // ---- lifecycle ------------------------------------------------------------------
 
   async willBecomeActive(conversation) {
+    this.transitioningTo = null;
     await this.loadDrafts();
     this.target = this.targetOf(conversation.selectedMessage);
     this.mode = this.target ? "game" : "new";
@@ -96,14 +110,19 @@ class WenderPic extends MessagesAppViewController {
   }
 
   willTransition(style) {
+    this.transitioningTo = style;
     this.render(style);
+  }
+
+  didTransition() {
+    this.transitioningTo = null;
   }
 
   didSelect(message) {
     this.notice = null;
     this.target = this.targetOf(message);
     this.mode = this.target ? "game" : "new";
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
   }
 
   didReceive(message) {
@@ -118,7 +137,7 @@ class WenderPic extends MessagesAppViewController {
       this.notice = moveNews(this.target.game, game, me, { inkLine: true });
       this.target = t;
     }
-    if (this.presentationStyle === "expanded") {
+    if (this.viewStyle === "expanded") {
       // another game's move does not disturb what is on screen (a drawing in progress stays)
       if (!showing) return;
       if (this.view && turnOf(game, me) === "draw") {
@@ -158,7 +177,7 @@ class WenderPic extends MessagesAppViewController {
   didStartSending() {
     if (this.status && this.status.kind === "staged") {
       this.status = { ...this.status, text: "Sending…" };
-      if (this.presentationStyle !== "expanded") this.render();
+      if (this.viewStyle !== "expanded") this.render();
     }
   }
 
@@ -204,7 +223,7 @@ class WenderPic extends MessagesAppViewController {
     this.mode = "new";
     this.notice = null;
     if (fresh || !this.fresh) this.fresh = { word: pickWord(), draft: [] };
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
     else this.requestPresentationStyle("expanded");
   }
 
@@ -310,7 +329,7 @@ class WenderPic extends MessagesAppViewController {
       if (error instanceof SessionConflictError) return this.conflict(error.current, how);
       this.status = error.code === "cancelled" ? null : { kind: "error", text: `Not sent: ${error.message}` };
     }
-    if (this.presentationStyle !== "expanded") this.render();
+    if (this.viewStyle !== "expanded") this.render();
   }
 
   /**
@@ -339,7 +358,7 @@ class WenderPic extends MessagesAppViewController {
     }
     this.notice = news;
     this.status = { kind: "stale", sessionId: id, text: "Someone else's move went first.", action: "See it" };
-    if (this.presentationStyle === "expanded") this.render();
+    if (this.viewStyle === "expanded") this.render();
     else await this.requestPresentationStyle("expanded");
   }
 
@@ -404,7 +423,7 @@ class WenderPic extends MessagesAppViewController {
 
   // ---- views ----------------------------------------------------------------------------
 
-  render(style = this.presentationStyle) {
+  render(style = this.viewStyle) {
     if (!this.activeConversation) return;
     this.view = null;
     document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
