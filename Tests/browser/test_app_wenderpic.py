@@ -6,9 +6,13 @@ word). His wrong guess comes back as "👎 <guess>"; Ana, opening the bubble, is
 recognised as the artist and gets more ink to add to the drawing. Ben's right
 guess ("👍 <word>") ends the game for both. Then Ben draws with his finger
 (touch). A second test has the artist's Done and a guess sent at the same
-moment: the slower one sees the move that won and continues from it."""
+moment: the slower one sees the move that won and continues from it. Last,
+New Game before Send: the staged drawing reopens; what the message box shows
+is what Send sends, and lines drawn after Done are never lost."""
 
+import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -478,3 +482,243 @@ def test_new_game_tapped_on_the_compact_view_before_the_app_hears_didtransition_
     drawn(ana)
     expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
     shot(ana, "wenderpic-late-didtransition-expanded")
+
+
+# ---- New Game before Send: the drawing in the message box, reopened ---------------------------
+#
+# Done stages a new game in the message box and collapses the pane. New Game,
+# tapped before Send, reopens that drawing (its word, its lines, its ink) to go
+# on with, as the message box is the app's to replace: Done again replaces the
+# staged message. What the message box shows is what Send sends.
+
+TOP_LINE = [(0.1, 0.08), (0.3, 0.08)]
+
+
+def start_a_staged_game(ana, ben):
+    """Ana draws a house in a new game and presses Done: staged, not sent.
+    Returns the word and the message box's picture."""
+    install_app(ben, APP)
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    word = frame(ana).locator("#word").text_content().strip()
+    drawn(ana)
+    draw_mouse(ana, HOUSE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_contain_text("Guess my WenderPic!")
+    return word, staged.locator("img.thumb").get_attribute("src")
+
+
+def reopen_before_send(ana, word):
+    """New Game before Send: the staged drawing again, same word, same ink left."""
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    expect(frame(ana).get_by_role("button", name="Another word")).to_be_hidden()
+    drawn(ana)
+
+
+def expect_a_blank_new_game(ana):
+    """New Game after the game went out: a new game, nothing drawn."""
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    expect(frame(ana).get_by_role("button", name="Another word")).to_be_visible()
+
+
+def test_new_game_before_send_goes_on_with_the_staged_drawing_and_done_replaces_it(people):
+    """More lines on the reopened drawing, then Done: the message box holds the
+    new picture (one item), Send sends it, and the game's word is the one drawn."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Second go")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    word, first = start_a_staged_game(ana, ben)
+    reopen_before_send(ana, word)
+    left = ink(ana)
+    draw_mouse(ana, TOP_LINE)
+    expect(frame(ana).locator("#ink")).not_to_have_attribute("aria-valuenow", str(left))
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_have_count(1)
+    expect(staged.locator("img.thumb")).not_to_have_attribute("src", first)
+    second = staged.locator("img.thumb").get_attribute("src")
+    send(ana)
+    for page in (ana, ben):
+        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        expect(row.locator(".app-image img")).to_have_attribute("src", second)
+    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    # the game is out: its drawing is no longer a new game's
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    expect_a_blank_new_game(ana)
+
+
+def test_lines_added_after_new_game_survive_sending_the_staged_drawing(people):
+    """More lines on the reopened drawing, then collapse without Done and Send:
+    the message box's (older) picture goes out, and the new lines are kept as
+    that game's next round; Done sends them as more ink."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Second thoughts")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    word, first = start_a_staged_game(ana, ben)
+    reopen_before_send(ana, word)
+    draw_mouse(ana, TOP_LINE)
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged.locator("img.thumb")).to_have_attribute("src", first)
+    send(ana)
+    for page in (ana, ben):
+        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+    # the new line waits in the game sent, to go out as more ink
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    drawn(ana)
+    shot(ana, "wenderpic-reopened-sent-lines-kept-expanded")
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    # the compact line says so, and leads there
+    status = frame(ana).locator("#status")
+    expect(status).to_contain_text("kept")
+    shot(ana, "wenderpic-reopened-sent-lines-kept")
+    status.get_by_role("button", name="Draw more").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    expect(staged).to_contain_text("Guess my WenderPic!")
+    send(ana)
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "Ana added more ink")
+        expect(page.locator(".summary")).to_have_text(["Ana drew a WenderPic"])
+    expect_a_blank_new_game(ana)
+
+
+def test_another_word_after_new_game_is_a_new_game_that_survives_sending_the_staged_one(people):
+    """On the reopened drawing Ana undoes every line and takes another word: a
+    new game. Send sends the staged one (its word); the new game stays a draft."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Change of plan")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    word, first = start_a_staged_game(ana, ben)
+    reopen_before_send(ana, word)
+    frame(ana).get_by_role("button", name="↶ Undo").click()
+    frame(ana).get_by_role("button", name="Another word").click()
+    expect(frame(ana).locator("#word")).not_to_have_text(word)
+    other = frame(ana).locator("#word").text_content().strip()
+    drawn(ana)
+    draw_mouse(ana, TOP_LINE)
+    expect(frame(ana).locator("#ink")).not_to_have_attribute("aria-valuenow", "100")
+    left = ink(ana)
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    send(ana)
+    for page in (ana, ben):
+        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    # the sent game has the first word and nothing more to send
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+    # the other word's drawing is still the new game
+    frame(ana).get_by_role("button", name="New Game").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(other)
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(left))
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+
+
+class SlowAnswers:
+    """Ana's socket, with the server's answers held while `holding` (a slow
+    network): her Send reaches the server, its acknowledgement comes late."""
+
+    def __init__(self):
+        self.holding = False
+        self.held = []
+        self.sends = 0
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            if self.holding and json.loads(message).get("type") == "send":
+                self.sends += 1
+            server.send(message)
+
+        def from_server(message):
+            if self.holding:
+                self.held.append(message)
+            else:
+                ws.send(message)
+
+        self.ws = ws
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def watch(self, page, title):
+        page.context.route_web_socket(re.compile(r"/ws$"), self.route)
+        page.reload()
+        expect(page.locator("#chat-title")).to_have_text(title)
+        expect(page.locator("html")).to_have_attribute("data-connection", "online")
+
+    def wait_for_send(self, page):
+        deadline = time.monotonic() + 10
+        while self.sends < 1:
+            assert time.monotonic() < deadline, "Send did not reach the server"
+            page.wait_for_timeout(20)
+
+    def release(self):
+        self.holding = False
+        held, self.held = self.held, []
+        for message in held:
+            self.ws.send(message)
+
+
+def test_new_game_tapped_while_the_staged_drawing_is_sending_goes_on_with_the_sent_game(people):
+    """Send, then New Game before the server has answered: the reopened drawing
+    is the game going out. When the answer comes, the view turns into that
+    game (same word, the lines drawn meanwhile kept as more ink), so Done adds
+    them to it instead of refusing with nothing drawn."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Quick hands")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    slow = SlowAnswers()
+    slow.watch(ana, "Quick hands")
+    word, first = start_a_staged_game(ana, ben)
+    slow.holding = True
+    send(ana)
+    slow.wait_for_send(ana)
+    reopen_before_send(ana, word)
+    left = ink(ana)
+    draw_mouse(ana, TOP_LINE)
+    expect(frame(ana).locator("#ink")).not_to_have_attribute("aria-valuenow", str(left))
+    slow.release()
+    row = expect_bubble(ana, "Guess my WenderPic!", "by Ana")
+    expect(row.locator(".app-image img")).to_have_attribute("src", first)
+    expect(frame(ana).locator("#notice")).to_contain_text("Sent!")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    app_frame(ana).locator("#notice").evaluate("e => Promise.all(e.getAnimations().map((a) => a.finished))")
+    shot(ana, "wenderpic-new-game-while-sending")
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    send(ana)
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "Ana added more ink")

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   GRID, MAX_DELTA, MIN_STEP, DOT_INK, gridPoint, strokeInk, strokesInk, roundsInk, startStroke, extendStroke,
-  encodeRounds, decodeRounds, encodedLength, StrokeError,
+  encodeRounds, decodeRounds, encodedLength, strokesAfter, StrokeError,
 } from "../../Public/apps/wenderpic/strokes.js";
 import {
   INITIAL_INK, BONUS_INK, MAX_INK, MAX_WRONG, URL_LIMIT, CAPTION_DRAWING, WORDS,
@@ -79,6 +79,23 @@ test("strokes round-trip through the text form, which is URL-safe and two charac
   assert.equal(text.length, 2 * points + 2 * strokes + (strokes - 1));
   assert.deepEqual(decodeRounds(""), []);
   assert.equal(encodeRounds([]), "");
+});
+
+test("strokesAfter: the lines drawn on top of a round sent, none when the drawing is the round", () => {
+  const a = draw([[100, 100], [300, 100]]);
+  const b = draw([[100, 200], [300, 200]]);
+  const c = draw([[100, 300], [300, 300]]);
+  const copy = (strokes) => strokes.map((s) => s.map((p) => [...p]));
+  // the round is a copy (what went into the message); the draft went on
+  assert.deepEqual(strokesAfter(copy([a, b]), [a, b, c]), [c]);
+  assert.deepEqual(strokesAfter(copy([a, b]), [a, b]), []);
+  assert.deepEqual(strokesAfter([a, b], []), []);
+  // a line undone and another drawn: what differs from the round on is new
+  assert.deepEqual(strokesAfter(copy([a, b]), [a, c]), [c]);
+  // a stroke that differs in one point differs
+  const moved = copy([b]);
+  moved[0][1][0] += 1;
+  assert.deepEqual(strokesAfter(copy([a, b]), [a, ...moved, c]), [...moved, c]);
 });
 
 test("bad drawings are refused", () => {

@@ -20,7 +20,7 @@ import {
   turnOf, inkLeft, isArtist, isOver, isRight, winningGuess, guessesSinceLastRound, roundsSinceGuessOf,
   normalize, MoveError,
 } from "./game.js";
-import { strokesInk, encodeRounds, decodeRounds } from "./strokes.js";
+import { strokesInk, strokesAfter, encodeRounds, decodeRounds } from "./strokes.js";
 import { pictureCanvas } from "./render.js";
 import { summaryView } from "./views/summary.js";
 import { DrawingView } from "./views/draw.js";
@@ -258,10 +258,30 @@ class WenderPic extends MessagesAppViewController {
       staged: "Your drawing is in the message box. Press Send to challenge your friends!",
       sent: "Sent! Now wait for a guess.",
       done: () => {
-        if (t) this.drafts.delete(session.identifier);
-        else this.fresh = null;
+        if (!t) return this.freshSent(next, session.identifier);
+        this.drafts.delete(session.identifier);
+        return null;
       },
     });
+  }
+
+  /**
+   * A new game went out. New Game tapped before Send reopens the drawing in
+   * the message box, and the artist may have gone on with it without Done:
+   * what Send sent is what the message box showed, the new-game draft ends,
+   * and the lines drawn since stay, as this game's next round (same word, the
+   * ink they were drawn with). A drawing of another word (every line undone,
+   * Another word) is another new game, and stays the new-game draft.
+   * @returns {{text: string, action: string} | null} what the compact line says instead of "Sent!"
+   */
+  freshSent(game, id) {
+    const f = this.fresh;
+    if (!f || f.word !== game.word) return null;
+    this.fresh = null;
+    const rest = strokesAfter(game.rounds.at(-1), f.draft);
+    if (!rest.length) return null;
+    this.drafts.set(id, rest);
+    return { text: "Sent! The lines you drew after Done are kept: add them as more ink.", action: "Draw more" };
   }
 
   /** A guess goes into the message box. */
@@ -294,7 +314,10 @@ class WenderPic extends MessagesAppViewController {
       guess: last.text,
       staged: `Your guess “${last.text}” is in the message box. Press Send!`,
       sent: right ? "👍 You got it!" : "Sent! Let's see if the artist adds more ink.",
-      done: () => this.guessDrafts.delete(session.identifier),
+      done: () => {
+        this.guessDrafts.delete(session.identifier);
+        return null;
+      },
     });
   }
 
@@ -319,11 +342,24 @@ class WenderPic extends MessagesAppViewController {
     try {
       const sent = await sending;
       if (token !== this.sendToken) return;
-      how.done();
+      const drawingFresh = this.viewStyle === "expanded" && this.mode === "new";
+      const kept = how.done();
       this.saveDrafts();
-      this.target = this.targetOf(sent);
+      const t = this.targetOf(sent);
+      this.status = { kind: "sent", sessionId: session.identifier, text: how.sent, ...kept };
+      if (this.viewStyle === "expanded") {
+        // New Game tapped as Send went: the drawing on screen is this game, now sent; go on with it there.
+        if (drawingFresh && !this.fresh) {
+          this.target = t;
+          this.mode = "game";
+          this.notice = "Sent! Lines you add now go to this game as more ink.";
+          this.render();
+        }
+        // else the user has opened something else meanwhile, which stays
+        return;
+      }
+      this.target = t;
       this.mode = "game";
-      this.status = { kind: "sent", sessionId: session.identifier, text: how.sent };
     } catch (error) {
       if (token !== this.sendToken) return;
       if (error instanceof SessionConflictError) return this.conflict(error.current, how);

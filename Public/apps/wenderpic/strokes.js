@@ -54,6 +54,21 @@ export function roundsInk(rounds) {
   return rounds.reduce((sum, r) => sum + strokesInk(r), 0);
 }
 
+const sameStroke = (a, b) => a.length === b.length && a.every((p, i) => p[0] === b[i][0] && p[1] === b[i][1]);
+
+/**
+ * The strokes of `draft` drawn after `round`: those past the strokes the two
+ * begin with (a round sent, and the drawing the artist went on with).
+ * @param {number[][][]} round
+ * @param {number[][][]} draft
+ * @returns {number[][][]}
+ */
+export function strokesAfter(round, draft) {
+  let same = 0;
+  while (same < round.length && same < draft.length && sameStroke(round[same], draft[same])) same++;
+  return draft.slice(same);
+}
+
 /**
  * Starts a stroke at (x, y) if there is ink for it.
  * @returns {number[][] | null} the new stroke, or null when out of ink
