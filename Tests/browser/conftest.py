@@ -5,6 +5,8 @@ The server binary is $PARLOR_BIN, else .build/debug/parlor. Screenshots go to
 test-artifacts/ at the repository root (ignored by git).
 """
 
+from contextlib import contextmanager
+import json
 import os
 import queue
 import re
@@ -283,6 +285,54 @@ def frame(page):
     return page.frame_locator("#app-pane iframe")
 
 
+def app_frame(page):
+    """The open app's frame, to evaluate script in."""
+    return page.locator("#app-pane iframe").element_handle().content_frame()
+
+
+# App frames opened after `hear_did_transition_late(page)` hold didTransition back while
+# in `did_transition_held(page)`, as a loaded machine or a slow phone does: the app's
+# view has switched at willTransition and the pane has its new size, `presentationStyle`
+# not yet.
+LATE_DID_TRANSITION = """
+if (window.top !== window) {
+  const held = [];
+  let holding = false;
+  window.holdDidTransition = () => { holding = true; };
+  window.releaseDidTransition = () => {
+    holding = false;
+    const n = held.length;
+    held.splice(0).forEach((deliver) => deliver());
+    return n;
+  };
+  const add = window.addEventListener.bind(window);
+  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
+    if (holding && e.data && e.data.name === "didTransition") held.push(() => fn(e)); else fn(e);
+  }, ...rest);
+}
+"""
+
+
+def app_hearing_did_transition_late(people, app_name, title):
+    """Ana in a new conversation, `app_name` open, its didTransition held back when asked
+    (`did_transition_held`)."""
+    ana = people.join("Ana")
+    create_conversation(ana, title)
+    ana.context.add_init_script(LATE_DID_TRANSITION)
+    install_app(ana, app_name)
+    open_from_drawer(ana, app_name)
+    return ana
+
+
+@contextmanager
+def did_transition_held(page):
+    """What the block does comes before the app hears of the one transition made in it."""
+    app_frame(page).evaluate("holdDidTransition()")
+    yield
+    # else the test proves nothing
+    assert app_frame(page).evaluate("releaseDidTransition()") == 1, "one transition, held until the block's end"
+
+
 def app_rows(page):
     """The current (not superseded) app bubbles in the transcript."""
     return page.locator("#transcript .row[data-seq][data-kind=app]")
@@ -323,3 +373,54 @@ def confirm_app_send(page, outcome):
         else:
             page.wait_for_timeout(50)
     expect(outcome.first).to_be_visible()
+
+
+class HeldAnswers:
+    """A WebSocket route on people's pages (`watch`): while holding, what the server says
+    back is kept, in the order it came, and the Sends that reach the server are counted;
+    `release` lets it through. A slow network's late acknowledgement, or Sends pressed
+    "at the same moment" whatever the machine's load."""
+
+    def __init__(self):
+        self.holding = False
+        self.held = []  # (page side, frame) from the server, in order
+        self.sends = 0  # sends seen while holding
+
+    def route(self, ws):
+        server = ws.connect_to_server()
+
+        def from_page(message):
+            if self.holding and json.loads(message).get("type") == "send":
+                self.sends += 1
+            server.send(message)
+
+        def from_server(message):
+            if self.holding:
+                self.held.append((ws, message))
+            else:
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def watch(self, page, title):
+        """Routes the page's socket (Playwright routes those of pages loaded after this)."""
+        page.context.route_web_socket(re.compile(r"/ws$"), self.route)
+        page.reload()
+        expect(page.locator("#chat-title")).to_have_text(title)
+        expect(page.locator("html")).to_have_attribute("data-connection", "online")
+
+    def hold(self):
+        self.holding, self.sends = True, 0
+
+    def wait_for_sends(self, page, n):
+        deadline = time.monotonic() + 10
+        while self.sends < n:
+            assert time.monotonic() < deadline, f"{self.sends} of {n} Sends reached the server"
+            page.wait_for_timeout(20)
+
+    def release(self):
+        self.holding = False
+        held, self.held = self.held, []
+        for ws, message in held:
+            ws.send(message)

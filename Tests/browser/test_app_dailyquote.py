@@ -8,13 +8,10 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
+from conftest import (app_frame, create_conversation, did_transition_held, frame, app_hearing_did_transition_late,
+                      install_app, open_from_drawer, pane_ready, shot)
 
 APP = "The Daily Quote"
-
-
-def app_frame(page):
-    return page.locator("#app-pane iframe").element_handle().content_frame()
 
 
 def hooks(page):
@@ -174,45 +171,21 @@ def test_removing_a_staged_quote_cancels_it(people):
 # app's view has switched at willTransition and the pane has its new size, but
 # `presentationStyle` still says the old style. (The host waits 3 s for a hook
 # before it goes on: a test releases well before.)
-LATE_DID_TRANSITION = """
-if (window.top !== window) {
-  const held = [];
-  let holding = false;
-  const release = () => {
-    holding = false;
-    const n = held.length;
-    held.splice(0).forEach((deliver) => deliver());
-    return n;
-  };
-  window.holdDidTransition = () => { holding = true; };
-  window.releaseDidTransition = release;
-  const add = window.addEventListener.bind(window);
-  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
-    if (holding && e.data && e.data.name === "didTransition") held.push(() => fn(e)); else fn(e);
-  }, ...rest);
-}
-"""
 
 
 def test_a_quote_tapped_before_the_app_hears_didtransition_still_goes_to_the_message_box(people):
     """A quote tapped on the list right after it shows (before didTransition
     reaches the app) is staged, and the pane goes back to compact so the
     message box shows it: the app goes by the view it built at willTransition."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Quick quotes")
-    ana.context.add_init_script(LATE_DID_TRANSITION)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
+    ana = app_hearing_did_transition_late(people, APP, "Quick quotes")
     all_quotes = quotes(ana)["all"]
-    app_frame(ana).evaluate("holdDidTransition()")
-    toggle(ana, "Expand")
-    pane_ready(ana, "expanded")
-    table = frame(ana).locator("#quotes-table")
-    expect(table.locator(".quote-cell")).to_have_count(len(all_quotes))
-    pick_text = all_quotes[1][0]
-    table.locator(".quote-cell[data-row='1'] button").click()
-    # the tap came before the app heard didTransition (else this test proves nothing)
-    assert app_frame(ana).evaluate("releaseDidTransition()") == 1
+    with did_transition_held(ana):
+        toggle(ana, "Expand")
+        pane_ready(ana, "expanded")
+        table = frame(ana).locator("#quotes-table")
+        expect(table.locator(".quote-cell")).to_have_count(len(all_quotes))
+        pick_text = all_quotes[1][0]
+        table.locator(".quote-cell[data-row='1'] button").click()
     pane_ready(ana, "compact")
     expect(frame(ana).locator("#compact-view")).to_be_visible()
     staged = ana.locator(".staged-item[data-kind=app]")

@@ -11,14 +11,14 @@ cone, a finished sundae) is asked about, and the host's red line about it
 goes on Discard, on the next successful move, and on leaving for another app
 or conversation."""
 
-import json
 import re
 import time
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
+from conftest import (HeldAnswers, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late,
+                      install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
 
 APP = "Ice Cream Builder"
 
@@ -243,58 +243,19 @@ def banner(page):
     return page.locator(".composer-area > .notice")
 
 
-class SameMoment:
-    """Makes Sends pressed "at the same moment" so, whatever the machine's load:
-    a WebSocket route on each person's page holds what the server says back
-    (the first step stored, the answers to the others) until every Send has
-    reached the server. The clicks are one round trip to each page in turn; on
-    a loaded machine the first step used to be stored and reach a later page
-    before its click, its app put that scoop on top ("meanwhile"), and that
-    Send went in too: two scoops in one round."""
-
-    def __init__(self):
-        self.holding = False
-        self.held = []  # (page side, frame) from the server, in the order they came
-        self.sends = 0  # sends seen while holding
-
-    def route(self, ws):
-        server = ws.connect_to_server()
-
-        def from_page(message):
-            if self.holding and json.loads(message).get("type") == "send":
-                self.sends += 1
-            server.send(message)
-
-        def from_server(message):
-            if self.holding:
-                self.held.append((ws, message))
-            else:
-                ws.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    def watch(self, page, title):
-        """Routes the page's socket (Playwright routes those of pages loaded after this)."""
-        page.context.route_web_socket(re.compile(r"/ws$"), self.route)
-        page.reload()
-        expect(page.locator("#chat-title")).to_have_text(title)
-        expect(page.locator("html")).to_have_attribute("data-connection", "online")
-
-    def press_send(self, pages):
-        """Everyone's Send; nobody hears of another's step until all have gone."""
-        pages = list(pages)
-        self.holding, self.sends = True, 0
-        for p in pages:
-            p.evaluate("document.querySelector('.send-button').click()")
-        deadline = time.monotonic() + 10
-        while self.sends < len(pages):
-            assert time.monotonic() < deadline, f"{self.sends} of {len(pages)} Sends reached the server"
-            pages[0].wait_for_timeout(20)
-        self.holding = False
-        held, self.held = self.held, []
-        for ws, message in held:
-            ws.send(message)
+def press_send_at_once(pages, answers):
+    """Sends pressed "at the same moment", whatever the machine's load: nobody hears of
+    another's step (the first stored, the answers to the others) until every Send has
+    reached the server. The clicks are one round trip to each page in turn; on a loaded
+    machine the first step used to be stored and reach a later page before its click,
+    its app put that scoop on top ("meanwhile"), and that Send went in too: two scoops
+    in one round."""
+    pages = list(pages)
+    answers.hold()
+    for p in pages:
+        p.evaluate("document.querySelector('.send-button').click()")
+    answers.wait_for_sends(pages[0], len(pages))
+    answers.release()
 
 
 # for outcome()'s message (one JS string each: the quotes inside are JS's)
@@ -326,7 +287,7 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
     ben = people.join("Ben", path, viewport=(390, 844), mobile=True, dark=True)
     cy = people.join("Cy", path, viewport=(390, 844), mobile=True)
     everyone = {"Ana": ana, "Ben": ben, "Cy": cy}
-    together = SameMoment()
+    together = HeldAnswers()
     for p in everyone.values():
         together.watch(p, "Scoop race")
         install_app(p, APP)
@@ -348,7 +309,7 @@ def test_three_people_add_a_scoop_at_once_and_all_three_are_in(people):
     waiting = dict(everyone)
     order = []
     for rounds in (1, 2, 3):
-        together.press_send(waiting.values())
+        press_send_at_once(waiting.values(), together)
         expect(ana.locator(".summary")).to_have_count(rounds)
         deadline = time.monotonic() + 15
         results = {name: outcome(p, deadline) for name, p in waiting.items()}
@@ -536,31 +497,16 @@ def test_a_friends_step_updates_an_open_builder(people):
     assert ben.locator(".row.pending.failed").count() == 0
 
 
-# App frames opened after this hear didTransition 2 s late (within the host's
-# 3 s wait for a hook), as on a loaded machine: the app's view has switched at
-# willTransition, the pane has its new size, `presentationStyle` not yet.
-LATE_DID_TRANSITION = """
-if (window.top !== window) {
-  const add = window.addEventListener.bind(window);
-  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
-    if (e.data && e.data.name === "didTransition") setTimeout(() => fn(e), 2000); else fn(e);
-  }, ...rest);
-}
-"""
-
-
 def test_a_step_chosen_before_the_app_hears_didtransition_still_goes_to_the_message_box(people):
     """A part tapped on the expanded view right after it shows (before didTransition
     reaches the app) is staged, and the pane goes back to compact so the message
     box shows: the app goes by the view it built at willTransition."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Quick hands")
-    ana.context.add_init_script(LATE_DID_TRANSITION)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New sundae").click()
-    pane_ready(ana, "expanded")
-    choose(ana, "Waffle cone")  # compact again
+    ana = app_hearing_did_transition_late(people, APP, "Quick hands")
+    with did_transition_held(ana):
+        frame(ana).get_by_role("button", name="New sundae").click()
+        pane_ready(ana, "expanded")
+        frame(ana).get_by_role("button", name="Waffle cone", exact=True).click()
+    pane_ready(ana, "compact")
     expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Let's build an ice cream")
     expect(frame(ana).locator("#status")).to_be_visible()
     send_stored(ana)

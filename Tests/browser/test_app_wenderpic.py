@@ -10,14 +10,13 @@ moment: the slower one sees the move that won and continues from it. Last,
 New Game before Send: the staged drawing reopens; what the message box shows
 is what Send sends, and lines drawn after Done are never lost."""
 
-import json
 import re
-import time
 
 import pytest
 from playwright.sync_api import expect
 
-from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
+from conftest import (HeldAnswers, app_frame, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late,
+                      install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
 
 APP = "WenderPic"
 
@@ -402,32 +401,6 @@ def test_two_guesses_at_the_same_moment(people):
     expect(frame(ana).locator("#bonus")).to_contain_text(f"👎 {guesses[winner]}, 👎 {guesses[loser_name]} — you got more ink!")
 
 
-# App frames opened after this hold didTransition until the test releases it,
-# as on a loaded machine or a slow phone, where the app hears it late: the
-# app's view has switched at willTransition and the pane has its new size, but
-# `presentationStyle` still says the old style. (The host waits 3 s for a hook
-# before it goes on: a test releases well before.)
-LATE_DID_TRANSITION = """
-if (window.top !== window) {
-  const held = [];
-  let holding = false;
-  window.holdDidTransition = () => { holding = true; };
-  window.releaseDidTransition = () => {
-    holding = false;
-    const n = held.length;
-    held.splice(0).forEach((deliver) => deliver());
-    return n;
-  };
-  const add = window.addEventListener.bind(window);
-  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
-    if (holding && e.data && e.data.name === "didTransition") held.push(() => fn(e)); else fn(e);
-  }, ...rest);
-}
-"""
-
-
-def app_frame(page):
-    return page.locator("#app-pane iframe").element_handle().content_frame()
 
 
 def test_the_drawing_view_stays_when_tapped_before_the_app_hears_didtransition(people):
@@ -435,23 +408,17 @@ def test_the_drawing_view_stays_when_tapped_before_the_app_hears_didtransition(p
     reaches the app (Another word, a line, Done) act on that view: the view
     stays (not the compact one, drawn into the big pane), and Done puts the
     drawing in the message box, the pane compact again."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Fast pencils")
-    ana.context.add_init_script(LATE_DID_TRANSITION)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
-    app_frame(ana).evaluate("holdDidTransition()")
-    frame(ana).get_by_role("button", name="New Game").click()
-    pane_ready(ana, "expanded")
-    word = frame(ana).locator("#word").inner_text().strip()
-    frame(ana).get_by_role("button", name="Another word").click()
-    expect(frame(ana).locator("#word")).not_to_have_text(word)
-    expect(frame(ana).locator(".summary")).to_have_count(0)
-    drawn(ana)
-    draw_mouse(ana, HOUSE)
-    frame(ana).get_by_role("button", name="Done").click()
-    # the taps came before the app heard didTransition (else this test proves nothing)
-    assert app_frame(ana).evaluate("releaseDidTransition()") == 1
+    ana = app_hearing_did_transition_late(people, APP, "Fast pencils")
+    with did_transition_held(ana):
+        frame(ana).get_by_role("button", name="New Game").click()
+        pane_ready(ana, "expanded")
+        word = frame(ana).locator("#word").inner_text().strip()
+        frame(ana).get_by_role("button", name="Another word").click()
+        expect(frame(ana).locator("#word")).not_to_have_text(word)
+        expect(frame(ana).locator(".summary")).to_have_count(0)
+        drawn(ana)
+        draw_mouse(ana, HOUSE)
+        frame(ana).get_by_role("button", name="Done").click()
     pane_ready(ana, "compact")
     expect(frame(ana).locator(".summary")).to_be_visible()
     expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
@@ -464,19 +431,14 @@ def test_new_game_tapped_on_the_compact_view_before_the_app_hears_didtransition_
     """Collapsing shows the compact view at once; New Game tapped on it before
     didTransition reaches the app still asks for the expanded pane (it does not
     draw the drawing view into the compact one)."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Second thoughts")
-    ana.context.add_init_script(LATE_DID_TRANSITION)
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
+    ana = app_hearing_did_transition_late(people, APP, "Second thoughts")
     frame(ana).get_by_role("button", name="New Game").click()
     pane_ready(ana, "expanded")
     drawn(ana)
-    app_frame(ana).evaluate("holdDidTransition()")
-    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
-    pane_ready(ana, "compact")
-    frame(ana).get_by_role("button", name="New Game").click()
-    assert app_frame(ana).evaluate("releaseDidTransition()") == 1
+    with did_transition_held(ana):
+        ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+        pane_ready(ana, "compact")
+        frame(ana).get_by_role("button", name="New Game").click()
     pane_ready(ana, "expanded")
     expect(frame(ana).locator(".summary")).to_have_count(0)
     drawn(ana)
@@ -522,6 +484,22 @@ def reopen_before_send(ana, word):
     drawn(ana)
 
 
+def send_and_expect_the_game_out(ana, ben, word, picture):
+    """Send: both see `picture`; opened from its bubble, the game has `word` and nothing
+    more to send (its drawing is no longer a new game's)."""
+    send(ana)
+    for page in (ana, ben):
+        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        expect(row.locator(".app-image img")).to_have_attribute("src", picture)
+    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).locator("#word")).to_have_text(word)
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(ana, "compact")
+
+
 def expect_a_blank_new_game(ana):
     """New Game after the game went out: a new game, nothing drawn."""
     frame(ana).get_by_role("button", name="New Game").click()
@@ -548,18 +526,7 @@ def test_new_game_before_send_goes_on_with_the_staged_drawing_and_done_replaces_
     expect(staged).to_have_count(1)
     expect(staged.locator("img.thumb")).not_to_have_attribute("src", first)
     second = staged.locator("img.thumb").get_attribute("src")
-    send(ana)
-    for page in (ana, ben):
-        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", second)
-    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
-    # the game is out: its drawing is no longer a new game's
-    app_rows(ana).locator(".app-bubble").click()
-    pane_ready(ana, "expanded")
-    expect(frame(ana).locator("#word")).to_have_text(word)
-    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
-    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
-    pane_ready(ana, "compact")
+    send_and_expect_the_game_out(ana, ben, word, second)
     expect_a_blank_new_game(ana)
 
 
@@ -625,70 +592,13 @@ def test_another_word_after_new_game_is_a_new_game_that_survives_sending_the_sta
     left = ink(ana)
     ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
     pane_ready(ana, "compact")
-    send(ana)
-    for page in (ana, ben):
-        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", first)
-    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
-    # the sent game has the first word and nothing more to send
-    app_rows(ana).locator(".app-bubble").click()
-    pane_ready(ana, "expanded")
-    expect(frame(ana).locator("#word")).to_have_text(word)
-    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
-    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
-    pane_ready(ana, "compact")
+    send_and_expect_the_game_out(ana, ben, word, first)
     # the other word's drawing is still the new game
     frame(ana).get_by_role("button", name="New Game").click()
     pane_ready(ana, "expanded")
     expect(frame(ana).locator("#word")).to_have_text(other)
     expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(left))
     expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
-
-
-class SlowAnswers:
-    """Ana's socket, with the server's answers held while `holding` (a slow
-    network): her Send reaches the server, its acknowledgement comes late."""
-
-    def __init__(self):
-        self.holding = False
-        self.held = []
-        self.sends = 0
-
-    def route(self, ws):
-        server = ws.connect_to_server()
-
-        def from_page(message):
-            if self.holding and json.loads(message).get("type") == "send":
-                self.sends += 1
-            server.send(message)
-
-        def from_server(message):
-            if self.holding:
-                self.held.append(message)
-            else:
-                ws.send(message)
-
-        self.ws = ws
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    def watch(self, page, title):
-        page.context.route_web_socket(re.compile(r"/ws$"), self.route)
-        page.reload()
-        expect(page.locator("#chat-title")).to_have_text(title)
-        expect(page.locator("html")).to_have_attribute("data-connection", "online")
-
-    def wait_for_send(self, page):
-        deadline = time.monotonic() + 10
-        while self.sends < 1:
-            assert time.monotonic() < deadline, "Send did not reach the server"
-            page.wait_for_timeout(20)
-
-    def release(self):
-        self.holding = False
-        held, self.held = self.held, []
-        for message in held:
-            self.ws.send(message)
 
 
 def test_new_game_tapped_while_the_staged_drawing_is_sending_goes_on_with_the_sent_game(people):
@@ -699,12 +609,12 @@ def test_new_game_tapped_while_the_staged_drawing_is_sending_goes_on_with_the_se
     ana = people.join("Ana")
     link = create_conversation(ana, "Quick hands")
     ben = people.join("Ben", link.replace(people.server.base, ""))
-    slow = SlowAnswers()
+    slow = HeldAnswers()  # a slow network: Ana's Send reaches the server, its answer comes late
     slow.watch(ana, "Quick hands")
     word, first = start_a_staged_game(ana, ben)
-    slow.holding = True
+    slow.hold()
     send(ana)
-    slow.wait_for_send(ana)
+    slow.wait_for_sends(ana, 1)
     reopen_before_send(ana, word)
     left = ink(ana)
     draw_mouse(ana, TOP_LINE)
