@@ -12,6 +12,10 @@ struct BenchEngine: ParsableCommand {
     @Option(help: "Messages to send.") var count = 50_000
     @Option(help: "Requests per batch (one transaction each).") var batch = 64
     @Option(help: "A WAL file made durable after each batch (true) or an in-memory database (false).") var durable = true
+    @Option(help: "Client ids in the order they were made, as the web client's (ordered), or random UUIDs (random).")
+    var clientIds = ClientIds.ordered
+
+    enum ClientIds: String, ExpressibleByArgument { case ordered, random }
 
     func run() throws {
         let dir = NSTemporaryDirectory() + "parlor-bench-" + Secrets.hex(Secrets.randomBytes(4))
@@ -37,13 +41,16 @@ struct BenchEngine: ParsableCommand {
         }
         let text = String(repeating: "x", count: 100)
         let frames = (0..<count).map { i in
-            Array(#"{"type":"send","id":"\#(i)","conversationId":"\#(cid)","clientId":"k\#(i)","message":{"kind":"text","text":"\#(text)"}}"#.utf8)
+            let clientId = clientIds == .random
+                ? UUID().uuidString.lowercased() : String(format: "%016llx-0000-7000-8000-000000000000", UInt64(i))
+            return Array(#"{"type":"send","id":"\#(i)","conversationId":"\#(cid)","clientId":"\#(clientId)","message":{"kind":"text","text":"\#(text)"}}"#.utf8)
         }
         func seconds(_ d: Duration) -> Double {
             Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
         }
         // Each batch's time is how long the first request of the next one waits.
         var batchSeconds: [Double] = []
+        let writtenBefore = Self.bytesWritten()
         let start = ContinuousClock.now
         var i = 0
         while i < count {
@@ -64,5 +71,18 @@ struct BenchEngine: ParsableCommand {
         print(String(format: "engine: %d sends in batches of %d (%@): %.0f sends/s, %.1f µs/send; batch p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                      count, batch, durable ? "WAL, fdatasync per batch" : "in memory",
                      Double(count) / total, total / Double(count) * 1e6, ms(0.5), ms(0.99), batchSeconds.last! * 1000))
+        if let before = writtenBefore, let after = Self.bytesWritten() {
+            print(String(format: "        %.0f MB written to the disk, %.1f KB a send (%@ client ids)",
+                         Double(after - before) / 1e6, Double(after - before) / Double(count) / 1e3, clientIds.rawValue))
+        }
+    }
+
+    /// What this process has had written to storage so far (Linux: /proc/self/io).
+    static func bytesWritten() -> Int? {
+        guard let io = try? String(contentsOfFile: "/proc/self/io", encoding: .utf8) else { return nil }
+        for line in io.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return Int(line.dropFirst("write_bytes:".count).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 }

@@ -234,6 +234,17 @@ def test_version():
     assert out.returncode == 0 and out.stdout.strip().count(".") == 2
 
 
+@pytest.mark.parametrize("ids", ["ordered", "random"])
+def test_bench_engine_stores_every_send_and_says_what_it_wrote(ids):
+    """`parlor bench-engine` (docs/BENCHMARKS.md) runs end to end with either kind of
+    client id: a refused send would stop it with an error."""
+    out = subprocess.run([str(PARLOR_BIN), "bench-engine", "--count", "300", "--batch", "16", "--client-ids", ids],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "engine: 300 sends in batches of 16 (WAL, fdatasync per batch)" in out.stdout
+    assert f"({ids} client ids)" in out.stdout
+
+
 def test_settings_from_environment_and_file_and_json_logs(tmp_path, public_dir):
     conf = tmp_path / "parlor.json"
     conf.write_text(json.dumps({"log-format": "json", "log-level": "debug", "min-free-disk-mb": 1}))

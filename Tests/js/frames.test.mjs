@@ -65,8 +65,19 @@ test("checks outbound messages against the protocol's limits", () => {
   assert.notEqual(outboundProblem({ kind: "video" }), null);
 });
 
-test("client ids are unique", () => {
-  const ids = new Set(Array.from({ length: 200 }, newClientId));
-  assert.equal(ids.size, 200);
-  for (const id of ids) assert.ok(id.length <= 64);
+test("client ids are unique, and sort in the order they were made (UUID version 7)", () => {
+  const made = Array.from({ length: 5000 }, () => newClientId());
+  assert.equal(new Set(made).size, made.length);
+  for (const id of made) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  // thousands within one millisecond still count up (the server's index grows at one end)
+  assert.deepEqual([...made].sort(), made);
+  // the first 48 bits are the time
+  const now = Date.now() + 60_000;
+  const id = newClientId(now);
+  assert.equal(parseInt(id.slice(0, 8) + id.slice(9, 13), 16), now);
+  assert.ok(newClientId(now) > id && newClientId(now + 1) > id);
+  // more than 4,096 in one millisecond borrow the next
+  const burst = Array.from({ length: 5000 }, () => newClientId(now + 2));
+  assert.deepEqual([...burst].sort(), burst);
+  assert.equal(new Set(burst).size, burst.length);
 });
