@@ -160,6 +160,8 @@ def test_a_send_answered_internal_is_retried_with_the_same_client_id(people):
     expect(texts(ben)).to_have_text(["stored once"])
     expect(ana.locator(".row.pending")).to_have_count(0)
     assert len(sends) == 3 and len(set(sends)) == 1, sends
+    # a version 7 UUID, time first: a sender's ids sort by when they were made (PROTOCOL.md)
+    assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", sends[0]), sends
 
 
 def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(people):
