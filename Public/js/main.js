@@ -10,7 +10,7 @@ import { AppCatalog } from "./apps/registry.js";
 import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
 import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink } from "./state/route.js";
-import { errorText, serverBusy, slowDown } from "./state/errors.js";
+import { errorText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
 import { unreadCount, hasConflict } from "./state/transcript.js";
@@ -422,7 +422,8 @@ sync.addEventListener("ready", () => {
 sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.detail.message));
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
-sync.addEventListener("ratelimited", (e) => announce(`${e.detail.code === "server_busy" ? serverBusy(e.detail.retryInMs) : slowDown(e.detail.retryInMs)} Your message will be sent then.`));
+sync.addEventListener("ratelimited", (e) =>
+  announce(`${errorText({ code: e.detail.code, retryAfterMs: e.detail.retryInMs })} Your message will be sent then.`));
 outgoing.addEventListener("failed", (e) => failed(e.detail));
 outgoing.addEventListener("inserttext", (e) => {
   if (e.detail.conversationId === store.state.currentId) chat.composer.insertText(e.detail.text);

@@ -375,6 +375,31 @@ def confirm_app_send(page, outcome):
     expect(outcome.first).to_be_visible()
 
 
+def route_socket(page, from_page=None, from_server=None):
+    """Routes the page's WebSocket through the test. Playwright routes the sockets of
+    pages loaded after this, so the page reloads (and signs in again). `from_page(frame,
+    message, ws, server)` sees each frame the page sends (parsed, and as sent) and
+    `from_server(message, ws)` each the server sends; each returns True when it answered
+    or kept the frame itself, else the frame goes on."""
+
+    def route(ws):
+        server = ws.connect_to_server()
+
+        def page_side(message):
+            if not (from_page and from_page(json.loads(message), message, ws, server)):
+                server.send(message)
+
+        def server_side(message):
+            if not (from_server and from_server(message, ws)):
+                ws.send(message)
+
+        ws.on_message(page_side)
+        server.on_message(server_side)
+
+    page.context.route_web_socket(re.compile(r"/ws$"), route)
+    page.reload()
+
+
 class HeldAnswers:
     """A WebSocket route on people's pages (`watch`): while holding, what the server says
     back is kept, in the order it came, and the Sends that reach the server are counted;
@@ -386,27 +411,19 @@ class HeldAnswers:
         self.held = []  # (page side, frame) from the server, in order
         self.sends = 0  # sends seen while holding
 
-    def route(self, ws):
-        server = ws.connect_to_server()
+    def from_page(self, frame, message, ws, server):
+        if self.holding and frame.get("type") == "send":
+            self.sends += 1
+        return False
 
-        def from_page(message):
-            if self.holding and json.loads(message).get("type") == "send":
-                self.sends += 1
-            server.send(message)
-
-        def from_server(message):
-            if self.holding:
-                self.held.append((ws, message))
-            else:
-                ws.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
+    def from_server(self, message, ws):
+        if not self.holding:
+            return False
+        self.held.append((ws, message))
+        return True
 
     def watch(self, page, title):
-        """Routes the page's socket (Playwright routes those of pages loaded after this)."""
-        page.context.route_web_socket(re.compile(r"/ws$"), self.route)
-        page.reload()
+        route_socket(page, self.from_page, self.from_server)
         expect(page.locator("#chat-title")).to_have_text(title)
         expect(page.locator("html")).to_have_attribute("data-connection", "online")
 

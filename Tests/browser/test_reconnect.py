@@ -5,7 +5,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, send_text, shot
+from conftest import create_conversation, route_socket, send_text, shot
 
 RECONNECT = 30_000  # the backoff tops out at 15 s
 
@@ -122,26 +122,19 @@ def test_a_send_answered_internal_is_retried_with_the_same_client_id(people):
     sends = []  # clientIds of the send frames, in order
     held = []   # (server side, frame) of the third send, kept back until the test lets it go
 
-    def route(ws):
-        server = ws.connect_to_server()
+    def from_page(frame, message, ws, server):
+        if frame.get("type") != "send":
+            return False
+        sends.append(frame["clientId"])
+        if len(sends) <= 2:
+            ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "internal", "message": "disk trouble"}))
+        elif len(sends) == 3:
+            held.append((server, message))
+        else:
+            return False
+        return True
 
-        def from_page(message):
-            frame = json.loads(message)
-            if frame.get("type") == "send":
-                sends.append(frame["clientId"])
-                if len(sends) <= 2:
-                    ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "internal", "message": "disk trouble"}))
-                    return
-                if len(sends) == 3:
-                    held.append((server, message))
-                    return
-            server.send(message)
-
-        ws.on_message(from_page)
-
-    # Playwright routes the sockets of pages loaded after this: Ana reloads (and signs in again)
-    ana.context.route_web_socket(re.compile(r"/ws$"), route)
-    ana.reload()
+    route_socket(ana, from_page)
     expect(ana.locator("#chat-title")).to_have_text("Flaky disk")
     expect(ana.locator("html")).to_have_attribute("data-connection", "online")
 
@@ -172,7 +165,6 @@ def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(
     page's subscription is held until then: the page flushes its outbox once subscribed,
     and that flush must leave the held send to its time (a CI failure: it went 70 ms later)."""
     import json
-    import re
 
     ana = people.join("Ana")
     link = create_conversation(ana, "Rush hour")
@@ -182,34 +174,27 @@ def test_a_send_turned_away_by_a_busy_server_is_sent_again_after_the_time_given(
     subscribes = set()  # ids of the page's subscribe requests
     held = []  # the server's answers to them, until the busy answer is given
 
-    def route(ws):
-        server = ws.connect_to_server()
+    def from_page(frame, message, ws, server):
+        if frame.get("type") == "subscribe":
+            subscribes.add(frame["id"])
+        if frame.get("type") != "send":
+            return False
+        sends.append((frame["clientId"], time.monotonic()))
+        if len(sends) > 1:
+            return False
+        ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "server_busy",
+                            "message": "the server is busy; try again in 2 s", "retryAfterMs": 1500}))
+        for answer in held:
+            ws.send(answer)
+        return True
 
-        def from_page(message):
-            frame = json.loads(message)
-            if frame.get("type") == "subscribe":
-                subscribes.add(frame["id"])
-            if frame.get("type") == "send":
-                sends.append((frame["clientId"], time.monotonic()))
-                if len(sends) == 1:
-                    ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "server_busy",
-                                        "message": "the server is busy; try again in 2 s", "retryAfterMs": 1500}))
-                    for answer in held:
-                        ws.send(answer)
-                    return
-            server.send(message)
+    def from_server(message, ws):
+        if sends or json.loads(message).get("re") not in subscribes:
+            return False
+        held.append(message)
+        return True
 
-        def from_server(message):
-            if not sends and json.loads(message).get("re") in subscribes:
-                held.append(message)
-                return
-            ws.send(message)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    ana.context.route_web_socket(re.compile(r"/ws$"), route)
-    ana.reload()
+    route_socket(ana, from_page, from_server)
     expect(ana.locator("html")).to_have_attribute("data-connection", "online")
     deadline = time.monotonic() + 10
     while not held:
