@@ -234,6 +234,8 @@ static int wbCurrentTimeInt64(sqlite3_vfs *v, sqlite3_int64 *out) {
 static int registered = SQLITE_ERROR;
 
 static void wbRegister(void) {
+    /* Before anything initializes SQLite (sqlite3_vfs_find does). */
+    (void)parlor_pcache_install();
     realVfs = sqlite3_vfs_find(NULL);
     if (realVfs == NULL || realVfs->iVersion < 2) return;
     wbVfs.iVersion = 2;

@@ -34,6 +34,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/parlor.sqlite"
+        _ = SQLiteStore.walBuffer  // SQLite's setup comes before any database is opened
         let old = try DatabaseQueue(path: path)
         try SQLiteSchema.migrator.migrate(old, upTo: "v4-health")
         try old.write { db in

@@ -14,4 +14,14 @@ int parlor_walbuf_register(void);
 typedef struct { long long asked; long long made; } parlor_walbuf_counts;
 parlor_walbuf_counts parlor_walbuf_counters(const char *walPath);
 
+/* Installs SQLite's default page cache with truncations that can drop nothing skipped
+ * (page_cache.c says why). Before SQLite is initialized: parlor_walbuf_register does
+ * it first. SQLITE_OK, or SQLite's error (then the default cache is used as it is). */
+int parlor_pcache_install(void);
+
+/* For tests: truncations passed on to SQLite's cache, and skipped; pages a balance
+ * moved to the temporary page number. */
+typedef struct { long long passed; long long skipped; long long tempKeyed; } parlor_pcache_counts;
+parlor_pcache_counts parlor_pcache_counters(void);
+
 #endif

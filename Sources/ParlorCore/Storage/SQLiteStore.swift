@@ -14,7 +14,8 @@ import GRDB
 /// checkpoints (`WALCheckpointer`).
 public final class SQLiteStore: ParlorStore {
     /// Registers the VFS that writes each WAL commit in one system call (CWALBuffer), for
-    /// every connection opened after it: the engine's and the checkpointer's.
+    /// every connection opened after it: the engine's and the checkpointer's; and, first,
+    /// the page cache whose truncations skip what cannot drop anything (page_cache.c).
     static let walBuffer: Int32 = parlor_walbuf_register()
 
     /// The page cache of the engine's connection, KiB.
