@@ -84,8 +84,8 @@ struct BenchEngine: ParsableCommand {
         let total = seconds(ContinuousClock.now - start)
         batchSeconds.sort()
         func ms(_ q: Double) -> Double { batchSeconds[min(batchSeconds.count - 1, Int(Double(batchSeconds.count) * q))] * 1000 }
-        print(String(format: "engine: %d %@ sends in %d rooms, batches of %d (%@): %.0f sends/s, %.1f µs/send; batch p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                     count, kind.rawValue, cids.count, batch, durable ? "WAL, fdatasync per batch" : "in memory",
+        print(String(format: "engine: %d %@ sends in %d %@, batches of %d (%@): %.0f sends/s, %.1f µs/send; batch p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                     count, kind.rawValue, cids.count, cids.count == 1 ? "room" : "rooms", batch, durable ? "WAL, fdatasync per batch" : "in memory",
                      Double(count) / total, total / Double(count) * 1e6, ms(0.5), ms(0.99), batchSeconds.last! * 1000))
         if let before = writtenBefore, let after = Self.bytesWritten() {
             print(String(format: "        %.0f MB written to the disk, %.1f KB a send (%@ client ids)",

@@ -234,14 +234,17 @@ def test_version():
     assert out.returncode == 0 and out.stdout.strip().count(".") == 2
 
 
-@pytest.mark.parametrize("ids", ["ordered", "random"])
-def test_bench_engine_stores_every_send_and_says_what_it_wrote(ids):
+@pytest.mark.parametrize("ids,kind,rooms", [("ordered", "text", 1), ("random", "text", 1), ("ordered", "move", 20)])
+def test_bench_engine_stores_every_send_and_says_what_it_wrote(ids, kind, rooms):
     """`parlor bench-engine` (docs/BENCHMARKS.md) runs end to end with either kind of
-    client id: a refused send would stop it with an error."""
-    out = subprocess.run([str(PARLOR_BIN), "bench-engine", "--count", "300", "--batch", "16", "--client-ids", ids],
+    client id, texts or game moves taking turns in rooms: a refused send (a move on a
+    stale session version, say) would stop it with an error."""
+    out = subprocess.run([str(PARLOR_BIN), "bench-engine", "--count", "300", "--batch", "16", "--client-ids", ids,
+                          "--kind", kind, "--rooms", str(rooms)],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "engine: 300 sends in batches of 16 (WAL, fdatasync per batch)" in out.stdout
+    where = "1 room" if rooms == 1 else f"{rooms} rooms"
+    assert f"engine: 300 {kind} sends in {where}, batches of 16 (WAL, fdatasync per batch)" in out.stdout
     assert f"({ids} client ids)" in out.stdout
 
 

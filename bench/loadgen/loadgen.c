@@ -528,6 +528,29 @@ static void send_message(conn_t *c, int64_t t_sched)
 	if (t_sched >= st.t_meas) st.sent++;
 }
 
+/* A clientId as the web client makes them (Public/js/net/frames.js): a version 7 UUID,
+ * 48 bits of Unix milliseconds first, so ids made at about the same time sort together
+ * in the server's index of them. The rest is this process, connection and message, so
+ * an id never repeats; a retry after session_conflict adds "r<attempt>". */
+static void client_id(char *out, size_t n, const conn_t *c, uint64_t no, int attempt)
+{
+	static uint64_t last_ms;
+	static unsigned counter;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	uint64_t ms = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	if (ms > last_ms) {
+		last_ms = ms;
+		counter = 0;
+	} else {
+		counter = (counter + 1) & 0xfff;
+	}
+	char retry[8] = "";
+	if (attempt) snprintf(retry, sizeof retry, "r%d", attempt);
+	snprintf(out, n, "%08x-%04x-7%03x-%04x-%04x%08x%s", (unsigned)(ms >> 16), (unsigned)(ms & 0xffff),
+		 counter, 0x8000 | (cfg.proc_id & 0x3fff), (unsigned)c->idx & 0xffff, (unsigned)no, retry);
+}
+
 /* encode and write one message; a retry after session_conflict gets a new clientId */
 static void send_frame(conn_t *c, uint64_t no, int64_t t_sched, int attempt, int64_t base)
 {
@@ -535,25 +558,25 @@ static void send_frame(conn_t *c, uint64_t no, int64_t t_sched, int attempt, int
 	char mk[11000];
 	size_t ml = make_marker(mk, sizeof mk, t_sched, c->idx, no, cfg.payload);
 	static char buf[12000];
-	char retry[8] = "";
-	if (attempt) snprintf(retry, sizeof retry, "r%d", attempt);
+	char cid[64];
+	client_id(cid, sizeof cid, c, no, attempt);
 	int n;
 	if (cfg.mode == MODE_RELAY) {
 		ws_text(c, mk, ml);
 	} else if (cfg.kind == KIND_TEXT) {
 		n = snprintf(buf, sizeof buf,
 			     "{\"type\":\"send\",\"id\":\"s%" PRIu64 "\",\"conversationId\":\"%s\","
-			     "\"clientId\":\"%d-%d-%" PRIu64 "%s\",\"message\":{\"kind\":\"text\",\"text\":\"%s\"}}",
-			     no, r->conv, cfg.proc_id, c->idx, no, retry, mk);
+			     "\"clientId\":\"%s\",\"message\":{\"kind\":\"text\",\"text\":\"%s\"}}",
+			     no, r->conv, cid, mk);
 		ws_text(c, buf, (size_t)n);
 	} else {
 		n = snprintf(buf, sizeof buf,
 			     "{\"type\":\"send\",\"id\":\"s%" PRIu64 "\",\"conversationId\":\"%s\","
-			     "\"clientId\":\"%d-%d-%" PRIu64 "%s\",\"message\":{\"kind\":\"app\",\"appId\":\"%s\","
+			     "\"clientId\":\"%s\",\"message\":{\"kind\":\"app\",\"appId\":\"%s\","
 			     "\"url\":\"?word=cat&ink=120&b=%s\",\"summaryText\":\"b%d drew something\","
 			     "\"layout\":{\"caption\":\"Guess my WenderPic!\",\"subcaption\":\"$%d\"},"
 			     "\"session\":{\"id\":\"g%d\",\"baseVersion\":%" PRId64 "},\"live\":false}}",
-			     no, r->conv, cfg.proc_id, c->idx, no, retry, cfg.app_id, mk, c->idx, c->idx,
+			     no, r->conv, cid, cfg.app_id, mk, c->idx, c->idx,
 			     c->room, base);
 		ws_text(c, buf, (size_t)n);
 	}

@@ -130,6 +130,12 @@ enum PostgresSchema {
             CREATE INDEX blobs_by_age ON blobs(created_at);
             CREATE INDEX blobs_unreferenced ON blobs(created_at) WHERE referenced = 0;
             """),
+        // As SQLite's v10-client-ids-by-time: clientIds indexed id first, so that the
+        // time-ordered ids of the web client append.
+        (2, """
+            DROP INDEX messages_by_client_id;
+            CREATE UNIQUE INDEX messages_by_client_id ON messages(client_id, sender_id);
+            """),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:
