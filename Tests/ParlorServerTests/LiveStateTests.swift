@@ -162,6 +162,57 @@ import Testing
         #expect(step == .close(1003, "binary frames are not accepted"))
     }
 
+    /// A client that sends a burst and reads nothing meanwhile (its own messages come
+    /// back to it, times everyone's) stops being read once it is far behind, rather than
+    /// being closed as a slow consumer, and is read again once it has caught up; while
+    /// its in-flight window is also full, only the later of the two resumes it.
+    @Test func aConnectionFarBehindIsNotReadUntilItCatchesUp() {
+        var h = LiveHarness()
+        let c1 = h.open(user: "ana")
+        _ = h.perform(.subscribe(c1, conversationId: "c", userId: "ana"))
+        _ = h.write(c1)
+        let echo = LiveHarness.payload(#"{"type":"message","text":"hi"}"#)
+        var fx: [LiveEffect] = []
+        for _ in 0..<LiveConnection.readBehindFrames { fx += h.perform(.broadcast(conversationId: "c", echo)) }
+        #expect(!fx.contains(.setReading(c1, false)), "at the bound, still read")
+        #expect(h.perform(.broadcast(conversationId: "c", echo)).contains(.setReading(c1, false)))
+        #expect(!h.perform(.broadcast(conversationId: "c", echo)).contains(.setReading(c1, false)), "said once")
+
+        // Its in-flight window fills too: nothing more to say, it is not being read.
+        let ping = Array(#"{"type":"ping"}"#.utf8)
+        fx = []
+        for _ in 0..<LiveConnection.maxInFlight {
+            fx += h.step { live in ping.withUnsafeBytes { _ = live.receive(c1, $0, binary: false, final: true, remaining: 0) } }
+        }
+        #expect(!fx.contains(.setReading(c1, false)))
+
+        // It reads its backlog: caught up, but the window is still full.
+        fx = []
+        while h.live.connections[c1]!.queue.count > 0 {
+            #expect(h.write(c1, budget: 4096).close == nil)
+            fx += h.step { _ in }
+        }
+        #expect(!fx.contains(.setReading(c1, true)))
+        #expect(h.perform(.processed(c1, count: Int(LiveConnection.maxInFlight))) == [.setReading(c1, true)])
+        #expect(h.live.connections[c1]?.closeCode == nil)
+    }
+
+    /// Caught up (a quarter of the bound left) with nothing else holding it: read again.
+    @Test func aConnectionThatCaughtUpIsReadAgain() {
+        var h = LiveHarness()
+        let c1 = h.open(user: "ana")
+        _ = h.perform(.subscribe(c1, conversationId: "c", userId: "ana"))
+        _ = h.write(c1)
+        let echo = LiveHarness.payload(#"{"type":"message","text":"hi"}"#)
+        for _ in 0...LiveConnection.readBehindFrames { _ = h.perform(.broadcast(conversationId: "c", echo)) }
+        var resumedWith = -1
+        while resumedWith < 0, h.live.connections[c1]!.queue.count > 0 {
+            _ = h.write(c1, budget: 1024)
+            if h.step({ _ in }).contains(.setReading(c1, true)) { resumedWith = h.live.connections[c1]!.queue.count }
+        }
+        #expect(resumedWith >= 0 && resumedWith <= LiveConnection.readBehindFrames / 4)
+    }
+
     @Test func aSlowConsumerIsClosedWith4008AndItsBacklogDropped() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")

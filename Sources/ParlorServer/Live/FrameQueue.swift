@@ -8,10 +8,11 @@ struct FrameQueue {
     private(set) var bytes = 0
 
     var isEmpty: Bool { head == frames.count }
+    var count: Int { frames.count - head }
 
     /// Queues a frame; false if the reader is too far behind to keep.
     mutating func push(_ frame: OutboundFrame) -> Bool {
-        if frames.count - head >= Limits.outboundFrames || bytes + frame.wireCount > Limits.outboundBytes {
+        if count >= Limits.outboundFrames || bytes + frame.wireCount > Limits.outboundBytes {
             return false
         }
         frames.append(frame)

@@ -28,7 +28,12 @@ struct LiveConnection {
     var discarded: Int32 = 0
     /// Frames handed to the engine and not yet answered; past a limit the connection
     /// stops being read, so one client cannot flood the engine or grow its inbox.
-    var inFlight: Int32 = 0
+    var inFlight: Int16 = 0
+    /// Far behind on what it is sent (`readBehindFrames`): not read until it catches up,
+    /// so a client that sends and does not read slows down instead of being closed as a
+    /// slow consumer for the replies and echoes of its own burst. (Here, with the two
+    /// fields above, it fills their word.)
+    var sendingBehind = false
     /// After a send was refused as `server_busy`: until when this connection's later
     /// sends are refused too, so that none read meanwhile is stored ahead of the one
     /// the client sends again then (the outbox holds every later one and sends them
@@ -48,7 +53,11 @@ struct LiveConnection {
 
     /// A replay's next piece is asked for once no more than this is waiting to be written.
     static let replayLowWater = 64 * 1024
-    static let maxInFlight: Int32 = 64
+    static let maxInFlight: Int16 = 64
+    /// Reading stops past these (a quarter of the slow-consumer bound, `Limits`) and goes
+    /// on once the queue is down to a quarter of them.
+    static let readBehindFrames = Limits.outboundFrames / 4
+    static let readBehindBytes = Limits.outboundBytes / 4
 
     init(id: ConnectionID, openedAt: UInt64) {
         self.id = id
@@ -81,6 +90,10 @@ extension LiveConnection {
         guard queue.push(frame) else {
             scheduleClose(4008, "slow_consumer", flush: false, &fx)
             return false
+        }
+        if !sendingBehind && (queue.count > Self.readBehindFrames || queue.bytes > Self.readBehindBytes) {
+            sendingBehind = true
+            if !readingPaused { fx.append(.setReading(id, false)) }
         }
         requestWrite(&fx)
         return true
@@ -120,7 +133,7 @@ extension LiveConnection {
         readAt.append(now)
         if inFlight >= Self.maxInFlight && !readingPaused {
             readingPaused = true
-            fx.append(.setReading(id, false))
+            if !sendingBehind { fx.append(.setReading(id, false)) }
         }
     }
 
@@ -134,6 +147,10 @@ extension LiveConnection {
         // and calls back only once it is flushed, so frames never interleave with its
         // own control frames.
         let n = queue.pop(into: &buffer, budget: budget)
+        if sendingBehind && queue.count <= Self.readBehindFrames / 4 && queue.bytes <= Self.readBehindBytes / 4 {
+            sendingBehind = false
+            if !readingPaused { fx.append(.setReading(id, true)) }
+        }
         if !queue.isEmpty || closeCode != nil { requestWrite(&fx) }
         if queue.bytes <= Self.replayLowWater { continueReplays(&fx) }
         return .write(n)
@@ -165,12 +182,12 @@ extension LiveConnection {
     /// The engine answered `count` frames: resume reading once half the window is free.
     mutating func processed(_ count: Int, now: UInt64, draining: Bool, latency: (UInt64) -> Void,
                             _ fx: inout [LiveEffect]) {
-        inFlight -= Int32(count)
+        inFlight -= Int16(clamping: count)
         for t in readAt.prefix(count) { latency(now &- t) }
         readAt.removeFirst(min(count, readAt.count))
         if readingPaused && inFlight <= Self.maxInFlight / 2 && !draining {
             readingPaused = false
-            fx.append(.setReading(id, true))
+            if !sendingBehind { fx.append(.setReading(id, true)) }
         }
     }
 }

@@ -206,7 +206,7 @@ struct LiveState {
             log.info("draining", metadata: ["connections": "\(connections.count)"])
             for id in connections.ids where !connections[id]!.readingPaused {
                 connections[id]!.readingPaused = true
-                effects.append(.setReading(id, false))
+                if !connections[id]!.sendingBehind { effects.append(.setReading(id, false)) }
             }
         }
         for id in connections.ids where connections[id]!.inFlight == 0 && connections[id]!.closeCode == nil {
