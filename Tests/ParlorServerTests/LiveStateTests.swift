@@ -213,6 +213,7 @@ import Testing
         #expect(resumedWith >= 0 && resumedWith <= LiveConnection.readBehindFrames / 4)
     }
 
+    /// Past twice the bound, a connection is closed with 4008 at once, its backlog dropped.
     @Test func aSlowConsumerIsClosedWith4008AndItsBacklogDropped() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")
@@ -223,7 +224,7 @@ import Testing
         _ = h.write(c1)
         let big = LiveHarness.payload("\"" + String(repeating: "x", count: 60_000) + "\"")
         // Ben never reads; Ana does.
-        for _ in 0..<(Limits.outboundBytes / 60_000 + 2) {
+        for _ in 0..<(2 * Limits.outboundBytes / 60_000 + 2) {
             _ = h.perform(.broadcast(conversationId: "c", big))
             while !h.write(c1).payloads.isEmpty {}
         }
@@ -231,6 +232,29 @@ import Testing
         #expect(h.live.connections[c2]?.queue.bytes == 0)
         #expect(h.write(c2).close == 4008)
         #expect(h.live.connections[c1]?.closeCode == nil, "a reader keeping up is untouched")
+    }
+
+    /// Past the bound but not twice it: a burst read within a second passes; still past
+    /// it at the next sweep, the connection is closed with 4008.
+    @Test func aConnectionPastTheBoundForASecondIsClosed() {
+        var h = LiveHarness()
+        let c1 = h.open(user: "ana")
+        let c2 = h.open(user: "ben")
+        for (id, u) in [(c1, "ana"), (c2, "ben")] {
+            _ = h.perform(.subscribe(id, conversationId: "c", userId: u))
+            _ = h.write(id)
+        }
+        let big = LiveHarness.payload("\"" + String(repeating: "x", count: 60_000) + "\"")
+        for _ in 0..<(Limits.outboundBytes / 60_000 + 2) { _ = h.perform(.broadcast(conversationId: "c", big)) }
+        #expect(h.live.connections[c1]!.queue.isOverBound && h.live.connections[c2]!.queue.isOverBound)
+        _ = h.step { $0.sweep() }
+        #expect(h.live.connections[c1]?.closeCode == nil && h.live.connections[c2]?.closeCode == nil, "one sweep past it")
+        // Ana reads her backlog; Ben does not.
+        while !h.write(c1).payloads.isEmpty {}
+        _ = h.step { $0.sweep() }
+        #expect(h.live.connections[c1]?.closeCode == nil, "caught up in time")
+        #expect(h.live.connections[c2]?.closeCode == 4008)
+        #expect(h.write(c2).close == 4008)
     }
 
     @Test func anEngineCloseFlushesTheReplyFirst() {

@@ -56,11 +56,12 @@ public enum Limits {
     /// Members listed in a conversation object: a 10,000-member room must not send
     /// 10,000 names with every join and subscribe. `members` looks up the others.
     public static let listedMembers = 200
-    /// A connection this far behind is closed as a slow consumer (4008). The bytes bound
-    /// the memory it keeps (payloads are shared, a queued frame is a 32-byte slot); the
-    /// frames were 4,096 until the chat burst benchmark (32 clients with 1,024 messages in
-    /// flight each: up to 32,768 frames on their way to every one of them) met it when
-    /// its load generator paused for a few tens of milliseconds.
+    /// A connection this far behind at two sweeps in a row (1-2 s) is closed as a slow
+    /// consumer (4008); twice this far, at once (`FrameQueue`). The bytes bound the
+    /// memory it keeps (payloads are shared, a queued frame is a 32-byte slot). Until the
+    /// chat burst benchmark (32 clients with 1,024 messages in flight each: up to 32,768
+    /// frames on their way to every one of them) it was 4,096 frames and at once, which
+    /// a pause of a few tens of milliseconds in its load generator passed.
     public static let outboundFrames = 16_384
     public static let outboundBytes = 4 * 1024 * 1024
     public static let appDataKeyChars = 128

@@ -10,9 +10,13 @@ struct FrameQueue {
     var isEmpty: Bool { head == frames.count }
     var count: Int { frames.count - head }
 
-    /// Queues a frame; false if the reader is too far behind to keep.
+    /// Past the slow-consumer bound (`Limits.outboundFrames`, `outboundBytes`) for more
+    /// than a moment, or past twice it at all.
+    var isOverBound: Bool { count > Limits.outboundFrames || bytes > Limits.outboundBytes }
+
+    /// Queues a frame; false if the reader is too far behind to keep (twice the bound).
     mutating func push(_ frame: OutboundFrame) -> Bool {
-        if count >= Limits.outboundFrames || bytes + frame.wireCount > Limits.outboundBytes {
+        if count >= 2 * Limits.outboundFrames || bytes + frame.wireCount > 2 * Limits.outboundBytes {
             return false
         }
         frames.append(frame)

@@ -34,6 +34,8 @@ struct LiveConnection {
     /// slow consumer for the replies and echoes of its own burst. (Here, with the two
     /// fields above, it fills their word.)
     var sendingBehind = false
+    /// Past the slow-consumer bound at the last sweep (`checkBacklog`).
+    var overBoundAtSweep = false
     /// After a send was refused as `server_busy`: until when this connection's later
     /// sends are refused too, so that none read meanwhile is stored ahead of the one
     /// the client sends again then (the outbox holds every later one and sends them
@@ -96,6 +98,17 @@ extension LiveConnection {
             if !readingPaused { fx.append(.setReading(id, false)) }
         }
         requestWrite(&fx)
+        return true
+    }
+
+    /// At the sweep (once a second): past the slow-consumer bound now and at the last
+    /// sweep, the connection is closed with 4008 and its backlog dropped; true then. A
+    /// burst its client reads within a second passes.
+    mutating func checkBacklog(_ fx: inout [LiveEffect]) -> Bool {
+        let over = queue.isOverBound
+        defer { overBoundAtSweep = over }
+        guard over && overBoundAtSweep else { return false }
+        scheduleClose(4008, "slow_consumer", flush: false, &fx)
         return true
     }
 

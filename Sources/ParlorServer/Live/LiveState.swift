@@ -176,6 +176,11 @@ struct LiveState {
             releasedBuffers += connections[id]!.releaseIdleBuffers()
             let c = connections[id]!
             guard c.closeCode == nil else { continue }
+            if connections[id]!.checkBacklog(&effects) {
+                log.warning("ws slow consumer", metadata: ["conn": "\(id)", "behind_for": "1 s"])
+                metrics.slowConsumerCloses.increment()
+                continue
+            }
             if c.userId == nil && c.inFlight == 0 && now &- c.openedAt > limit {
                 connections[id]!.scheduleClose(4001, "authentication timeout", flush: false, &effects)
                 continue
