@@ -6,10 +6,6 @@ import ParlorCore
 /// so a stale id never reaches the connection that took its place.
 struct ConnectionTable {
     private var slots: [LiveConnection?] = []
-    /// Which slots hold a connection. Asking `slots[s] != nil` instead copied the whole
-    /// connection out of the array (a retain and a release of each of its buffers and
-    /// strings), twice on every delivery: 16 % of the service thread in a chat burst.
-    private var occupied: [Bool] = []
     private var generations: [UInt32] = []
     private var free: [Int] = []
     private(set) var count = 0
@@ -20,7 +16,7 @@ struct ConnectionTable {
 
     private func slot(_ id: ConnectionID) -> Int? {
         let s = Self.slot(of: id)
-        guard s < slots.count, generations[s] == UInt32(id >> 32), occupied[s] else { return nil }
+        guard s < slots.count, generations[s] == UInt32(id >> 32), slots[s] != nil else { return nil }
         return s
     }
 
@@ -32,13 +28,11 @@ struct ConnectionTable {
         } else {
             s = slots.count
             slots.append(nil)
-            occupied.append(false)
             generations.append(0)
         }
         generations[s] &+= 1
         let id = ConnectionID(generations[s]) << 32 | ConnectionID(s)
         slots[s] = make(id)
-        occupied[s] = true
         count += 1
         return id
     }
@@ -46,7 +40,6 @@ struct ConnectionTable {
     mutating func remove(_ id: ConnectionID) {
         guard let s = slot(id) else { return }
         slots[s] = nil
-        occupied[s] = false
         free.append(s)
         count -= 1
     }
@@ -56,18 +49,11 @@ struct ConnectionTable {
     /// Reads or changes a connection in place (no copy of its queue). Use `insert` and
     /// `remove` to add and drop one; assigning nil here is not allowed.
     subscript(id: ConnectionID) -> LiveConnection? {
-        // Borrowed, not copied: reading one field must not copy the connection.
-        _read {
-            if let s = slot(id) {
-                yield slots[s]
-            } else {
-                yield nil
-            }
-        }
+        get { slot(id).flatMap { slots[$0] } }
         _modify {
             if let s = slot(id) {
                 yield &slots[s]
-                assert(slots[s] != nil, "remove a connection with remove(_:)")
+                precondition(slots[s] != nil, "remove a connection with remove(_:)")
             } else {
                 var none: LiveConnection?
                 yield &none
