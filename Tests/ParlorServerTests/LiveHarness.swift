@@ -33,6 +33,17 @@ struct LiveHarness {
 
     mutating func perform(_ action: EngineAction) -> [LiveEffect] { step { _ = $0.perform(action) } }
 
+    /// A connection per user, each subscribed to conversation "c", with what the
+    /// subscription sent it already written.
+    mutating func room(_ users: String...) -> [ConnectionID] {
+        users.map { user in
+            let id = open(user: user)
+            _ = perform(.subscribe(id, conversationId: "c", userId: user))
+            _ = write(id)
+            return id
+        }
+    }
+
     /// What one writeable callback writes, as the frames' JSON payloads, or how it closes.
     mutating func write(_ id: ConnectionID, budget: Int = 64 * 1024) -> (payloads: [JSONValue], close: UInt16?) {
         var buffer: [UInt8] = []

@@ -168,9 +168,7 @@ import Testing
     /// its in-flight window is also full, only the later of the two resumes it.
     @Test func aConnectionFarBehindIsNotReadUntilItCatchesUp() {
         var h = LiveHarness()
-        let c1 = h.open(user: "ana")
-        _ = h.perform(.subscribe(c1, conversationId: "c", userId: "ana"))
-        _ = h.write(c1)
+        let c1 = h.room("ana")[0]
         let echo = LiveHarness.payload(#"{"type":"message","text":"hi"}"#)
         var fx: [LiveEffect] = []
         for _ in 0..<LiveConnection.readBehindFrames { fx += h.perform(.broadcast(conversationId: "c", echo)) }
@@ -200,9 +198,7 @@ import Testing
     /// Caught up (a quarter of the bound left) with nothing else holding it: read again.
     @Test func aConnectionThatCaughtUpIsReadAgain() {
         var h = LiveHarness()
-        let c1 = h.open(user: "ana")
-        _ = h.perform(.subscribe(c1, conversationId: "c", userId: "ana"))
-        _ = h.write(c1)
+        let c1 = h.room("ana")[0]
         let echo = LiveHarness.payload(#"{"type":"message","text":"hi"}"#)
         for _ in 0...LiveConnection.readBehindFrames { _ = h.perform(.broadcast(conversationId: "c", echo)) }
         var resumedWith = -1
@@ -216,12 +212,7 @@ import Testing
     /// Past twice the bound, a connection is closed with 4008 at once, its backlog dropped.
     @Test func aSlowConsumerIsClosedWith4008AndItsBacklogDropped() {
         var h = LiveHarness()
-        let c1 = h.open(user: "ana")
-        let c2 = h.open(user: "ben")
-        for (id, u) in [(c1, "ana"), (c2, "ben")] {
-            _ = h.perform(.subscribe(id, conversationId: "c", userId: u))
-        }
-        _ = h.write(c1)
+        let (c1, c2) = { ($0[0], $0[1]) }(h.room("ana", "ben"))
         let big = LiveHarness.payload("\"" + String(repeating: "x", count: 60_000) + "\"")
         // Ben never reads; Ana does.
         for _ in 0..<(2 * Limits.outboundBytes / 60_000 + 2) {
@@ -238,12 +229,7 @@ import Testing
     /// it at the next sweep, the connection is closed with 4008.
     @Test func aConnectionPastTheBoundForASecondIsClosed() {
         var h = LiveHarness()
-        let c1 = h.open(user: "ana")
-        let c2 = h.open(user: "ben")
-        for (id, u) in [(c1, "ana"), (c2, "ben")] {
-            _ = h.perform(.subscribe(id, conversationId: "c", userId: u))
-            _ = h.write(id)
-        }
+        let (c1, c2) = { ($0[0], $0[1]) }(h.room("ana", "ben"))
         let big = LiveHarness.payload("\"" + String(repeating: "x", count: 60_000) + "\"")
         for _ in 0..<(Limits.outboundBytes / 60_000 + 2) { _ = h.perform(.broadcast(conversationId: "c", big)) }
         #expect(h.live.connections[c1]!.queue.isOverBound && h.live.connections[c2]!.queue.isOverBound)
