@@ -31,10 +31,10 @@ struct LiveConnection {
     var inFlight: Int16 = 0
     /// Far behind on what it is sent (`readBehindFrames`): not read until it catches up,
     /// so a client that sends and does not read slows down instead of being closed as a
-    /// slow consumer for the replies and echoes of its own burst. (Here, with the two
-    /// fields above, it fills their word.)
+    /// slow consumer for the replies and echoes of its own burst.
     var sendingBehind = false
-    /// Past the slow-consumer bound at the last sweep (`checkBacklog`).
+    /// Past the slow-consumer bound at the last sweep (`checkBacklog`). (These two Bools
+    /// and the two fields above fill one word.)
     var overBoundAtSweep = false
     /// After a send was refused as `server_busy`: until when this connection's later
     /// sends are refused too, so that none read meanwhile is stored ahead of the one
