@@ -7,7 +7,7 @@
 //   resizing:    willTransition(to) → (pane resized) → didTransition(to)
 //   closing:     willResignActive → (pane hidden) → didResignActive
 //   while active: didSelect, didReceive, didStartSending, didCancelSending,
-//                 didFailSending (after didBecomeActive or didSelect)
+//                 didFailSending, didSendWhileClosed (after didBecomeActive or didSelect)
 
 import { AppBridge } from "./bridge.js";
 import { Conversation, SessionConflictError } from "./conversation.js";
@@ -48,6 +48,13 @@ export class MessagesAppViewController {
   didStartSending(message, conversation) {}
   /** The user removed this app's staged message from the composer. */
   didCancelSending(message, conversation) {}
+  /**
+   * A message this app staged was sent while the app was closed (the pane
+   * closed after the insert, then Send): handed over once, when the app is
+   * next active in that conversation, after didBecomeActive. Drop what you
+   * kept of that move (a draft) as if you had seen it go.
+   */
+  didSendWhileClosed(message, conversation) {}
   /**
    * A move of this app was refused because someone moved its session first,
    * and the app was not there to hear it (closed before the refusal came
@@ -145,6 +152,8 @@ export function start(controller, win = globalThis.window) {
       }
       case "didCancelSending":
         return controller.didCancelSending(message(data.message), conversation);
+      case "didSendWhileClosed":
+        return controller.didSendWhileClosed(Message.fromSnapshot(data.message), conversation);
       case "didFailSending": {
         conversation._update(data.conversation);
         const refused = Message.fromSnapshot(data.message);

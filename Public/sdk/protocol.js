@@ -29,6 +29,7 @@ export const HOOKS = Object.freeze([
   "didStartSending",
   "didCancelSending",
   "didFailSending",
+  "didSendWhileClosed",
   "contentSizeThatFits",
   "conversationDidChange",
 ]);

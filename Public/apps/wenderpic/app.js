@@ -181,6 +181,34 @@ class WenderPic extends MessagesAppViewController {
     }
   }
 
+  /**
+   * A move of ours staged before the app was closed, and sent then (the host
+   * hands it over on this open): what the app kept of it ends as if it had
+   * watched it go. A new game's drawing is no longer the new game (the lines
+   * drawn after Done stay, as in freshSent); a round of more ink is no longer
+   * the round being drawn; a guess is no longer being typed. The compact
+   * line says it went, as after a send the app saw.
+   */
+  didSendWhileClosed(message) {
+    const game = gameOf(message);
+    if (!game || !message.session) return;
+    const id = message.session.identifier;
+    const drew = isArtist(game, this.me);
+    let kept = null;
+    if (!drew) {
+      this.guessDrafts.delete(id);
+    } else if (game.rounds.length === 1 && this.fresh && this.fresh.word === game.word) {
+      kept = this.freshSent(game, id);
+    } else {
+      const rest = strokesAfter(game.rounds.at(-1), this.drafts.get(id) || []);
+      if (rest.length) this.drafts.set(id, rest);
+      else this.drafts.delete(id);
+    }
+    this.saveDrafts();
+    this.status = { kind: "sent", sessionId: id, text: drew ? "Sent! Now wait for a guess." : "Sent!", ...kept };
+    this.render();
+  }
+
   // ---- state -------------------------------------------------------------------------
 
   /** {game, session, version, message} of a message, remembering it as the newest of its session. */

@@ -17,6 +17,9 @@ const refused = (code, message) => Object.assign(new Error(message), { code });
 /** What an app may no longer do once the user has closed it (it is still saying goodbye). */
 const PUTS_IN_COMPOSER = new Set(["insert", "send", "insertText", "insertSticker", "insertAttachment", "requestPresentationStyle"]);
 
+/** Sends an app did not hear (it was closed) kept for it, at most (the newest). */
+const UNHEARD_KEPT = 32;
+
 export class AppPane extends EventTarget {
   /**
    * @param {object} deps
@@ -32,6 +35,8 @@ export class AppPane extends EventTarget {
     Object.assign(this, { element, store, sync, catalog, outgoing, announce });
     this.frame = null;
     this.queue = Promise.resolve();
+    /** Staged app messages sent while the app that staged them was gone (see forwardSending). */
+    this.unheard = [];
     this.build();
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
     outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
@@ -124,6 +129,7 @@ export class AppPane extends EventTarget {
     const s = this.state;
     const frame = this.frame;
     if (!s.active || !frame || s.style === "transcript") return;
+    await this.handOverUnheard();
     const due = dueRefused(this.store.state.refused, { conversationId: s.conversationId, appId: s.appId, sessionId: s.selected?.session?.id ?? null });
     for (const record of due) {
       if (frame !== this.frame || frame.closed || frame.leaving) return;
@@ -138,6 +144,21 @@ export class AppPane extends EventTarget {
         conversation: this.conversationFor(undefined),
       });
       if (value?.taken === true) this.sync.takeRefused(record.clientId);
+    }
+  }
+
+  /**
+   * Its staged messages sent while it was closed go to the active app as
+   * didSendWhileClosed, oldest first, each once.
+   */
+  async handOverUnheard() {
+    const s = this.state;
+    const frame = this.frame;
+    const mine = (u) => u.conversationId === s.conversationId && u.appId === s.appId;
+    for (const u of this.unheard.filter(mine)) {
+      if (frame !== this.frame || frame.closed || frame.leaving) return;
+      this.unheard = this.unheard.filter((v) => v !== u);
+      await frame.hook("didSendWhileClosed", { message: this.snapshotOf(u.message, { isPending: false, senderParticipantId: this.participants?.local }) });
     }
   }
 
@@ -300,11 +321,28 @@ export class AppPane extends EventTarget {
   }
 
   forwardSending(hook, { conversationId, item }) {
-    if (!item.ref || !this.state.active || conversationId !== this.conversationId || item.appId !== this.state.appId) return;
-    const snap = this.snapshotOf(item.message, { ref: item.ref, isPending: hook === "didCancelSending", senderParticipantId: this.participants.local });
-    this.enqueue(async () => {
-      if (this.frame && item.frame === this.frame) await this.frame.hook(hook, { message: snap });
-    });
+    if (!item.ref) return;
+    const here = this.state.active && conversationId === this.conversationId && item.appId === this.state.appId;
+    if (here && item.frame === this.frame) {
+      const snap = this.snapshotOf(item.message, { ref: item.ref, isPending: hook === "didCancelSending", senderParticipantId: this.participants.local });
+      this.enqueue(async () => {
+        if (this.frame && item.frame === this.frame) await this.frame.hook(hook, { message: snap });
+        else if (hook === "didStartSending") this.keepUnheard(conversationId, item);
+      });
+      return;
+    }
+    // The app that staged it was closed (or closed and opened again) before Send:
+    // it hears of it when it is next there (handOver: didSendWhileClosed), so what it
+    // keeps of that move (a drawing in progress, a typed guess) ends as if it had
+    // watched it go. A removal from the composer meanwhile changes nothing it keeps.
+    if (hook === "didStartSending") {
+      this.keepUnheard(conversationId, item);
+      if (here) this.offerRefused();
+    }
+  }
+
+  keepUnheard(conversationId, item) {
+    this.unheard = [...this.unheard, { conversationId, appId: item.appId, message: item.message }].slice(-UNHEARD_KEPT);
   }
 
   // ---- calls from the app ---------------------------------------------------------
