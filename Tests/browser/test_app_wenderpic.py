@@ -634,39 +634,27 @@ def test_new_game_tapped_while_the_staged_drawing_is_sending_goes_on_with_the_se
         expect_bubble(page, "Guess my WenderPic!", "Ana added more ink")
 
 
-def test_a_drawing_sent_with_the_app_closed_is_not_the_next_new_game(people):
-    """Done, then the pane closed, then Send: the app was not there to hear the
-    drawing go. Opened again, it knows: New Game is a new game (nothing drawn,
-    another word possible), not the drawing already sent."""
+
+@pytest.mark.parametrize("opened_again", [False, True], ids=["closed", "closed-and-opened-again"])
+def test_a_drawing_sent_after_the_app_was_closed_is_not_the_next_new_game(people, opened_again):
+    """Done, then the pane closed, then Send (or the pane opened again before
+    Send: that app did not stage the drawing): the app hears the drawing go,
+    says so, and New Game is a new game (nothing drawn, another word possible),
+    not the drawing already sent."""
     ana = people.join("Ana")
     link = create_conversation(ana, "Closed in between")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     word, first = start_a_staged_game(ana, ben)
     ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").click()
     expect(ana.locator("#app-pane")).to_be_hidden()
+    if opened_again:
+        open_from_drawer(ana, APP)
     send(ana)
     for page in (ana, ben):
         row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
         expect(row.locator(".app-image img")).to_have_attribute("src", first)
-    open_from_drawer(ana, APP)
+    if not opened_again:
+        open_from_drawer(ana, APP)
     expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
-    shot(ana, "wenderpic-sent-while-closed")
-    expect_a_blank_new_game(ana)
-
-
-def test_a_drawing_sent_after_the_app_was_closed_and_opened_again_is_not_the_next_new_game(people):
-    """Done, the pane closed and opened again, then Send: the app open now did
-    not stage the drawing, and still hears it go."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Back again")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    word, first = start_a_staged_game(ana, ben)
-    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").click()
-    expect(ana.locator("#app-pane")).to_be_hidden()
-    open_from_drawer(ana, APP)
-    send(ana)
-    for page in (ana, ben):
-        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", first)
-    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    shot(ana, f"wenderpic-sent-while-closed-{int(opened_again)}")
     expect_a_blank_new_game(ana)
