@@ -186,8 +186,8 @@ class WenderPic extends MessagesAppViewController {
    * hands it over on this open): what the app kept of it ends as if it had
    * watched it go. A new game's drawing is no longer the new game (the lines
    * drawn after Done stay, as in freshSent); a round of more ink is no longer
-   * the round being drawn; a guess is no longer being typed. The compact
-   * line says it went, as after a send the app saw.
+   * the round being drawn; a guess is no longer being typed: as the insert's
+   * `done` in finishDrawing and submitGuess. The compact line says it went.
    */
   didSendWhileClosed(message) {
     const game = gameOf(message);
@@ -200,9 +200,7 @@ class WenderPic extends MessagesAppViewController {
     } else if (game.rounds.length === 1 && this.fresh && this.fresh.word === game.word) {
       kept = this.freshSent(game, id);
     } else {
-      const rest = strokesAfter(game.rounds.at(-1), this.drafts.get(id) || []);
-      if (rest.length) this.drafts.set(id, rest);
-      else this.drafts.delete(id);
+      this.drafts.delete(id);
     }
     this.saveDrafts();
     this.status = { kind: "sent", sessionId: id, text: drew ? "Sent! Now wait for a guess." : "Sent!", ...kept };

@@ -257,10 +257,10 @@ let counter = 0;
 /**
  * A client id for `send` (and a local key): a UUID of version 7 (RFC 9562), whose
  * first 48 bits are the time in milliseconds and the next 12 a counter within that
- * millisecond, so one person's ids sort in the order they were made. The server keeps
- * an index of each sender's ids (to store a resent message once): random ids landed
- * each new one on a random page of it, made it half empty by splits in the middle,
- * and a busy sender's sends wrote five times the bytes (docs/BENCHMARKS.md, session 15).
+ * millisecond, so ids sort in the order they were made. The server keeps an index of
+ * everyone's ids, id first (to store a resent message once), where ids made at about
+ * the same time land together at its end; random ids landed each on a random page of
+ * it and wrote five times the bytes (docs/BENCHMARKS.md, sessions 15 and 16).
  * @param {number} [now] the time, ms (tests)
  */
 export function newClientId(now = Date.now()) {

@@ -136,7 +136,7 @@ enum SQLiteSchema {
     /// its own sender's part of the index: a batch of moves by 40 people wrote 40 pages
     /// there. The web client's ids begin with the time they were made (UUID version 7),
     /// so with the id first every send lands at the end of the index, in the page the
-    /// last one wrote (games: 28 % fewer bytes written, 14 % less CPU per delivery;
+    /// last one wrote (games: 28 % fewer bytes written, 8-14 % less CPU per delivery;
     /// docs/BENCHMARKS.md, session 16). Same pairs, same uniqueness.
     static func clientIdsByTime(_ db: Database) throws {
         try db.execute(sql: """

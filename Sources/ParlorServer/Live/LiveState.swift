@@ -177,8 +177,7 @@ struct LiveState {
             let c = connections[id]!
             guard c.closeCode == nil else { continue }
             if connections[id]!.checkBacklog(&effects) {
-                log.warning("ws slow consumer", metadata: ["conn": "\(id)", "behind_for": "1 s"])
-                metrics.slowConsumerCloses.increment()
+                closedAsSlow(id)
                 continue
             }
             if c.userId == nil && c.inFlight == 0 && now &- c.openedAt > limit {
@@ -223,9 +222,12 @@ struct LiveState {
     /// Queues a frame for one connection; a reader too far behind is closed (4008).
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
         guard connections.contains(id) else { return }
-        if !connections[id]!.enqueue(frame, &effects) {
-            log.warning("ws slow consumer", metadata: ["conn": "\(id)"])
-            metrics.slowConsumerCloses.increment()
-        }
+        if !connections[id]!.enqueue(frame, &effects) { closedAsSlow(id) }
+    }
+
+    /// A connection is being closed as a slow consumer (4008): said in the log, counted.
+    private func closedAsSlow(_ id: ConnectionID) {
+        log.warning("ws slow consumer", metadata: ["conn": "\(id)"])
+        metrics.slowConsumerCloses.increment()
     }
 }
