@@ -39,6 +39,11 @@ enum DataDirectory {
         let store: any AdminQueue
         do {
             store = try url.map { try PostgresStore(url: $0) } ?? SQLiteStore(path: path + "/parlor.sqlite")
+            if let sqlite = store as? SQLiteStore, let upgrade = sqlite.upgrade, !upgrade.migrations.isEmpty {
+                log.notice("database updated", metadata: [
+                    "migrations": "\(upgrade.migrations.joined(separator: ","))",
+                    "seconds": "\(String(format: "%.1f", upgrade.seconds))"])
+            }
         } catch let e as StoreError {
             throw fail(e.description)
         } catch let e as PGError {

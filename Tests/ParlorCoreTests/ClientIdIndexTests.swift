@@ -68,6 +68,8 @@ import Testing
                 DELETE FROM grdb_migrations WHERE identifier = 'v10-client-ids-by-time';
                 """)
         }
+        #expect(try SQLiteStore(path: path).upgrade?.migrations == ["v10-client-ids-by-time"], "applied, and said")
+        #expect(try SQLiteStore(path: path).upgrade?.migrations == [], "once")
         let h = try EngineHarness(databasePath: { _ in path })
         let columns = try DatabaseQueue(path: path).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('messages_by_client_id') ORDER BY seqno")

@@ -61,11 +61,24 @@ public final class SQLiteStore: ParlorStore {
             }
         }
         let migrator = SQLiteSchema.migrator
-        if try queue.read({ try migrator.hasBeenSuperseded($0) }) {
-            throw StoreError("the database was written by a newer version of Parlor; run that version (or newer)")
+        let applied = try queue.read { db in
+            if try migrator.hasBeenSuperseded(db) {
+                throw StoreError("the database was written by a newer version of Parlor; run that version (or newer)")
+            }
+            return try migrator.appliedIdentifiers(db)
         }
+        let start = DispatchTime.now().uptimeNanoseconds
         try migrator.migrate(queue)
+        if !applied.isEmpty {
+            upgrade = (migrator.migrations.filter { !applied.contains($0) },
+                       Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
     }
+
+    /// The migrations this opening applied to a database that had some already (a new
+    /// one gets them all), and how long they took: some rebuild an index of every
+    /// message, and the server logs it, so a self-hoster knows what the wait was.
+    public private(set) var upgrade: (migrations: [String], seconds: Double)?
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try queue.write { db in try body(SQLiteTransaction(db: db, statements: statements)) }
