@@ -212,6 +212,23 @@ class Client:
                 fut.set_exception(Disconnected(f"[{self.label}] send failed: {e}"))
         return rid, fut
 
+    async def start_burst(self, requests: list[tuple[str, dict]]) -> list[asyncio.Future]:
+        """Sends the requests in one write, as a client catching up from its outbox
+        does: they reach the server together, faster than it answers them, however
+        fast it is. Returns a future per request, as `start`."""
+        futures = []
+        async with self.ws.send_context():
+            for type_, fields in requests:
+                rid = self._new_id()
+                frame = {"type": type_, "id": rid, **fields}
+                fut = asyncio.get_running_loop().create_future()
+                self._pending[rid] = fut
+                self._requests[rid] = frame
+                self.ws.protocol.send_text(json.dumps(frame).encode())
+                futures.append(fut)
+            self.ws.transport.write(b"".join(self.ws.protocol.data_to_send()))
+        return futures
+
     async def request(self, type_: str, *, timeout: float = DEFAULT_TIMEOUT, **fields) -> dict:
         """Send a request and return the answer frame (result or error)."""
         fut = await self.start(type_, **fields)
