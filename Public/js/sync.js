@@ -13,7 +13,7 @@ import { Outbox } from "./sync/outbox.js";
 import { AppData } from "./sync/appData.js";
 import { Participants } from "./sync/participants.js";
 import { Names } from "./sync/names.js";
-import { upload } from "./sync/uploads.js";
+import { uploadWhenReachable } from "./sync/uploads.js";
 import { PlayingMarks } from "./sync/playing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
@@ -28,6 +28,7 @@ export class Sync extends EventTarget {
     super();
     this.client = client;
     this.store = store;
+    this.random = random;
     this.resume = new Resume(client, store);
     this.outbox = new Outbox(client, store, {
       random,
@@ -152,9 +153,27 @@ export class Sync extends EventTarget {
     return this.storage.set(appId, key, value);
   }
 
-  /** Uploads an image blob; resolves with its hash. */
+  /** Uploads an image blob; resolves with its hash, once the server can be reached (sync/uploads.js). */
   upload(blob) {
-    return upload(blob, this.store.token);
+    return uploadWhenReachable(blob, {
+      token: () => this.store.token,
+      online: () => this.client.status === "online",
+      whenOnline: () => this.whenOnline(),
+      random: this.random,
+    });
+  }
+
+  /** Resolves at the client's next "online" (signed in again), or now if it is. */
+  whenOnline() {
+    if (this.client.status === "online") return Promise.resolve();
+    return new Promise((resolve) => {
+      const on = (e) => {
+        if (e.detail.status !== "online") return;
+        this.client.removeEventListener("status", on);
+        resolve();
+      };
+      this.client.addEventListener("status", on);
+    });
   }
 
   // ---- account and conversations ----------------------------------------------

@@ -133,6 +133,18 @@ export class Conversation {
     return this._deliver("send", message);
   }
 
+  /**
+   * Uploads an image (a Blob, a canvas or a path in the app's folder) now and
+   * resolves with its hash, which a layout's `image` may hold: insert() then
+   * stages the message at once. Offline the upload waits for the connection,
+   * so an app can say so while it does.
+   * @param {Blob | HTMLCanvasElement | OffscreenCanvas | string} image
+   * @returns {Promise<string>}
+   */
+  uploadImage(image) {
+    return this._upload(image);
+  }
+
   /** Adds text to the composer's input. */
   async insertText(text) {
     if (typeof text !== "string" || text.length === 0 || text.length > LIMITS.insertText) throw new TypeError("insertText takes 1–10,000 characters");

@@ -321,3 +321,38 @@ def test_a_scoop_added_offline_and_refused_after_the_app_was_closed_goes_on_top_
     for p in (ana, ben):
         icecream.expect_newest(p, "I added a scoop", "by Ana & Ben", "2 of 3")
         expect(p.locator(".row.pending")).to_have_count(0)
+
+
+def test_a_drawing_done_offline_waits_for_the_connection_then_goes_in_the_message_box(people):
+    """Done uploads the picture before the move goes in the message box; offline
+    (a lost connection, a server restart) the upload waits for the connection as
+    a text does, and the app says so, instead of 'Not sent: Failed to fetch'."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Offline drawing")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    for page in (ana, ben):
+        install_app(page, APP)
+    open_from_drawer(ben, APP)
+    frame(ben).get_by_role("button", name="New Game").click()
+    pane_ready(ben, "expanded")
+    drawn(ben)
+    draw_mouse(ben, [(0.2, 0.2), (0.8, 0.8)])
+
+    ben.context.set_offline(True)
+    frame(ben).get_by_role("button", name="Done").click()
+    pane_ready(ben, "compact")
+    expect(ben.locator("#offline-banner")).to_be_visible()
+    status = frame(ben).locator("#status")
+    expect(status).to_contain_text("Offline, it waits")
+    expect(status).not_to_contain_text("Not sent")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_have_count(0)
+    shot(ben, "offline-drawing-phone-waiting")
+
+    ben.context.set_offline(False)
+    expect(ben.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    expect(ben.locator(".staged-item[data-kind=app]")).to_have_count(1, timeout=RECONNECT)
+    expect(status).to_contain_text("Your drawing is in the message box")
+    send(ben)
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "by Ben")
+        expect(page.locator(".row.pending")).to_have_count(0)

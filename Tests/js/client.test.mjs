@@ -204,3 +204,30 @@ test("the banner says the server is restarting while it is, and what it said bef
   assert.equal(bannerText("connecting", false), "Reconnecting…");
   assert.equal(bannerText("offline", false), "Offline — your messages will be sent when you're back");
 });
+
+test("the browser going offline drops the connection at once, without waiting for the close handshake", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
+  FakeSocket.all = [];
+  // a socket whose close never completes: no network to carry the handshake
+  class Stuck extends FakeSocket {
+    close(code, reason) { this.closedWith = [code, reason]; }
+  }
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: Stuck, random: () => 0 });
+  c.start({ token: "T" });
+  await tick();
+  const ws = FakeSocket.all[0];
+  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
+  await tick();
+  assert.equal(c.status, "online");
+  const pending = c.request("conversations.list");
+  c.drop();
+  assert.equal(c.status, "offline", "offline now, not after the close event");
+  await assert.rejects(pending, { code: "offline" });
+  assert.deepEqual(ws.closedWith, [4000, "client drop"]);
+  // a close event that comes late changes nothing; the retry connects again
+  ws.onclose({ code: 1006 });
+  t.mock.timers.tick(1000);
+  await tick();
+  assert.equal(FakeSocket.all.length, 2, "one reconnect, not two");
+  c.stop();
+});

@@ -110,9 +110,18 @@ export class ParlorClient extends EventTarget {
     this.connect();
   }
 
-  /** Drops the connection as if the network had failed (used on "offline"). */
+  /**
+   * Drops the connection as if the network had failed (used on "offline"). The
+   * close handshake cannot finish without a network, and its close event may
+   * come only after a long timeout: the page is offline now, not then.
+   */
   drop() {
-    if (this.ws) this.ws.close(4000, "client drop");
+    const ws = this.ws;
+    if (!ws) return;
+    this.ws = null;
+    ws.close(4000, "client drop");
+    this.failAll("offline", "the connection was lost");
+    this.scheduleRetry();
   }
 
   setStatus(status, extra = {}) {

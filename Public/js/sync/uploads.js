@@ -1,26 +1,82 @@
 // Image uploads: a blob goes to /blobs over HTTP (not the WebSocket, so a big
 // image never holds up live traffic) and comes back as its content hash.
+//
+// An upload that could not reach the server (offline, a restart, a proxy saying
+// the server is down, or the server busy) is tried again as a text message is
+// sent again: offline, once the connection is back; online, a few times with
+// backoff. So an app's move made while offline (WenderPic's Done: the drawing is
+// uploaded before it goes in the message box) waits instead of failing.
 
 import { ProtocolError } from "../net/client.js";
+import { backoffDelay } from "../net/backoff.js";
+import { SEND_ATTEMPTS } from "../net/retry.js";
+
+/** Statuses that say nothing about the image: the server was not there, or too busy. */
+const UNAVAILABLE = new Set([502, 503, 504]);
+const BACKOFF = { base: 1000, max: 30000 };
 
 /**
+ * One attempt.
  * @param {Blob} blob
  * @param {string | null} token the account's token
  * @returns {Promise<string>} the blob's hash
  */
 export async function upload(blob, token) {
-  const res = await fetch("/blobs", {
-    method: "POST",
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": blob.type || "application/octet-stream" },
-    body: blob,
-  });
+  let res;
+  try {
+    res = await fetch("/blobs", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": blob.type || "application/octet-stream" },
+      body: blob,
+    });
+  } catch {
+    // fetch rejects only when no answer came at all
+    throw new ProtocolError({ code: "unreachable", message: "the server could not be reached" });
+  }
   let body = {};
   try {
     body = await res.json();
   } catch {
     // no body
   }
+  if (UNAVAILABLE.has(res.status)) {
+    throw new ProtocolError({ code: "unreachable", message: `the server is unavailable (${res.status})` });
+  }
   if (!res.ok) throw new ProtocolError({ code: body.code || "upload_failed", message: `upload failed (${res.status})` });
   if (typeof body.hash !== "string" || !/^[0-9a-f]{64}$/.test(body.hash)) throw new ProtocolError({ code: "upload_failed", message: "bad upload answer" });
   return body.hash;
+}
+
+/**
+ * Uploads, waiting out an unreachable server: offline, until `whenOnline()`
+ * (attempts not counted); online, up to SEND_ATTEMPTS with backoff. Any other
+ * refusal (too big, not an image, over the quota) is thrown at once.
+ * @param {Blob} blob
+ * @param {{
+ *   token: () => string | null,
+ *   online: () => boolean,
+ *   whenOnline: () => Promise<void>,
+ *   attempt?: (blob: Blob, token: string | null) => Promise<string>,
+ *   sleep?: (ms: number) => Promise<void>,
+ *   random?: () => number,
+ * }} how
+ * @returns {Promise<string>} the blob's hash
+ */
+export async function uploadWhenReachable(blob, how) {
+  const attempt = how.attempt ?? upload;
+  const sleep = how.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  let failures = 0;
+  for (;;) {
+    if (!how.online()) await how.whenOnline();
+    try {
+      return await attempt(blob, how.token());
+    } catch (error) {
+      if (error?.code !== "unreachable") throw error;
+      // the connection went meanwhile: wait for it, as a fresh start
+      if (!how.online()) { failures = 0; continue; }
+      failures += 1;
+      if (failures >= SEND_ATTEMPTS) throw error;
+      await sleep(backoffDelay(failures - 1, { ...BACKOFF, random: how.random }));
+    }
+  }
 }
