@@ -40,10 +40,10 @@ export function templateLayout(m, ctx, { interactive }) {
   }
   if (l.caption || l.subcaption || l.trailingCaption || l.trailingSubcaption) {
     parts.push(h("div", { class: "app-captions" },
-      h("div", { class: "caption" }, t(l.caption) || ""),
-      h("div", { class: "trailing-caption" }, t(l.trailingCaption) || ""),
-      h("div", { class: "subcaption" }, t(l.subcaption) || ""),
-      h("div", { class: "trailing-subcaption" }, t(l.trailingSubcaption) || ""),
+      h("div", { class: "caption", dir: "auto" }, t(l.caption) || ""),
+      h("div", { class: "trailing-caption", dir: "auto" }, t(l.trailingCaption) || ""),
+      h("div", { class: "subcaption", dir: "auto" }, t(l.subcaption) || ""),
+      h("div", { class: "trailing-subcaption", dir: "auto" }, t(l.trailingSubcaption) || ""),
     ));
   }
   const app = ctx.app(m.appId);
@@ -70,7 +70,8 @@ function stickerEl(s, ctx) {
 function body(m, ctx, { pending }) {
   switch (m.kind) {
     case "text":
-      return h("div", { class: "bubble text-bubble" }, m.text);
+      // dir=auto: a line that begins in Arabic or Hebrew reads right to left
+      return h("div", { class: "bubble text-bubble", dir: "auto" }, m.text);
     case "app": {
       const installed = ctx.installed(m.appId);
       if (!pending && m.live && installed) {
@@ -132,7 +133,7 @@ export function summaryRow(m, ctx) {
   const text = ctx.names(m.summary || m.summaryText || `${ctx.nameOf(m.sender)} played ${appName(ctx, m.appId)}`, m.appId);
   return h("div", { class: "summary", dataset: { seq: m.seq, summary: "" } },
     app ? h("img", { class: "app-icon small", src: app.icon, alt: "" }) : null,
-    h("span", null, text));
+    h("span", { dir: "auto" }, text));
 }
 
 /** A local echo, until the server confirms it. */

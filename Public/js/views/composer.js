@@ -25,6 +25,7 @@ export class ComposerView {
     this.input = h("textarea", {
       id: "composer-input",
       rows: 1,
+      dir: "auto",
       placeholder: "Message",
       "aria-label": "Message",
       maxlength: 10000,

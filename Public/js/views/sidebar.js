@@ -60,9 +60,9 @@ export class SidebarView {
       return h("li", { class: ["conv-item", c.left && "left"], dataset: { conversationId: c.id } },
         h("a", { href: conversationHash(c.id), "aria-current": state.currentId === c.id ? "page" : null, "aria-label": label },
           avatar(c.title, c.id, { online: othersOnline }),
-          h("span", { class: "conv-title" }, c.title),
+          h("span", { class: "conv-title", dir: "auto" }, c.title),
           h("span", { class: "conv-when" }, preview ? shortWhen(preview.at) : ""),
-          h("span", { class: "conv-preview" }, line),
+          h("span", { class: "conv-preview", dir: "auto" }, line),
           n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
     }));
   }

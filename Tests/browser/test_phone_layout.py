@@ -1,0 +1,62 @@
+"""What a phone user meets beyond the portrait transcript: a phone held sideways
+gets the one-column layout (not the desktop's list beside the chat), text in a
+right-to-left script reads right to left wherever it is shown, and the app
+drawer's icons line up whatever the length of the apps' names."""
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, install_app, send_text, shot
+
+ARABIC = "مرحبا! كيف حالك؟"
+
+
+def test_a_phone_held_sideways_shows_the_conversation_alone(people):
+    ana = people.join("Ana", viewport=(844, 390), mobile=True)
+    create_conversation(ana, "Sideways")
+    expect(ana.locator(".sidebar")).to_be_hidden()
+    expect(ana.get_by_role("button", name="Back to conversations")).to_be_visible()
+    send_text(ana, "held sideways")
+    chat = ana.locator(".chat").bounding_box()
+    assert chat["width"] >= 840, f"the chat takes the whole width, not {chat['width']}"
+    shot(ana, "phone-landscape")
+    # a desktop window as short (a mouse, not a touch screen) keeps the list
+    cleo = people.join("Cleo", viewport=(1280, 390))
+    expect(cleo.locator(".sidebar")).to_be_visible()
+
+
+def test_right_to_left_text_reads_right_to_left(people):
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    link = create_conversation(ana, "RTL")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    send_text(ben, ARABIC)
+    bubble = ana.locator(".row:not(.mine) .text-bubble")
+    expect(bubble).to_have_text(ARABIC)
+    assert bubble.evaluate("el => el.matches(':dir(rtl)')")
+    send_text(ana, "hello")
+    mine = ana.locator(".row.mine[data-seq] .text-bubble", has_text="hello")
+    expect(mine).to_be_visible()
+    assert mine.evaluate("el => el.matches(':dir(ltr)')")
+    # typed in the message box: right to left as it is typed
+    ana.fill("#composer-input", ARABIC)
+    assert ana.locator("#composer-input").evaluate("el => el.matches(':dir(rtl)')")
+    # the conversation list's last line, on Ben's desktop
+    send_text(ana, ARABIC)
+    preview = ben.locator(".conv-preview").first
+    expect(preview).to_have_text(ARABIC)
+    assert preview.evaluate("el => el.matches(':dir(rtl)')")
+    shot(ana, "phone-rtl")
+
+
+def test_the_drawer_icons_line_up(people):
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Drawer")
+    for app in ("The Daily Quote", "WenderPic", "Ice Cream Builder"):  # names of two lines and of one
+        install_app(ana, app)
+    if ana.locator("#drawer").is_hidden():
+        ana.get_by_role("button", name="Apps", exact=True).click()
+    icons = ana.locator(".drawer-app .app-icon, .drawer-app .store-glyph")
+    expect(icons).to_have_count(4)
+    expect(icons.first).to_be_visible()
+    tops = {round(b["y"]) for b in (icons.nth(i).bounding_box() for i in range(icons.count())) if b}
+    assert len(tops) == 1, f"every icon at one height, not {sorted(tops)}"
+    shot(ana, "phone-drawer")
