@@ -237,11 +237,15 @@ export class AppFrame {
    * May this frame send() now? "yes" with proof of the user's gesture in it,
    * "ask" when
    * the user may have clicked or tapped in it (the host asks), "no" otherwise.
+   * `frameActivation`: the browser's word on this frame's own gesture, carried by the
+   * call (a tap in the host never activates the frame, so it is proof even right
+   * after one: the tap on a bubble that opened the app, then its Yes button).
    */
-  sendVerdict() {
+  sendVerdict(frameActivation = null) {
     if (this.closed || this.hidden || this.style === "transcript") return "no";
     const now = performance.now();
     if (document.activeElement !== this.iframe) return "no";
+    if (frameActivation && frameActivation.isActive) return "yes";
     const activation = navigator.userActivation;
     if (activation && activation.isActive && now - seen.input > ACTIVATION_LIFESPAN_MS + 100) return "yes";
     if (this.pointerCameIn() && seen.move.t > this.declinedAt) return "ask";
@@ -292,7 +296,7 @@ export class AppFrame {
       return;
     }
     try {
-      const value = await this.handle(r.method, r.args, this);
+      const value = await this.handle(r.method, r.args, this, activation);
       this.post({ type: "reply", re: r.id, ok: true, value: value === undefined ? null : value });
     } catch (error) {
       const e = { code: String(error.code || "error"), message: String(error.message || "refused") };

@@ -10,6 +10,7 @@ import { AppFrame } from "./frame.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
 import { participantsKey } from "../state/participants.js";
+import { nameParticipants } from "../state/previews.js";
 import { dueRefused, winnerOf, baseOf } from "../state/refused.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
@@ -243,7 +244,7 @@ export class AppPane extends EventTarget {
       case "mount": {
         await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
         const selected = step.message ? this.snapshotOf(step.message) : null;
-        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f) => this.handleCall(m, a, f), onHidden: (f) => this.showHidden(f), onEscape: () => this.escape() });
+        this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f, activation) => this.handleCall(m, a, f, activation), onHidden: (f) => this.showHidden(f), onEscape: () => this.escape() });
         this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
         this.element.dataset.style = step.style;
@@ -347,7 +348,7 @@ export class AppPane extends EventTarget {
 
   // ---- calls from the app ---------------------------------------------------------
 
-  async handleCall(method, args, frame) {
+  async handleCall(method, args, frame, activation = null) {
     if (frame !== this.frame) throw refused("inactive", "this app is not active");
     if (frame.leaving && PUTS_IN_COMPOSER.has(method)) throw refused("inactive", "this app is closing");
     const appId = this.state.appId;
@@ -363,7 +364,7 @@ export class AppPane extends EventTarget {
         }
       }
       case "send": {
-        const verdict = this.confirming ? "no" : frame.sendVerdict();
+        const verdict = this.confirming ? "no" : frame.sendVerdict(activation);
         if (verdict === "no")
           throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
         const message = draftToMessage(appId, args.message);
@@ -451,9 +452,11 @@ export class AppPane extends EventTarget {
       document.body.append(this.sendDialog);
     }
     const d = this.sendDialog;
-    const text = message.layout?.caption || message.summaryText || "";
+    // what the move does ("Ben voted yes on …") says more than the bubble's caption (the question)
+    const named = (s) => nameParticipants(s, this.participants, (userId) => this.store.memberName(this.state.conversationId, userId));
+    const text = named(message.summaryText || message.layout?.caption || "");
     this.sendTitle.textContent = `${frame.app.name} wants to send a message`;
-    this.sendPreview.textContent = text ? `“${text.replace(/\$[0-9a-f-]{36}/gi, "someone")}” will be sent to this conversation.` : "It will be sent to this conversation.";
+    this.sendPreview.textContent = text ? `“${text}” will be sent to this conversation.` : "It will be sent to this conversation.";
     this.confirming = true;
     return new Promise((resolve) => {
       d.returnValue = "";
