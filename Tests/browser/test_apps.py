@@ -66,7 +66,8 @@ def test_insert_send_get_app_select_and_session_update(people):
     expect(get).to_be_visible()
     first_seq = poll_b.get_attribute("data-seq")
     shot(ben, "phone-light-get-app")
-    get.click()
+    # a tap on the poll itself does what Get does (before, it did nothing)
+    poll_b.locator(".app-bubble").click()
 
     # ... which installs it and opens the message: expanded, selected
     pane_ready(ben, "expanded")

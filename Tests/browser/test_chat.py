@@ -102,3 +102,31 @@ def test_a_new_name_reaches_the_others(people):
     expect(ana.locator(".me .name")).to_have_text("Ana Belén")
     expect(ben.locator(".row:not(.mine) .sender")).to_have_text(["Ana Belén"])
     expect(ben.locator("#chat-presence")).to_contain_text("Ana Belén")
+
+
+def test_closing_the_app_store_gives_the_focus_back_to_its_button(people):
+    """With the keyboard: the drawer's App Store, Install an app (the drawer is
+    drawn again with it), Escape: the focus is on the App Store button again,
+    not dropped to the message box. The same from the header's button."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Store keys")
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    drawer_store = ana.locator("#drawer").get_by_role("button", name="App Store")
+    drawer_store.focus()
+    ana.keyboard.press("Enter")
+    store = ana.locator("#app-store[open]")
+    expect(store).to_be_visible()
+    store.get_by_role("button", name="Install WenderPic").focus()
+    ana.keyboard.press("Enter")
+    expect(store.get_by_role("button", name="Remove WenderPic")).to_be_focused()
+    expect(ana.locator("#drawer").get_by_role("button", name="Open WenderPic")).to_have_count(1)
+    ana.keyboard.press("Escape")
+    expect(store).to_have_count(0)
+    expect(drawer_store).to_be_focused()
+
+    header_store = ana.locator(".chat-header").get_by_role("button", name="App Store")
+    header_store.focus()
+    ana.keyboard.press("Enter")
+    expect(store).to_be_visible()
+    ana.keyboard.press("Escape")
+    expect(header_store).to_be_focused()

@@ -16,9 +16,16 @@ export class AppStoreDialog {
         this.list,
         h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
     document.body.append(this.dialog);
+    // the button that opened it gets the focus back (the browser's own restoring
+    // gives up on a button drawn again meanwhile, and the focus fell to the page)
+    this.dialog.addEventListener("close", () => {
+      if (this.opener?.isConnected) this.opener.focus();
+      this.opener = null;
+    });
   }
 
   show(catalog, installed) {
+    this.opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     this.render(catalog, installed);
     this.dialog.showModal();
   }

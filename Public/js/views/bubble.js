@@ -27,7 +27,7 @@ function appName(ctx, appId) {
 }
 
 /** The template layout of an app message (or of a staged one). */
-export function templateLayout(m, ctx, { interactive }) {
+export function templateLayout(m, ctx, { interactive, get = false }) {
   const l = m.layout || {};
   const t = (s) => (typeof s === "string" && s !== "" ? ctx.names(s, m.appId) : null);
   const parts = [];
@@ -55,6 +55,10 @@ export function templateLayout(m, ctx, { interactive }) {
   if (interactive) {
     return h("button", { class: "bubble app-bubble", type: "button", "aria-label": `Open ${label}`, onclick: () => ctx.onOpenApp(m) }, parts);
   }
+  if (get) {
+    // a tap on the picture of an app one does not have does what Get beside it does
+    return h("button", { class: "bubble app-bubble", type: "button", "aria-label": `Open ${label} (gets ${appName(ctx, m.appId)} first)`, onclick: () => ctx.onGetApp(m) }, parts);
+  }
   return h("div", { class: "bubble app-bubble", role: "group", "aria-label": label }, parts);
 }
 
@@ -79,7 +83,7 @@ function body(m, ctx, { pending }) {
         const live = ctx.liveView(m, () => templateLayout(m, ctx, { interactive: false }).querySelector(".app-image"));
         if (live) return live;
       }
-      return templateLayout(m, ctx, { interactive: !pending && installed });
+      return templateLayout(m, ctx, { interactive: !pending && installed, get: !pending && !installed && !!ctx.app(m.appId) });
     }
     case "sticker":
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));

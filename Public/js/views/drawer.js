@@ -14,6 +14,10 @@ export class DrawerView {
     el.id = "drawer";
     el.setAttribute("aria-label", "Your apps");
     el.hidden = true;
+    // kept across renders: installing an app from the store redraws the drawer,
+    // and closing the store gives the focus back to this very button
+    this.storeButton = h("button", { class: "drawer-app", type: "button", "aria-label": "App Store", onclick: () => this.onStore() },
+      h("span", { class: "store-glyph" }, icon(ICONS.store)), h("span", null, "App Store"));
   }
 
   get open() {
@@ -32,8 +36,7 @@ export class DrawerView {
         onclick: () => this.onOpen(app.id),
       }, h("img", { class: "app-icon", src: app.icon, alt: "" }), h("span", null, app.name))),
       apps.length === 0 ? h("p", { class: "drawer-empty" }, "No apps yet.") : null,
-      h("button", { class: "drawer-app", type: "button", "aria-label": "App Store", onclick: this.onStore },
-        h("span", { class: "store-glyph" }, icon(ICONS.store)), h("span", null, "App Store")),
+      this.storeButton,
     );
   }
 }

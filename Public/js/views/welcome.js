@@ -76,7 +76,8 @@ export class WelcomeView {
     for (const [m, el] of Object.entries(this.fields)) el.hidden = m !== mode;
     for (const b of this.switches.children) b.hidden = b.dataset.mode === mode;
     this.lead.textContent = mode === "name" && this.invited ? LEAD.invited : LEAD[mode];
-    this.note.hidden = mode !== "name";
+    // an invitee joins someone's server: who becomes its admin is not their business
+    this.note.hidden = mode !== "name" || this.invited;
     this.button.textContent = mode === "name" ? "Continue" : "Sign in";
     this.error.textContent = "";
     this.current().focus();
