@@ -130,3 +130,22 @@ def test_closing_the_app_store_gives_the_focus_back_to_its_button(people):
     expect(store).to_be_visible()
     ana.keyboard.press("Escape")
     expect(header_store).to_be_focused()
+
+
+def test_a_web_address_in_a_message_is_a_link_and_nothing_else_is(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Links")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    text = "menu at https://example.org/pizza?size=large, not javascript:alert(1)!"
+    send_text(ben, text)
+    bubble = ana.locator(".row:not(.mine) .text-bubble")
+    expect(bubble).to_have_text(text)
+    a = bubble.locator("a")
+    expect(a).to_have_count(1)
+    expect(a).to_have_text("https://example.org/pizza?size=large")
+    assert a.get_attribute("href") == "https://example.org/pizza?size=large"
+    assert a.get_attribute("target") == "_blank"
+    assert set(a.get_attribute("rel").split()) >= {"noopener", "noreferrer"}
+    mine = ben.locator(".row.mine[data-seq] .text-bubble a")
+    expect(mine).to_have_text("https://example.org/pizza?size=large")
+    shot(ben, "phone-light-link")

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { clockTime } from "../state/format.js";
+import { linkParts } from "../state/links.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -71,11 +72,18 @@ function stickerEl(s, ctx) {
   });
 }
 
+/** The text as typed; its web addresses as links that open in a new tab, telling the site nothing. */
+function textWithLinks(text) {
+  return linkParts(text).map((p) => (p.href
+    ? h("a", { href: p.href, target: "_blank", rel: "noopener noreferrer nofollow" }, p.text)
+    : p.text));
+}
+
 function body(m, ctx, { pending }) {
   switch (m.kind) {
     case "text":
       // dir=auto: a line that begins in Arabic or Hebrew reads right to left
-      return h("div", { class: "bubble text-bubble", dir: "auto" }, m.text);
+      return h("div", { class: "bubble text-bubble", dir: "auto" }, textWithLinks(m.text));
     case "app": {
       const installed = ctx.installed(m.appId);
       if (!pending && m.live && installed) {

@@ -1,0 +1,33 @@
+// Addresses in a text message as links: http(s) only, the text shown exactly as
+// typed, sentence punctuation left out, nothing else ever a link.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { linkParts } from "../../Public/js/state/links.js";
+
+const links = (t) => linkParts(t).filter((p) => p.href).map((p) => [p.text, p.href]);
+const joined = (t) => linkParts(t).map((p) => p.text).join("");
+
+test("an address in a sentence is a link; the text around it stays text", () => {
+  assert.deepEqual(linkParts("see https://example.org/a?b=1 now"), [
+    { text: "see " }, { text: "https://example.org/a?b=1", href: "https://example.org/a?b=1" }, { text: " now" },
+  ]);
+  assert.deepEqual(links("Two: http://a.example and HTTPS://B.example/x."), [
+    ["http://a.example", "http://a.example/"], ["HTTPS://B.example/x", "https://b.example/x"],
+  ]);
+});
+
+test("sentence punctuation and unopened brackets stay out; balanced ones stay in", () => {
+  assert.deepEqual(links("Look (https://example.org/page)!"), [["https://example.org/page", "https://example.org/page"]]);
+  assert.deepEqual(links("https://en.wikipedia.org/wiki/Go_(game), fun"), [["https://en.wikipedia.org/wiki/Go_(game)", "https://en.wikipedia.org/wiki/Go_(game)"]]);
+  assert.deepEqual(links("is it https://example.org?"), [["https://example.org", "https://example.org/"]]);
+});
+
+test("nothing but http(s) is a link, and the whole text is always kept", () => {
+  for (const t of ["javascript:alert(1)", "data:text/html,<b>x</b>", "ftp://example.org", "www.example.org", "https://", "mailto:a@b.c", "<a href='https://x.example'>x</a>"]) {
+    assert.equal(joined(t), t, t);
+  }
+  assert.deepEqual(links("javascript:alert(1) https:// x"), []);
+  assert.deepEqual(links("<a href='https://x.example'>x</a>"), [["https://x.example", "https://x.example/"]], "quotes end an address");
+  const t = "a https://x.example/é b https://y.example c";
+  assert.equal(joined(t), t);
+});
