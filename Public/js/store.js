@@ -7,6 +7,7 @@
 import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
 import { keptPreviews } from "./state/previews.js";
 import { keptRefused, shownRefused } from "./state/refused.js";
+import { keptStaged, storableStaged } from "./state/composer.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -17,6 +18,7 @@ const KEY = {
   refused: (u) => `parlor.refused.${u}`,
   previews: (u) => `parlor.previews.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
+  staged: (u) => `parlor.staged.${u}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
   recoveryKey: "parlor.recoveryKey",
 };
@@ -193,7 +195,7 @@ export class Store extends EventTarget {
 
   /** What this browser kept for a user who just signed in: read once, then kept in memory. */
   loadForUser(userId) {
-    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), appData: {} };
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
   }
 
   markRead(conversationId, seq) {
@@ -232,6 +234,12 @@ export class Store extends EventTarget {
     if (!uid) return;
     this.update(["refused"], () => ({ refused: records }));
     writeJSON(KEY.refused(uid), records);
+  }
+
+  /** The composers' staged items, kept as the typed drafts are (state/composer.js). */
+  saveStaged() {
+    const uid = this.state.user?.id;
+    if (uid) writeJSON(KEY.staged(uid), storableStaged(this.state.staged));
   }
 
   draft(conversationId) {

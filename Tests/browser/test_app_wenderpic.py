@@ -658,3 +658,32 @@ def test_a_drawing_sent_after_the_app_was_closed_is_not_the_next_new_game(people
     expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
     shot(ana, f"wenderpic-sent-while-closed-{int(opened_again)}")
     expect_a_blank_new_game(ana)
+
+
+def test_a_drawing_in_the_message_box_survives_a_reload(people):
+    """Done, a line typed, a reload: both are still in the message box (before,
+    only the typed text was); Send sends the drawing, and the app, opened again,
+    hears it went: New Game is a new game, not the drawing already sent."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Reloaded")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    _, first = start_a_staged_game(ana, ben)
+    ana.fill("#composer-input", "look at this")
+    ana.reload()
+    staged = ana.locator(".staged-item[data-kind=app]")
+    expect(staged).to_contain_text("Guess my WenderPic!")
+    expect(staged.locator("img.thumb")).to_have_attribute("src", first)
+    expect(ana.locator("#composer-input")).to_have_value("look at this")
+    shot(ana, "wenderpic-staged-after-reload")
+    send(ana)
+    for page in (ana, ben):
+        row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
+        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+        expect(page.locator(".text-bubble", has_text="look at this")).to_be_visible()
+    expect(staged).to_have_count(0)
+    open_from_drawer(ana, APP)
+    expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
+    expect_a_blank_new_game(ana)
+    ana.reload()
+    expect(ana.locator(".row[data-seq] .text-bubble", has_text="look at this")).to_be_visible()
+    expect(staged).to_have_count(0)

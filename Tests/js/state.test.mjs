@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { stage, unstage, sendPlan, appendText } from "../../Public/js/state/composer.js";
+import { stage, unstage, sendPlan, appendText, storableStaged, keptStaged } from "../../Public/js/state/composer.js";
 import { parseRoute, inviteLink, conversationHash } from "../../Public/js/state/route.js";
 import { substituteParticipants, mentionedParticipants, initials } from "../../Public/js/state/text.js";
 import { backoffDelay } from "../../Public/js/net/backoff.js";
@@ -93,4 +93,17 @@ test("labels", () => {
   assert.equal(unreadLabel(120), "99+");
   assert.equal(previewOf({ kind: "app", appId: "x", summaryText: "Ana drew" }), "Ana drew");
   assert.equal(previewOf({ kind: "text", text: "a\n\nb" }), "a b");
+});
+
+test("staged items survive a reload as data: the app frame is left behind, its ref kept; junk is dropped", () => {
+  const frame = { hook() {} };
+  const app = { key: "k1", message: { kind: "app", appId: "wenderpic", url: "?w=cat", layout: { image: "a".repeat(64) } }, appId: "wenderpic", ref: "r1", frame };
+  const sticker = { key: "k2", message: { kind: "sticker", image: "b".repeat(64), description: "sun" } };
+  const kept = JSON.parse(JSON.stringify(storableStaged({ c1: [app, sticker], c2: [] })));
+  assert.deepEqual(Object.keys(kept), ["c1"], "empty composers are not kept");
+  assert.equal(kept.c1[0].frame, undefined);
+  assert.equal(kept.c1[0].ref, "r1");
+  assert.deepEqual(keptStaged(kept), kept);
+  assert.deepEqual(keptStaged({ c1: [null, { key: 1, message: {} }, { key: "x" }, { key: "y", message: { kind: 3 } }, sticker] }), { c1: [sticker] });
+  for (const junk of [null, "x", [], 7, { c1: "no" }]) assert.deepEqual(keptStaged(junk), {});
 });

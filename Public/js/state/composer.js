@@ -7,7 +7,7 @@
  * @property {string} key           local id of the staged item
  * @property {object} message       the outbound body ({kind:"app", …} etc.)
  * @property {string} [appId]       the app that staged it
- * @property {number} [frameToken]  which app frame staged it (to answer it)
+ * @property {string} [ref]         the app's name for it (its SDK's staged message)
  */
 
 /**
@@ -47,4 +47,38 @@ export function sendPlan(staged, text) {
 export function appendText(current, inserted) {
   if (!current) return inserted;
   return /\s$/.test(current) ? current + inserted : `${current} ${inserted}`;
+}
+
+/**
+ * What of the staged items a reload keeps: each conversation's items as data
+ * (the app frame that staged one is gone with the page; its `ref` stays, so the
+ * pane tells the app, when next open, that its move went: didSendWhileClosed).
+ * @param {Record<string, Staged[]>} staged
+ * @returns {Record<string, Staged[]>}
+ */
+export function storableStaged(staged) {
+  const out = {};
+  for (const [conversationId, list] of Object.entries(staged || {})) {
+    if (!Array.isArray(list) || list.length === 0) continue;
+    out[conversationId] = list.map(({ key, message, appId, ref }) => ({ key, message, appId, ref }));
+  }
+  return out;
+}
+
+/**
+ * The staged items a previous page kept, with anything malformed left out.
+ * @param {unknown} raw
+ * @returns {Record<string, Staged[]>}
+ */
+export function keptStaged(raw) {
+  const out = {};
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) return out;
+  for (const [conversationId, list] of Object.entries(raw)) {
+    if (!Array.isArray(list)) continue;
+    const ok = list.filter((s) => s && typeof s.key === "string" && s.message && typeof s.message === "object"
+      && typeof s.message.kind === "string" && (s.appId === undefined || typeof s.appId === "string")
+      && (s.ref === undefined || typeof s.ref === "string"));
+    if (ok.length) out[conversationId] = ok;
+  }
+  return out;
 }
