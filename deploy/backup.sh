@@ -20,6 +20,8 @@
 # `parlor.sqlite` and `blobs/`, is readable by its owner only, and its path is
 # printed on stdout. Run as root or as the data directory's owner.
 set -euo pipefail
+# cron runs /etc/cron.d jobs with PATH=/usr/bin:/bin: runuser and friends are in sbin
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}"
 
 data=/var/lib/parlor
 out=/var/backups/parlor

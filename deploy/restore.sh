@@ -25,6 +25,8 @@
 # The service's --data, --host and --port are read as systemd runs it: the
 # unit's ExecStart with its drop-ins and PARLOR_OPTS, the last one winning.
 set -euo pipefail
+# cron runs /etc/cron.d jobs with PATH=/usr/bin:/bin: runuser and friends are in sbin
+export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin${PATH:+:$PATH}"
 
 data=""
 service=parlor

@@ -1,0 +1,66 @@
+"""deploy/backup.sh and deploy/restore.sh as a self-hoster runs them: the backup
+from cron (whose PATH is /usr/bin:/bin, without the sbin directories runuser is
+in) on a data directory owned by the service's user, then a restore into a new
+directory, where a server finds everyone and every message again. SQLite only
+(the scripts back up the SQLite store)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from client import Env
+
+ROOT = Path(__file__).resolve().parents[2]
+CRON_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "TMPDIR": "/tmp"}
+
+
+def chown_tree(path: Path, user: str):
+    subprocess.run(["chown", "-R", f"{user}:", str(path)], check=True)
+    # the service user must be able to reach its directory, as under /var/lib
+    for parent in path.parents:
+        if parent == Path("/"):
+            break
+        os.chmod(parent, os.stat(parent).st_mode | 0o011)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("sqlite3") or not Path("/usr/sbin/runuser").exists(),
+                    reason="needs root, sqlite3 and runuser, as on a server")
+async def test_a_cron_backup_of_a_service_owned_directory_restores(server_factory, store_kind, tmp_path):
+    if store_kind != "sqlite":
+        pytest.skip("the scripts back up the SQLite store")
+    srv = server_factory(name="backup")
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben, title="Kept in the backup")
+        await ana.send_text(cid, "before the backup")
+        history = await ana.history_all(cid)
+    assert srv.stop()
+    data = srv.data_dir
+    chown_tree(data, "nobody")
+
+    out = tmp_path / "backups"
+    r = subprocess.run(["bash", str(ROOT / "deploy" / "backup.sh"), "--data", str(data), "--output", str(out),
+                        "--keep", "14", "--quiet"], env=CRON_ENV, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    tarball = Path(r.stdout.strip().splitlines()[-1])
+    assert tarball.exists() and tarball.parent == out
+    assert all(p.owner() == "nobody" for p in data.iterdir()), \
+        "sqlite3 ran as the owner: nothing of root's left in the data directory"
+
+    restored = tmp_path / "restored"
+    r = subprocess.run(["bash", str(ROOT / "deploy" / "restore.sh"), "--data", str(restored), "--no-service",
+                        "--health-url", "", "--yes", str(tarball)], env=CRON_ENV, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert (restored / "parlor.sqlite").exists()
+
+    again = server_factory(name="restored", data_dir=restored)
+    async with Env(again) as env:
+        ana2 = await env.login(ana.token)
+        assert ana2.user == ana.user
+        assert await ana2.history_all(cid) == history
