@@ -102,6 +102,12 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
     for (k, v) in fields { if let v { object[k] = v } }
     let frame = [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
     let storeURL = options.store ?? ProcessInfo.processInfo.environment["PARLOR_STORE"]
+    // A mistyped --data (or one forgotten, run from another directory) would make a
+    // new, empty server here and answer as if it were the real one.
+    if storeURL == nil && !FileManager.default.fileExists(atPath: data + "/parlor.sqlite") {
+        log.critical("no Parlor database at \(data)/parlor.sqlite: give the server's data directory with --data (or PARLOR_DATA)")
+        throw ExitCode(2)
+    }
     let (store, blobs) = try DataDirectory.open(data, store: storeURL, log: log)
     let reply: [UInt8]
     // A cluster's nodes would not see what ran here (closing a deactivated user's
@@ -128,5 +134,11 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
         try store.syncCommitted()  // the server's answer is readable once committed, durable once synced
     }
     print(String(decoding: reply, as: UTF8.self))
-    if (try? JSONParser.parse(reply))?["type"] == .string("error") { throw ExitCode(1) }
+    let answer = try? JSONParser.parse(reply)
+    if answer?["type"] == .string("error") { throw ExitCode(1) }
+    // the web client takes a registration code in its address: say which (stdout stays the JSON)
+    if fields["type"] as? String == "admin.registrationLinks.create",
+       case .string(let code)? = answer?["result"]?["invite"] {
+        FileHandle.standardError.write(Data("The person opens https://<your server>/#/register/\(code) to make an account.\n".utf8))
+    }
 }

@@ -17,12 +17,18 @@ struct LineLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// The level padded to 8, and never run into the message ("CRITICAL" is 8 long).
+    static func levelColumn(_ level: Logger.Level) -> String {
+        let name = level.rawValue.uppercased()
+        return name.padding(toLength: max(8, name.count + 1), withPad: " ", startingAt: 0)
+    }
+
     func log(event: LogEvent) {
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
         var line: [UInt8]
         switch format {
         case .line:
-            var text = Self.timestamp() + " " + event.level.rawValue.uppercased().padding(toLength: 8, withPad: " ", startingAt: 0)
+            var text = Self.timestamp() + " " + Self.levelColumn(event.level)
                 + event.message.description
             for key in merged.keys.sorted() { text += " \(key)=\(merged[key]!)" }
             line = Array(text.utf8)

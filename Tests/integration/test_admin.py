@@ -141,3 +141,30 @@ async def test_cli_on_a_stopped_server(server_factory, store_kind):
     async with Env(srv) as env:
         again = await env.login(ben.token)
         assert again.user.get("admin") is True
+
+
+def test_the_cli_refuses_a_data_directory_without_a_database(tmp_path):
+    """A mistyped --data (or none, from the wrong directory) used to make a new,
+    empty server there and answer for it: `users` listed nobody, a registration
+    link was printed that worked nowhere. Now: exit 2, the reason, nothing made."""
+    for args, cwd in ((["users"], tmp_path), (["registration-link", "--data", str(tmp_path / "typo")], tmp_path)):
+        p = subprocess.run([str(PARLOR_BIN), "admin", *args], capture_output=True, text=True, timeout=30, cwd=cwd)
+        assert p.returncode == 2, p
+        assert p.stdout == ""
+        assert "no Parlor database at" in p.stderr and "--data" in p.stderr
+        assert "CRITICAL no Parlor" in p.stderr, "the level is not run into the message"
+    assert list(tmp_path.iterdir()) == [], "nothing created"
+
+
+async def test_a_registration_link_from_the_shell_says_where_it_is_used(server_factory, store_kind):
+    srv = server_factory(name="reglink-cli")
+    async with Env(srv) as env:
+        await register(env, "Ana")
+    if store_kind == "postgres":
+        return  # the same command; the address it prints does not depend on the store
+    store = ["--store", srv.store_url] if srv.store_url else []
+    p = await asyncio.to_thread(subprocess.run, [str(PARLOR_BIN), "admin", "registration-link", "--data", str(srv.data_dir), *store],
+                                capture_output=True, text=True, timeout=30)
+    assert p.returncode == 0, p.stderr
+    code = json.loads(p.stdout)["result"]["invite"]
+    assert f"/#/register/{code}" in p.stderr
