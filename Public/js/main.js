@@ -212,12 +212,14 @@ const admin = new AdminDialog({
   users: async () => (await client.request("admin.users.list", { limit: 500 })).users,
   setAdmin: (userId, isAdmin) => client.request("admin.users.setAdmin", { userId, admin: isAdmin }),
   deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
-  createRegistrationLink: async () => registrationLink(location.origin, (await client.request("admin.registrationLinks.create", {})).invite),
+  // for one person, as the admin page says (the shell's registration-link takes --max-uses)
+  createRegistrationLink: async () => registrationLink(location.origin, (await client.request("admin.registrationLinks.create", { maxUses: 1 })).invite),
   invites: async () => (await client.request("admin.invites.list", {})).invites,
   revokeInvite: (inviteId) => client.request("admin.invites.revoke", { inviteId }),
   deleteMessage: (conversationId, seq) => client.request("admin.messages.delete", { conversationId, seq }),
   deleteImage: async (hash) => (await client.request("admin.images.delete", { hash })).deletedMessages,
   selfId: () => store.state.user?.id,
+  confirm: (o) => confirm(o),
 });
 
 async function deleteMessage(conversationId, m) {

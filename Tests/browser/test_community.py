@@ -37,8 +37,16 @@ def test_admin_page(people):
     expect(users.filter(has_text="Ben").locator(".tag", has_text="Admin")).to_be_visible()
     ben.reload()
     expect(ben.get_by_role("button", name="Admin", exact=True)).to_be_visible()
-    # Cy deactivated: his open page is signed out, and stays so
+    # Cy deactivated (asked first: there is no way back): his open page is signed
+    # out, and stays so; Cancel changes nothing
+    ask = ana.locator("#confirm[open]")
     admin.get_by_role("button", name="Deactivate Cy").click()
+    expect(ask).to_contain_text("Deactivate Cy?")
+    ask.get_by_role("button", name="Cancel").click()
+    expect(users.filter(has_text="Cy").locator(".tag", has_text="Deactivated")).to_have_count(0)
+    expect(cy.locator("#welcome")).to_be_hidden()
+    admin.get_by_role("button", name="Deactivate Cy").click()
+    ask.get_by_role("button", name="Deactivate", exact=True).click()
     expect(admin.locator("#admin-status")).to_have_text("Cy is deactivated and signed out everywhere.")
     expect(users.filter(has_text="Cy").locator(".tag", has_text="Deactivated")).to_be_visible()
     expect(admin.get_by_role("button", name="Deactivate Cy")).to_have_count(0)

@@ -117,6 +117,12 @@ def test_a_registration_link_made_by_an_admin(browser, make_server):
         cy.locator("#recovery").get_by_role("button", name="Remind me later").click()
         expect(cy.locator(".me .name")).to_have_text("Cy")
         expect(cy).to_have_url(re.compile(r"#/$"))
+        # the link was for one person, as the admin page says: a second is turned away
+        dee = people.open(link.replace(server.base, ""))
+        dee.fill("#welcome-name", "Dee")
+        dee.get_by_role("button", name="Continue").click()
+        expect(dee.locator("#welcome .form-error")).to_be_visible()
+        expect(dee.locator("#welcome")).to_be_visible()
         assert not people.errors, people.errors
     finally:
         people.close()

@@ -101,6 +101,13 @@ export class AdminDialog {
         await this.refreshUsers();
       } }, u.admin ? "Unmake admin" : "Make admin"),
       u.id === self || u.deactivatedAt ? null : h("button", { class: "button small danger", type: "button", "aria-label": `Deactivate ${u.name}`, onclick: async () => {
+        // there is no way back: asked first, as deleting a message is
+        const yes = await this.api.confirm({
+          title: `Deactivate ${u.name}?`,
+          text: `${u.name} is signed out on every device and cannot sign in again: their devices and recovery key are revoked, and nothing brings the account back. Their messages stay.`,
+          yes: "Deactivate",
+        });
+        if (!yes) return;
         if (await this.run(this.api.deactivate, u.id)) this.status.textContent = `${u.name} is deactivated and signed out everywhere.`;
         await this.refreshUsers();
       } }, "Deactivate"))));
