@@ -138,6 +138,11 @@ struct ServeSettings {
         }
     }
 
+    static func isIPAddress(_ s: String) -> Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        return inet_pton(AF_INET, s, &v4) == 1 || inet_pton(AF_INET6, s, &v6) == 1
+    }
+
     func validate() throws {
         if let store, !(store.hasPrefix("postgres://") || store.hasPrefix("postgresql://")) {
             throw ValidationError("store is a PostgreSQL URL (postgres://user@host:port/database); leave it out for SQLite")
@@ -146,10 +151,17 @@ struct ServeSettings {
         if bus != nil && store == nil { throw ValidationError("bus needs store: the nodes of a cluster share a PostgreSQL database") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("tls-cert and tls-key go together") }
         guard (0...65535).contains(port) else { throw ValidationError("port must be 0–65535") }
-        for o in origins + (appsOrigin.map { [$0] } ?? []) {
+        // an allowed origin with a path or a slash matched no browser's Origin header:
+        // every handshake from that site was refused, with nothing said at start
+        for o in origins + allowedOrigins + (appsOrigin.map { [$0] } ?? []) {
             guard o.hasPrefix("https://") || o.hasPrefix("http://"), !o.dropFirst(8).contains("/") else {
                 throw ValidationError("\(o) is not an origin (scheme://host[:port], no path)")
             }
+        }
+        // a range or a name matched no peer, and replaced the loopback defaults: every
+        // proxied client then counted as the proxy's one address for the per-IP limits
+        for p in trustedProxies where !Self.isIPAddress(p) {
+            throw ValidationError("trusted-proxy \(p) is not an IP address (one address each, as the proxy connects from; no ranges or names)")
         }
         if appsOrigin != nil && origins.isEmpty {
             throw ValidationError("apps-origin needs origin: the apps only let the host's origin frame them")

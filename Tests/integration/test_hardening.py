@@ -311,3 +311,20 @@ async def test_a_silent_peer_is_pinged_then_closed_and_one_that_answers_stays(se
     while not any("ws silent" in line for line in srv.lines) and time.time() < deadline:
         await asyncio.sleep(0.05)
     assert any("ws silent" in line for line in srv.lines), srv.log_tail()
+
+
+def test_a_proxy_or_origin_that_can_match_nothing_is_refused_at_start(tmp_path, public_dir):
+    """`--trusted-proxy 127.0.0.0/8` (a range) or `localhost` (a name) matched no
+    peer and replaced the loopback defaults, so behind the proxy every person
+    counted as one address for the per-address limits; `--allowed-origin` with a
+    trailing slash matched no browser, so every handshake from that site was
+    refused. Each now stops the start with one clear line, and nothing is made."""
+    for flags, says in ((["--trusted-proxy", "127.0.0.0/8"], "is not an IP address"),
+                        (["--trusted-proxy", "localhost"], "is not an IP address"),
+                        (["--allowed-origin", "https://chat.example.org/"], "is not an origin")):
+        data = tmp_path / "never"
+        out = subprocess.run([str(PARLOR_BIN), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(data),
+                              "--public", str(public_dir), *flags], capture_output=True, text=True, timeout=30)
+        assert out.returncode != 0, flags
+        assert says in out.stderr, (flags, out.stderr)
+        assert not data.exists(), "refused before anything was made"
