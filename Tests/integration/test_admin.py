@@ -117,6 +117,13 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
         await ana.call("admin.users.deactivate", userId=cy.uid)
         assert await cy.wait_closed(5) == 4003
 
+    # who did what, in the server's log: the shell's and an admin's actions alike
+    if srv.store_url is None:  # a cluster's node logs the same; its log is another process's
+        audit = [line for line in srv.lines if "admin action" in line]
+        assert any("action=delete message" in line and "by=shell" in line and f"seq={m['seq']}" in line for line in audit), audit
+        assert any("action=deactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
+        assert any("action=deactivate" in line and f"by={ana.uid}" in line and f"user={cy.uid}" in line for line in audit), audit
+
 
 async def test_cli_on_a_stopped_server(server_factory, store_kind):
     srv = server_factory(name="admin-offline")

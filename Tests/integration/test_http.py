@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 import http.client
 import json
 import re
@@ -231,6 +232,11 @@ def test_blob_upload_errors(server, token):
     assert status == 413, f"over 5 MiB: {status} {body[:200]!r}"
     assert (js or {}).get("code") == "too_large"
     assert http_get(server, f"/blobs/{hashlib.sha256(big).hexdigest()}")[0] == 404
+    # a self-hoster sees the refusals and where they came from (deploy/README, Logs)
+    deadline = time.monotonic() + 5
+    while not any("upload refused: too large" in line and "peer=127.0.0.1" in line for line in server.lines):
+        assert time.monotonic() < deadline, server.log_tail()
+        time.sleep(0.05)
 
     # the server still serves
     assert http_get(server, "/health")[0] == 200

@@ -1,3 +1,5 @@
+import Logging
+
 /// Admin requests: `admin.*` frames from an admin's connection, and the same frames
 /// from `parlor admin` (no account: `actor` nil), run in-process when no server holds
 /// the data directory, or handed to the running server through `admin_commands`.
@@ -30,16 +32,19 @@ extension Engine {
 
         case .setAdmin(let userId, let admin):
             guard try tx.setAdmin(userId: userId, admin) else { throw noUser }
+            audit(admin ? "grant admin" : "ungrant admin", actor, ["user": userId])
             return { _ in }
 
         case .deactivateUser(let userId):
             guard try tx.user(id: userId) != nil else { throw noUser }
             _ = try tx.deactivate(userId: userId, at: now())
             signOut(user: userId, &out)
+            audit("deactivate", actor, ["user": userId])
             return { _ in }
 
         case .createRegistrationLink(let maxUses, let seconds):
             let link = try newInvite(nil, actor ?? "admin", maxUses: maxUses, expiresInSeconds: seconds, tx)
+            audit("registration link", actor, ["invite": link.invite.id, "maxUses": maxUses.map { "\($0)" } ?? "any"])
             return { w in
                 w.field("invite", link.code)
                 w.key("inviteInfo"); MessageJSON.write(link.invite, into: &w)
@@ -60,10 +65,12 @@ extension Engine {
                 throw ParlorError(.notFound, "there is no such invite", field: "inviteId")
             }
             try tx.revokeInvite(id: inviteId, at: now())
+            audit("revoke invite", actor, ["invite": inviteId])
             return { _ in }
 
         case .deleteMessage(let cid, let seq):
             try deleteMessage(cid, seq, by: actor, tx, &out)
+            audit("delete message", actor, ["conversation": cid, "seq": "\(seq)"])
             return { _ in }
 
         case .deleteImage(let hash):
@@ -73,8 +80,18 @@ extension Engine {
             }
             for m in showing { try deleteMessage(m.conversationId, m.seq, by: actor, tx, &out) }
             try forgetImages([hash], tx, &out)
+            audit("delete image", actor, ["hash": hash, "messages": "\(showing.count)"])
             return { w in w.field("deletedMessages", showing.count) }
         }
+    }
+
+    /// Who did what as an admin, in the server's log: a community's moderators answer
+    /// to it ("by" is a user id, or "shell" for `parlor admin`). Ids only, never text.
+    private func audit(_ action: String, _ actor: String?, _ target: [String: String]) {
+        var metadata = target.mapValues { Logger.MetadataValue.string($0) }
+        metadata["action"] = .string(action)
+        metadata["by"] = .string(actor ?? "shell")
+        log.notice("admin action", metadata: metadata)
     }
 
     /// Closes every connection of a user (4003), as for a revoked device.

@@ -8,22 +8,25 @@ import ParlorCore
 extension LWSServer {
     func beginUpload(_ wsi: OpaquePointer, _ id: UInt64, _ path: String) -> Int32 {
         guard path == "/blobs" else { return respondError(wsi, id, 404, "not_found", "nothing to post here", close: true) }
+        let address = clientAddress(wsi)
         guard let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap({ Int($0) }), length > 0 else {
+            log.notice("upload refused: no length", metadata: ["peer": "\(address)"])
             return respondError(wsi, id, 411, "length_required", "send the image with a Content-Length", close: true)
         }
         guard length <= Limits.blobBytes else {
+            log.notice("upload refused: too large", metadata: ["peer": "\(address)", "bytes": "\(length)"])
             return respondError(wsi, id, 413, "too_large", "images are limited to 5 MiB", close: true)
         }
         guard let auth = header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION), auth.hasPrefix("Bearer "),
               case let token = auth.dropFirst(7).trimmingCharacters(in: .whitespaces), !token.isEmpty, token.count <= 128
         else {
+            log.notice("upload refused: no token", metadata: ["peer": "\(address)"])
             return respondError(wsi, id, 401, "invalid_token", "send Authorization: Bearer <token>", close: true)
         }
         if let problem = diskProblem() {
-            log.warning("upload refused: disk", metadata: ["problem": "\(problem)"])
+            log.warning("upload refused: disk", metadata: ["peer": "\(address)", "problem": "\(problem)"])
             return respondError(wsi, id, 507, "storage_full", "the server is out of space", close: true)
         }
-        let address = clientAddress(wsi)
         guard uploads.count < Limits.uploadsInFlight else {
             log.warning("upload refused: server busy", metadata: ["peer": "\(address)"])
             return respondError(wsi, id, 503, "busy", "too many uploads right now; try again shortly", close: true)
@@ -142,6 +145,7 @@ extension LWSServer {
 
     /// Ends an upload with an error answer and closes the connection after it.
     private func refuse(_ up: Upload, _ status: Int, _ code: String, _ message: String, retryAfterMs: Int? = nil) {
+        log.notice("upload refused", metadata: ["peer": "\(up.address)", "code": "\(code)"])
         uploads[up.id] = nil
         discard(up)
         if up.bodyDone { bodiesDone.insert(up.id) }  // nothing left to drain: close after the answer
