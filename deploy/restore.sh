@@ -116,9 +116,11 @@ if [ "$use_service" -eq 1 ]; then
   say "stopping $service"
   systemctl stop "$service"
 fi
+previous=""
 if [ -e "$data" ]; then
   say "moving current data to $aside"
   mv "$data" "$aside"
+  previous=" The previous data is in $aside"
 fi
 say "putting the restored data in $data"
 if ! mv "$stage" "$data"; then
@@ -128,7 +130,7 @@ if ! mv "$stage" "$data"; then
 fi
 
 if [ "$use_service" -eq 0 ]; then
-  say "done; start the server. The previous data is in $aside"
+  say "done; start the server.$previous"
   exit 0
 fi
 say "starting $service"
@@ -137,12 +139,12 @@ if [ -n "$health" ] && command -v curl >/dev/null; then
   for _ in $(seq 1 20); do
     # -k: a liveness check on this machine, not a certificate check.
     if curl -fsSk --max-time 2 "$health" >/dev/null 2>&1; then
-      say "done: $service answers on $health. The previous data is in $aside"
+      say "done: $service answers on $health.$previous"
       exit 0
     fi
     sleep 0.5
   done
-  die "$service did not answer on $health; see journalctl -u $service -e. The previous data is in $aside"
+  die "$service did not answer on $health; see journalctl -u $service -e.$previous"
 fi
 systemctl is-active --quiet "$service" || die "$service is not running; see journalctl -u $service -e"
-say "done. The previous data is in $aside"
+say "done.$previous"

@@ -58,6 +58,7 @@ async def test_a_cron_backup_of_a_service_owned_directory_restores(server_factor
                         "--health-url", "", "--yes", str(tarball)], env=CRON_ENV, capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert (restored / "parlor.sqlite").exists()
+    assert "previous data" not in r.stderr, "there was none: it names no directory it did not make"
 
     again = server_factory(name="restored", data_dir=restored)
     async with Env(again) as env:
