@@ -55,6 +55,15 @@ struct Admin: ParsableCommand {
         @OptionGroup var options: Options
         @Option(help: "Accounts it may create (default: any number).") var maxUses: Int?
         @Option(help: "Hours it lasts (default and at most: --invite-days).") var hours: Int?
+        func validate() throws {
+            // said in the flags' own terms (the request's field would be expiresInSeconds)
+            if let hours, !(1...Limits.inviteSeconds / 3600).contains(hours) {
+                throw ValidationError("--hours must be 1–\(Limits.inviteSeconds / 3600); a link lasts at most the server's --invite-days")
+            }
+            if let maxUses, !(1...Limits.inviteUses).contains(maxUses) {
+                throw ValidationError("--max-uses must be 1–\(Limits.inviteUses)")
+            }
+        }
         func run() throws {
             try send(options, ["type": "admin.registrationLinks.create", "maxUses": maxUses,
                                "expiresInSeconds": hours.map { $0 * 3600 }])

@@ -111,6 +111,13 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
 
         code, out = await cli(srv, "grant", "u-nobody")
         assert code == 1 and out["code"] == "not_found"
+        # an admin may act in every conversation: one that does not exist is said so
+        code, out = await cli(srv, "delete-message", "c-nowhere", "1")
+        assert code == 1 and out["code"] == "not_found" and out["field"] == "conversationId", out
+        # the flags' own terms, before anything is asked of the server
+        p = await asyncio.to_thread(subprocess.run, [str(PARLOR_BIN), "admin", "registration-link", "--hours", "100000",
+                                                     "--data", str(srv.data_dir)], capture_output=True, text=True, timeout=30)
+        assert p.returncode != 0 and "--hours must be 1–8760" in p.stderr, p.stderr
 
         # the admin protocol request does the same
         cy = await env.register("Cy")

@@ -47,7 +47,10 @@ extension Engine {
         let notFound = ParlorError(.notFound, "there is no message \(seq) to delete", field: "seq")
         guard let m = try tx.message(conversationId: cid, seq: seq) else {
             let exists = try tx.lastSeq(conversationId: cid) != nil
-            throw exists ? notFound : ParlorError.notMember
+            if exists { throw notFound }
+            // a member is told as about any conversation it is not in; an admin, who may
+            // act in every conversation, is told the conversation does not exist
+            throw admin ? ParlorError(.notFound, "there is no such conversation", field: "conversationId") : ParlorError.notMember
         }
         guard m.deletedAt == nil, !m.isDeletionRecord else { throw notFound }
         guard admin || m.sender == userId else {
