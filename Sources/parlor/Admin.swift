@@ -11,7 +11,7 @@ import ParlorCore
 struct Admin: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer a Parlor server's data directory (users, invites, messages, images).",
-        subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, RegistrationLink.self, Invites.self,
+        subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, Reactivate.self, RegistrationLink.self, Invites.self,
                       RevokeInvite.self, DeleteMessage.self, DeleteImage.self])
 
     struct Options: ParsableArguments {
@@ -47,6 +47,14 @@ struct Admin: ParsableCommand {
         @OptionGroup var options: Options
         @Argument var userId: String
         func run() throws { try send(options, ["type": "admin.users.deactivate", "userId": userId]) }
+    }
+
+    struct Reactivate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let a deactivated user sign in again: prints a one-time code for their new device.")
+        @OptionGroup var options: Options
+        @Argument var userId: String
+        func run() throws { try send(options, ["type": "admin.users.reactivate", "userId": userId]) }
     }
 
     struct RegistrationLink: ParsableCommand {

@@ -54,6 +54,18 @@ def test_admin_page(people):
     expect(cy.locator("#welcome .form-error")).to_contain_text("signed out")
     assert cy.evaluate("localStorage.getItem('parlor.token')") is None
     shot(cy, "deactivated-phone")
+    # reactivated: the admin is given a one-time code for Cy's new device
+    admin.get_by_role("button", name="Reactivate Cy").click()
+    status = admin.locator("#admin-status")
+    expect(status).to_contain_text("Cy can sign in again: give them the code")
+    code = re.search(r"code ([0-9A-Z]{4}-[0-9A-Z]{4})", status.inner_text()).group(1)
+    expect(users.filter(has_text="Cy").locator(".tag", has_text="Deactivated")).to_have_count(0)
+    shot(ana, "admin-page-reactivated")
+    cy.get_by_role("button", name="Sign in with a code from another device").click()
+    cy.fill("#welcome-code", code)
+    cy.get_by_role("button", name="Sign in", exact=True).click()
+    expect(cy.locator(".me .name")).to_have_text("Cy")
+    expect(cy.locator(".conv-item", has_text="Club")).to_be_visible()
     # the invite Ana made is listed; revoked, it no longer joins anyone
     invites = admin.locator("#admin-invites .invite-item")
     expect(invites).to_have_count(1)

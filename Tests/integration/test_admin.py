@@ -109,6 +109,18 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
         c = await env.connect()
         await c.expect_error("auth", "invalid_token", token=ben.token)
 
+        # reactivated: a one-time code signs a new device in to the same account (its old
+        # token stays dead); asked again, it is not deactivated any more
+        code, out = await cli(srv, "reactivate", ben.uid)
+        assert code == 0, out
+        back = await env.connect("ben-back")
+        r = await back.call("device.link", code=out["result"]["code"])
+        assert r["user"]["id"] == ben.uid
+        assert cid in [x["id"] for x in (await back.call("conversations.list"))["conversations"]]
+        await (await env.connect()).expect_error("auth", "invalid_token", token=ben.token)
+        code, out = await cli(srv, "reactivate", ben.uid)
+        assert code == 1 and out["code"] == "invalid_field", out
+
         code, out = await cli(srv, "grant", "u-nobody")
         assert code == 1 and out["code"] == "not_found"
         # an admin may act in every conversation: one that does not exist is said so
@@ -129,6 +141,7 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
         audit = [line for line in srv.lines if "admin action" in line]
         assert any("action=delete message" in line and "by=shell" in line and f"seq={m['seq']}" in line for line in audit), audit
         assert any("action=deactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
+        assert any("action=reactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
         assert any("action=deactivate" in line and f"by={ana.uid}" in line and f"user={cy.uid}" in line for line in audit), audit
 
 

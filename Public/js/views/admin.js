@@ -13,6 +13,7 @@ export class AdminDialog {
    * @param {() => Promise<object[]>} api.users
    * @param {(userId: string, admin: boolean) => Promise<void>} api.setAdmin
    * @param {(userId: string) => Promise<void>} api.deactivate
+   * @param {(userId: string) => Promise<{code: string, expiresAt: number}>} api.reactivate
    * @param {() => Promise<string>} api.createRegistrationLink resolves with the link to share
    * @param {() => Promise<object[]>} api.invites
    * @param {(inviteId: string) => Promise<void>} api.revokeInvite
@@ -101,16 +102,24 @@ export class AdminDialog {
         await this.refreshUsers();
       } }, u.admin ? "Unmake admin" : "Make admin"),
       u.id === self || u.deactivatedAt ? null : h("button", { class: "button small danger", type: "button", "aria-label": `Deactivate ${u.name}`, onclick: async () => {
-        // there is no way back: asked first, as deleting a message is
+        // asked first, as deleting a message is: what it revokes is not given back
         const yes = await this.api.confirm({
           title: `Deactivate ${u.name}?`,
-          text: `${u.name} is signed out on every device and cannot sign in again: their devices and recovery key are revoked, and nothing brings the account back. Their messages stay.`,
+          text: `${u.name} is signed out on every device and their devices and recovery key are revoked for good. Their messages stay. You can let them back in later with Reactivate.`,
           yes: "Deactivate",
         });
         if (!yes) return;
         if (await this.run(this.api.deactivate, u.id)) this.status.textContent = `${u.name} is deactivated and signed out everywhere.`;
         await this.refreshUsers();
-      } }, "Deactivate"))));
+      } }, "Deactivate"),
+      // the way back in is a one-time code for a new device, which the admin hands over
+      u.deactivatedAt ? h("button", { class: "button small", type: "button", "aria-label": `Reactivate ${u.name}`, onclick: async () => {
+        const link = await this.run(this.api.reactivate, u.id);
+        if (link?.code) {
+          this.status.textContent = `${u.name} can sign in again: give them the code ${link.code}. They choose “Sign in with a code from another device” and type it, before ${new Date(link.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+        }
+        await this.refreshUsers();
+      } }, "Reactivate") : null)));
   }
 
   async refreshInvites() {

@@ -42,6 +42,20 @@ extension Engine {
             audit("deactivate", actor, ["user": userId])
             return { _ in }
 
+        case .reactivateUser(let userId):
+            guard try tx.user(id: userId) != nil else { throw noUser }
+            guard try tx.reactivate(userId: userId) else {
+                throw ParlorError(.invalidField, "this account is not deactivated", field: "userId")
+            }
+            // its devices and recovery key went with the deactivation: the way back in is
+            // a device link, which the admin hands to the person
+            let link = try newDeviceLink(for: userId, tx)
+            audit("reactivate", actor, ["user": userId])
+            return { w in
+                w.field("code", link.code)
+                w.field("expiresAt", link.expiresAt)
+            }
+
         case .createRegistrationLink(let maxUses, let seconds):
             let link = try newInvite(nil, actor ?? "admin", maxUses: maxUses, expiresInSeconds: seconds, tx)
             audit("registration link", actor, ["invite": link.invite.id, "maxUses": maxUses.map { "\($0)" } ?? "any"])

@@ -33,15 +33,10 @@ extension Engine {
 
         case .createDeviceLink:
             try limit(\.invites, userId, "links created")
-            let token = Secrets.token()
-            let code = Secrets.typeableCode(Limits.linkCodeChars)
-            let at = now()
-            let link = DeviceLink(id: Secrets.id(prefix: "l"), userId: userId, createdAt: at,
-                                  expiresAt: at + settings.deviceLinkSeconds * 1000)
-            try tx.createDeviceLink(link, tokenHash: Secrets.tokenHash(token), codeHash: Secrets.tokenHash(code))
+            let link = try newDeviceLink(for: userId, tx)
             out.result(conn, id) { w in
-                w.field("token", token)
-                w.field("code", String(code.prefix(4)) + "-" + String(code.dropFirst(4)))
+                w.field("token", link.token)
+                w.field("code", link.code)
                 w.field("expiresAt", link.expiresAt)
             }
 
@@ -53,6 +48,21 @@ extension Engine {
         default:
             return
         }
+    }
+}
+
+extension Engine {
+    /// A link that signs a new device in to this account: its token (for a QR code or
+    /// an address) and its typeable code, shown as XXXX-XXXX. Only their hashes are kept.
+    func newDeviceLink(for userId: String, _ tx: any StoreTransaction) throws
+        -> (token: String, code: String, expiresAt: Int) {
+        let token = Secrets.token()
+        let code = Secrets.typeableCode(Limits.linkCodeChars)
+        let at = now()
+        let link = DeviceLink(id: Secrets.id(prefix: "l"), userId: userId, createdAt: at,
+                              expiresAt: at + settings.deviceLinkSeconds * 1000)
+        try tx.createDeviceLink(link, tokenHash: Secrets.tokenHash(token), codeHash: Secrets.tokenHash(code))
+        return (token, String(code.prefix(4)) + "-" + String(code.dropFirst(4)), link.expiresAt)
     }
 }
 

@@ -5,6 +5,9 @@ public enum AdminRequest: Equatable, Sendable {
     case setAdmin(userId: String, admin: Bool)
     /// Revokes every device (closing their connections) and the recovery key.
     case deactivateUser(userId: String)
+    /// Undoes a deactivation: the account may sign in again, through a one-time device
+    /// link the admin hands to its person (its devices and recovery key stay revoked).
+    case reactivateUser(userId: String)
     case createRegistrationLink(maxUses: Int?, expiresInSeconds: Int?)
     /// Every usable invite, or one conversation's.
     case listInvites(conversationId: String?)
@@ -18,6 +21,7 @@ public enum AdminRequest: Equatable, Sendable {
         case .listUsers: "admin.users.list"
         case .setAdmin: "admin.users.setAdmin"
         case .deactivateUser: "admin.users.deactivate"
+        case .reactivateUser: "admin.users.reactivate"
         case .createRegistrationLink: "admin.registrationLinks.create"
         case .listInvites: "admin.invites.list"
         case .revokeInvite: "admin.invites.revoke"
@@ -35,6 +39,7 @@ public enum AdminRequest: Equatable, Sendable {
             guard let admin = try f.optionalBool("admin") else { throw .invalid("admin") }
             return .setAdmin(userId: try f.id("userId"), admin: admin)
         case "admin.users.deactivate": return .deactivateUser(userId: try f.id("userId"))
+        case "admin.users.reactivate": return .reactivateUser(userId: try f.id("userId"))
         case "admin.registrationLinks.create":
             return .createRegistrationLink(
                 maxUses: try f.optionalInt("maxUses", min: 1, max: Limits.inviteUses),

@@ -69,6 +69,8 @@ public protocol StoreTransaction {
     func setAdmin(userId: String, _ admin: Bool) throws -> Bool
     /// Deletes the user's devices, links and recovery key; they can no longer sign in.
     func deactivate(userId: String, at: Int) throws -> Bool
+    /// Clears a deactivation; false if the user was not deactivated.
+    func reactivate(userId: String) throws -> Bool
     /// Every usable invite and registration link.
     func allInvites(at: Int, limit: Int) throws -> [Invite]
     /// The messages that show this image.

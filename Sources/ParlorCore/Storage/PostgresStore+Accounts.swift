@@ -170,6 +170,10 @@ extension PostgresTransaction {
         try exec("UPDATE users SET admin = $1 WHERE id = $2", [admin, userId]) > 0
     }
 
+    func reactivate(userId: String) throws -> Bool {
+        try exec("UPDATE users SET deactivated_at = NULL WHERE id = $1 AND deactivated_at IS NOT NULL", [userId]) > 0
+    }
+
     func deactivate(userId: String, at: Int) throws -> Bool {
         guard try exec("UPDATE users SET deactivated_at = $1, recovery_hash = NULL WHERE id = $2 AND deactivated_at IS NULL",
                        [at, userId]) > 0 else { return false }

@@ -19,6 +19,11 @@ extension SQLiteTransaction {
         return db.changesCount > 0
     }
 
+    func reactivate(userId: String) throws -> Bool {
+        try exec("UPDATE users SET deactivated_at = NULL WHERE id = ? AND deactivated_at IS NOT NULL", [userId])
+        return db.changesCount > 0
+    }
+
     func deactivate(userId: String, at: Int) throws -> Bool {
         try exec("UPDATE users SET deactivated_at = ?, recovery_hash = NULL WHERE id = ? AND deactivated_at IS NULL",
                  [at, userId])
