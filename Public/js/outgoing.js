@@ -32,8 +32,7 @@ export class Outgoing extends EventTarget {
   }
 
   setStaged(conversationId, list) {
-    this.store.update(["staged"], (s) => ({ staged: { ...s.staged, [conversationId]: list } }));
-    this.store.saveStaged();
+    this.store.saveStaged(conversationId, list);
   }
 
   /**

@@ -236,8 +236,9 @@ export class Store extends EventTarget {
     writeJSON(KEY.refused(uid), records);
   }
 
-  /** The composers' staged items, kept as the typed drafts are (state/composer.js). */
-  saveStaged() {
+  /** A composer's staged items, kept for the next load as the typed drafts are (state/composer.js). */
+  saveStaged(conversationId, list) {
+    this.update(["staged"], (s) => ({ staged: { ...s.staged, [conversationId]: list } }));
     const uid = this.state.user?.id;
     if (uid) writeJSON(KEY.staged(uid), storableStaged(this.state.staged));
   }

@@ -28,9 +28,13 @@ export class AppBridge {
   }
 
   notice(name) {
-    // includeUserActivation: the host's MessageEvent then carries this
-    // frame's activation state, filled in by the browser.
-    this.host.postMessage({ parlor: BRIDGE_VERSION, type: "notice", name }, { targetOrigin: "*", includeUserActivation: true });
+    this.postWithActivation({ type: "notice", name });
+  }
+
+  /** includeUserActivation: the host's MessageEvent then carries this frame's
+   * activation state, filled in by the browser (the host's frame.js trusts it). */
+  postWithActivation(msg) {
+    this.host.postMessage({ parlor: BRIDGE_VERSION, ...msg }, { targetOrigin: "*", includeUserActivation: true });
   }
 
   post(msg) {
@@ -48,9 +52,9 @@ export class AppBridge {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      // with this frame's activation, filled in by the browser: a send() right
-      // after a tap in the app is then proven to follow it (see the host's frame.js)
-      this.host.postMessage({ parlor: BRIDGE_VERSION, type: "call", id, method, args }, { targetOrigin: "*", includeUserActivation: true });
+      // with this frame's activation: a send() right after a tap in the app is
+      // then proven to follow it
+      this.postWithActivation({ type: "call", id, method, args });
     });
   }
 

@@ -121,8 +121,8 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
     let storeURL = options.store ?? ProcessInfo.processInfo.environment["PARLOR_STORE"]
     // A mistyped --data (or one forgotten, run from another directory) would make a
     // new, empty server here and answer as if it were the real one.
-    if storeURL == nil && !FileManager.default.fileExists(atPath: data + "/parlor.sqlite") {
-        log.critical("no Parlor database at \(data)/parlor.sqlite: give the server's data directory with --data (or PARLOR_DATA)")
+    if storeURL == nil && !FileManager.default.fileExists(atPath: DataDirectory.database(data)) {
+        log.critical("no Parlor database at \(DataDirectory.database(data)): give the server's data directory with --data (or PARLOR_DATA)")
         throw ExitCode(2)
     }
     let (store, blobs) = try DataDirectory.open(data, store: storeURL, log: log)

@@ -25,6 +25,9 @@ extension PostgresStore: AdminQueue {
 /// a directory this user cannot write, an empty or newer database. With a PostgreSQL
 /// URL the database is there and the directory holds only the images.
 enum DataDirectory {
+    /// The SQLite database of a data directory.
+    static func database(_ path: String) -> String { path + "/parlor.sqlite" }
+
     static func open(_ path: String, store url: String?, log: Logger) throws -> (any AdminQueue, BlobStore) {
         func fail(_ why: String) -> ExitCode {
             log.critical("cannot start: \(why)")
@@ -38,7 +41,7 @@ enum DataDirectory {
         }
         let store: any AdminQueue
         do {
-            store = try url.map { try PostgresStore(url: $0) } ?? SQLiteStore(path: path + "/parlor.sqlite")
+            store = try url.map { try PostgresStore(url: $0) } ?? SQLiteStore(path: database(path))
             if let sqlite = store as? SQLiteStore, let upgrade = sqlite.upgrade, !upgrade.migrations.isEmpty {
                 log.notice("database updated", metadata: [
                     "migrations": "\(upgrade.migrations.joined(separator: ","))",
@@ -49,7 +52,7 @@ enum DataDirectory {
         } catch let e as PGError {
             throw fail("cannot open the PostgreSQL store: \(e.logDescription)")
         } catch let e as DatabaseError {
-            throw fail("cannot open \(path)/parlor.sqlite: SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")")
+            throw fail("cannot open \(database(path)): SQLite error \(e.extendedResultCode.rawValue): \(e.message ?? "")")
         }
         do {
             return (store, try BlobStore(directory: path + "/blobs", shared: url != nil))

@@ -8,12 +8,10 @@
 // uploaded before it goes in the message box) waits instead of failing.
 
 import { ProtocolError } from "../net/client.js";
-import { backoffDelay } from "../net/backoff.js";
-import { SEND_ATTEMPTS } from "../net/retry.js";
+import { sendRetryDelay } from "../net/retry.js";
 
 /** Statuses that say nothing about the image: the server was not there, or too busy. */
 const UNAVAILABLE = new Set([502, 503, 504]);
-const BACKOFF = { base: 1000, max: 30000 };
 
 /**
  * One attempt.
@@ -49,7 +47,8 @@ export async function upload(blob, token) {
 
 /**
  * Uploads, waiting out an unreachable server: offline, until `whenOnline()`
- * (attempts not counted); online, up to SEND_ATTEMPTS with backoff. Any other
+ * (attempts not counted); online, on a text send's schedule for an answer that
+ * says nothing about it (net/retry.js: backoff, SEND_ATTEMPTS in all). Any other
  * refusal (too big, not an image, over the quota) is thrown at once.
  * @param {Blob} blob
  * @param {{
@@ -75,8 +74,9 @@ export async function uploadWhenReachable(blob, how) {
       // the connection went meanwhile: wait for it, as a fresh start
       if (!how.online()) { failures = 0; continue; }
       failures += 1;
-      if (failures >= SEND_ATTEMPTS) throw error;
-      await sleep(backoffDelay(failures - 1, { ...BACKOFF, random: how.random }));
+      const delay = sendRetryDelay("timeout", failures, how.random);
+      if (delay === null) throw error;
+      await sleep(delay);
     }
   }
 }

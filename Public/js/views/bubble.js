@@ -53,12 +53,13 @@ export function templateLayout(m, ctx, { interactive, get = false }) {
     h("span", null, appName(ctx, m.appId)),
   ));
   const label = [appName(ctx, m.appId), t(l.imageTitle), t(l.caption), t(l.subcaption), t(l.trailingCaption)].filter(Boolean).join(", ");
-  if (interactive) {
-    return h("button", { class: "bubble app-bubble", type: "button", "aria-label": `Open ${label}`, onclick: () => ctx.onOpenApp(m) }, parts);
-  }
-  if (get) {
-    // a tap on the picture of an app one does not have does what Get beside it does
-    return h("button", { class: "bubble app-bubble", type: "button", "aria-label": `Open ${label} (gets ${appName(ctx, m.appId)} first)`, onclick: () => ctx.onGetApp(m) }, parts);
+  // a tap on the picture of an app one does not have does what Get beside it does
+  if (interactive || get) {
+    return h("button", {
+      class: "bubble app-bubble", type: "button",
+      "aria-label": interactive ? `Open ${label}` : `Open ${label} (gets ${appName(ctx, m.appId)} first)`,
+      onclick: () => (interactive ? ctx.onOpenApp(m) : ctx.onGetApp(m)),
+    }, parts);
   }
   return h("div", { class: "bubble app-bubble", role: "group", "aria-label": label }, parts);
 }

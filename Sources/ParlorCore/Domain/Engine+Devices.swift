@@ -49,9 +49,7 @@ extension Engine {
             return
         }
     }
-}
 
-extension Engine {
     /// A link that signs a new device in to this account: its token (for a QR code or
     /// an address) and its typeable code, shown as XXXX-XXXX. Only their hashes are kept.
     func newDeviceLink(for userId: String, _ tx: any StoreTransaction) throws
