@@ -302,6 +302,7 @@ function bubbleContext(conversationId) {
       }
     },
     onRetry: (clientId) => sync.retry(conversationId, clientId),
+    pendingImage: (key) => sync.images.url(key),
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),

@@ -38,15 +38,21 @@ export class Outgoing extends EventTarget {
   /**
    * Stages an item in the composer.
    * @param {string} conversationId
-   * @param {{message: object, appId?: string, ref?: string}} item
+   * @param {{message: object, appId?: string, ref?: string, image?: Blob}} item
+   *   `image`: the layout's image, uploaded when the item is sent (kept in sync.images)
    * @returns {Promise<object>} settles when the item is sent (the stored message) or not
    */
-  stage(conversationId, item) {
+  stage(conversationId, { image = null, ...item }) {
     const full = { key: newClientId(), ...item };
+    if (image) {
+      full.imageKey = full.key;
+      this.sync.images.keep(full.key, image);
+    }
     // A refused move of this app leaves the transcript by itself once this is
     // staged (the store applies state/transcript.js: dropSettledConflicts).
     const { staged, replaced } = stage(this.staged(conversationId), full);
     this.setStaged(conversationId, staged);
+    if (replaced?.imageKey) this.sync.images.forget(replaced.imageKey);
     if (replaced) this.settle(replaced.key, new CancelledError("replaced by a newer message from the app"));
     const promise = this.store.waiters.wait(waiterKey(full.key));
     promise.catch(() => {});
@@ -59,6 +65,7 @@ export class Outgoing extends EventTarget {
     const item = this.staged(conversationId).find((s) => s.key === key);
     if (!item) return;
     this.setStaged(conversationId, unstage(this.staged(conversationId), key));
+    if (item.imageKey) this.sync.images.forget(item.imageKey);
     this.dispatchEvent(new CustomEvent("cancelsending", { detail: { conversationId, item } }));
     this.settle(key, new CancelledError());
   }
@@ -102,7 +109,7 @@ export class Outgoing extends EventTarget {
     this.setStaged(conversationId, []);
     for (const item of items) {
       this.dispatchEvent(new CustomEvent("startsending", { detail: { conversationId, item } }));
-      this.sync.send(conversationId, item.message).then(
+      this.sync.send(conversationId, item.message, { imageKey: item.imageKey }).then(
         (message) => this.settle(item.key, message),
         (error) => {
           this.settle(item.key, error);

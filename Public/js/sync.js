@@ -13,7 +13,8 @@ import { Outbox } from "./sync/outbox.js";
 import { AppData } from "./sync/appData.js";
 import { Participants } from "./sync/participants.js";
 import { Names } from "./sync/names.js";
-import { uploadWhenReachable } from "./sync/uploads.js";
+import { upload, uploadWhenReachable } from "./sync/uploads.js";
+import { PendingImages } from "./sync/pendingImages.js";
 import { PlayingMarks } from "./sync/playing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
@@ -30,7 +31,11 @@ export class Sync extends EventTarget {
     this.store = store;
     this.random = random;
     this.resume = new Resume(client, store);
+    /** images of staged and outbox messages, uploaded when those are sent */
+    this.images = new PendingImages();
     this.outbox = new Outbox(client, store, {
+      images: this.images,
+      upload: (blob) => upload(blob, this.store.token),
       random,
       stored: (conversationId, message, supersedes) => this.onMessage({ conversationId, message, supersedes }),
       failed: (item, error) => this.dispatchEvent(new CustomEvent("sendfailed", { detail: { item, error } })),
@@ -63,7 +68,11 @@ export class Sync extends EventTarget {
     // shown once by the server: kept in this browser only until the person says it is saved
     if (recoveryKey) this.store.saveRecoveryKey(recoveryKey);
     this.store.update(["user", "apps"], () => ({ user, installedApps, device: device ?? null }));
-    if (first) this.outbox.restore(user.id);
+    if (first) {
+      this.images.forUser(user.id);
+      this.outbox.restore(user.id);
+      this.restoreImages();
+    }
     try {
       const { subscribed } = await this.resume.catchUp();
       this.dispatchEvent(new CustomEvent("ready", { detail: { first } }));
@@ -72,6 +81,16 @@ export class Sync extends EventTarget {
       if (!(error instanceof ProtocolError) || !TRANSIENT.has(error.code)) console.warn("Parlor: sync failed", error);
     }
     this.flushOutbox();
+  }
+
+  /** The waiting images of what a previous page left staged or in the outbox: their previews, and nothing else kept. */
+  async restoreImages() {
+    const keys = new Set(this.store.outbox().map((i) => i.imageKey));
+    for (const list of Object.values(this.store.state.staged)) for (const s of list) keys.add(s.imageKey);
+    keys.delete(undefined);
+    await this.images.load(keys);
+    await this.images.prune(keys);
+    if (keys.size) this.store.update(["staged"], (s) => ({ staged: { ...s.staged } }));
   }
 
   // ---- live events ------------------------------------------------------------
@@ -119,8 +138,8 @@ export class Sync extends EventTarget {
   }
 
   /** See sync/outbox.js: resolves with the stored message, rejects with the server's refusal. */
-  send(conversationId, message) {
-    return this.outbox.send(conversationId, message);
+  send(conversationId, message, pending) {
+    return this.outbox.send(conversationId, message, pending);
   }
 
   flushOutbox() {

@@ -15,6 +15,14 @@ export class SessionConflictError extends BridgeError {
   }
 }
 
+/** The hash of an image already on the server (a hash, or a /blobs/ URL), or null. */
+function uploadedHash(source) {
+  if (typeof source !== "string") return null;
+  const m = BLOB_URL.exec(source);
+  if (m) return m[1];
+  return HASH.test(source) ? source : null;
+}
+
 function newRef() {
   return `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
@@ -45,11 +53,8 @@ export class Conversation {
 
   /** Uploads an image (Blob or canvas) through the host; returns its hash. */
   async _upload(source) {
-    if (typeof source === "string") {
-      const m = BLOB_URL.exec(source);
-      if (m) return m[1];
-      if (HASH.test(source)) return source;
-    }
+    const known = uploadedHash(source);
+    if (known) return known;
     const blob = await imageBlob(source);
     const { hash } = await this._bridge.call("upload", { blob });
     return hash;
@@ -65,15 +70,23 @@ export class Conversation {
     for (const key of ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"]) {
       if (typeof template[key] === "string" && template[key] !== "") layout[key] = template[key];
     }
-    if (template.image) layout.image = await this._upload(template.image);
+    // An image not uploaded yet goes with the message: the host uploads it when the
+    // message is sent, so a move made offline is in the composer or the outbox at
+    // once and survives the app being closed.
+    let image;
+    if (template.image) {
+      const hash = uploadedHash(template.image);
+      if (hash) layout.image = hash;
+      else image = await imageBlob(template.image);
+    }
     const draft = { url: message.url, layout, live };
     if (typeof message.summaryText === "string" && message.summaryText !== "") draft.summaryText = message.summaryText;
     if (message.session) draft.session = { id: message.session.identifier, baseVersion: message.baseVersion ?? message.session.version };
-    return draft;
+    return { draft, image };
   }
 
   async _deliver(method, message) {
-    const draft = await this._draft(message);
+    const { draft, image } = await this._draft(message);
     const ref = newRef();
     message.ref = ref;
     if (method === "insert") {
@@ -81,7 +94,7 @@ export class Conversation {
       this._staged.set(ref, message);
     }
     try {
-      const sent = await this._bridge.call(method, { ref, message: draft });
+      const sent = await this._bridge.call(method, image ? { ref, message: draft, image } : { ref, message: draft });
       this._sent(message, sent);
       return message;
     } catch (error) {

@@ -109,6 +109,13 @@ export function draftProblem(d) {
   return null;
 }
 
+function imageBlobProblem(b) {
+  if (!isBlob(b)) return "an image must be a Blob";
+  if (b.size > LIMITS.uploadBytes) return "the image is larger than 5 MiB";
+  if (b.size === 0) return "the image is empty";
+  return null;
+}
+
 function storageKeyOk(k) {
   return typeof k === "string" && k.length >= 1 && k.length <= LIMITS.storageKey;
 }
@@ -149,6 +156,12 @@ function checkArgs(method, a) {
     case "insert":
     case "send": {
       if (typeof a.ref !== "string" || !REF.test(a.ref)) return "ref must be 1–64 letters, digits, - or _";
+      // `image`: the layout's image, not uploaded yet; the host uploads it when the message is sent
+      if (a.image !== undefined) {
+        const problem = imageBlobProblem(a.image);
+        if (problem) return problem;
+        if (isObject(a.message) && isObject(a.message.layout) && a.message.layout.image != null) return "give the image as message.layout.image or as image, not both";
+      }
       return draftProblem(a.message);
     }
     case "insertText":
@@ -163,10 +176,7 @@ function checkArgs(method, a) {
       if (!textOk(a.name, LIMITS.text)) return "name must be text of at most 300 characters";
       return null;
     case "upload":
-      if (!isBlob(a.blob)) return "blob must be a Blob";
-      if (a.blob.size > LIMITS.uploadBytes) return "the image is larger than 5 MiB";
-      if (a.blob.size === 0) return "the image is empty";
-      return null;
+      return imageBlobProblem(a.blob);
     case "requestPresentationStyle":
       return a.style === "compact" || a.style === "expanded" ? null : "style must be compact or expanded";
     case "storage.get":

@@ -5,6 +5,9 @@ import ParlorCore
 extension ServeSettings {
     /// The `limit-*` keys: rates as COUNT/SECONDS ("0" for none), sizes as numbers.
     mutating func readLimits(_ config: ConfigReader) throws {
+        func keepingBurst(_ read: Rate, _ current: Rate) -> Rate {
+            read.description == current.description ? current : read
+        }
         func rate(_ key: String, _ current: Rate) throws -> Rate {
             let text = config.string(forKey: ConfigKey([key]), default: current.description)
             guard let r = Rate(parsing: text) else { throw ValidationError("\(key) is COUNT/SECONDS (e.g. 10/3600) or 0") }
@@ -21,6 +24,10 @@ extension ServeSettings {
         engine.sendsPerUser.burst = try count("limit-send-burst", engine.sendsPerUser.burst ?? 30)
         engine.conversationsPerUser = try rate("limit-conversations", engine.conversationsPerUser)
         engine.invitesPerUser = try rate("limit-invites", engine.invitesPerUser)
+        // The defaults keep their bursts (a person renaming twice in a row, an app saving
+        // a few keys at once); a rate the operator gives is its own burst.
+        engine.changesPerUser = try keepingBurst(rate("limit-changes", engine.changesPerUser), engine.changesPerUser)
+        engine.appDataWritesPerUser = try keepingBurst(rate("limit-app-data-writes", engine.appDataWritesPerUser), engine.appDataWritesPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)

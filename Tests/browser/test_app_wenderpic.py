@@ -11,6 +11,7 @@ New Game before Send: the staged drawing reopens; what the message box shows
 is what Send sends, and lines drawn after Done are never lost."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -78,6 +79,42 @@ def expect_bubble(page, caption, subcaption, trailing=""):
     expect(img).to_be_visible()
     page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
     return row
+
+
+def picture(img):
+    """Which picture an <img> shows, the same before and after the upload (a staged
+    drawing is shown from this browser, a sent one from /blobs/<hash>): a hash of its
+    pixels, or None while it has not loaded."""
+    return img.evaluate("""async (el) => {
+        if (!el.complete || !el.naturalWidth) return null;
+        const c = document.createElement("canvas");
+        c.width = el.naturalWidth;
+        c.height = el.naturalHeight;
+        const g = c.getContext("2d");
+        g.drawImage(el, 0, 0);
+        const pixels = g.getImageData(0, 0, c.width, c.height).data;
+        const digest = await crypto.subtle.digest("SHA-256", pixels);
+        return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    }""")
+
+
+def loaded_picture(img):
+    """The picture of `img` once it has loaded (bounded wait)."""
+    expect(img).to_be_visible()
+    deadline = time.monotonic() + 10
+    while (shown := picture(img)) is None:
+        assert time.monotonic() < deadline, "the picture did not load"
+        time.sleep(0.1)
+    return shown
+
+
+def expect_picture(img, wanted, same=True):
+    """Waits (bounded) until `img` shows the picture `wanted` (or, same=False, another)."""
+    expect(img).to_be_visible()
+    deadline = time.monotonic() + 10
+    while (shown := picture(img)) is None or (shown == wanted) != same:
+        assert time.monotonic() < deadline, f"picture still {'not ' if same else ''}{wanted}"
+        time.sleep(0.1)
 
 
 HOUSE = [(0.2, 0.8), (0.2, 0.45), (0.5, 0.2), (0.8, 0.45), (0.8, 0.8), (0.2, 0.8)]
@@ -471,7 +508,7 @@ def start_a_staged_game(ana, ben):
     pane_ready(ana, "compact")
     staged = ana.locator(".staged-item[data-kind=app]")
     expect(staged).to_contain_text("Guess my WenderPic!")
-    return word, staged.locator("img.thumb").get_attribute("src")
+    return word, loaded_picture(staged.locator("img.thumb"))
 
 
 def reopen_before_send(ana, word):
@@ -484,13 +521,13 @@ def reopen_before_send(ana, word):
     drawn(ana)
 
 
-def send_and_expect_the_game_out(ana, ben, word, picture):
-    """Send: both see `picture`; opened from its bubble, the game has `word` and nothing
+def send_and_expect_the_game_out(ana, ben, word, shown):
+    """Send: both see the picture `shown`; opened from its bubble, the game has `word` and nothing
     more to send (its drawing is no longer a new game's)."""
     send(ana)
     for page in (ana, ben):
         row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", picture)
+        expect_picture(row.locator(".app-image img"), shown)
     expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
     app_rows(ana).locator(".app-bubble").click()
     pane_ready(ana, "expanded")
@@ -524,8 +561,8 @@ def test_new_game_before_send_goes_on_with_the_staged_drawing_and_done_replaces_
     pane_ready(ana, "compact")
     staged = ana.locator(".staged-item[data-kind=app]")
     expect(staged).to_have_count(1)
-    expect(staged.locator("img.thumb")).not_to_have_attribute("src", first)
-    second = staged.locator("img.thumb").get_attribute("src")
+    expect_picture(staged.locator("img.thumb"), first, same=False)
+    second = loaded_picture(staged.locator("img.thumb"))
     send_and_expect_the_game_out(ana, ben, word, second)
     expect_a_blank_new_game(ana)
 
@@ -543,11 +580,11 @@ def test_lines_added_after_new_game_survive_sending_the_staged_drawing(people):
     ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").click()
     pane_ready(ana, "compact")
     staged = ana.locator(".staged-item[data-kind=app]")
-    expect(staged.locator("img.thumb")).to_have_attribute("src", first)
+    expect_picture(staged.locator("img.thumb"), first)
     send(ana)
     for page in (ana, ben):
         row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+        expect_picture(row.locator(".app-image img"), first)
     # the new line waits in the game sent, to go out as more ink
     app_rows(ana).locator(".app-bubble").click()
     pane_ready(ana, "expanded")
@@ -621,7 +658,7 @@ def test_new_game_tapped_while_the_staged_drawing_is_sending_goes_on_with_the_se
     expect(frame(ana).locator("#ink")).not_to_have_attribute("aria-valuenow", str(left))
     slow.release()
     row = expect_bubble(ana, "Guess my WenderPic!", "by Ana")
-    expect(row.locator(".app-image img")).to_have_attribute("src", first)
+    expect_picture(row.locator(".app-image img"), first)
     expect(frame(ana).locator("#notice")).to_contain_text("Sent!")
     expect(frame(ana).locator("#word")).to_have_text(word)
     expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
@@ -652,7 +689,7 @@ def test_a_drawing_sent_after_the_app_was_closed_is_not_the_next_new_game(people
     send(ana)
     for page in (ana, ben):
         row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+        expect_picture(row.locator(".app-image img"), first)
     if not opened_again:
         open_from_drawer(ana, APP)
     expect(frame(ana).locator("#status")).to_contain_text("wait for a guess")
@@ -672,13 +709,13 @@ def test_a_drawing_in_the_message_box_survives_a_reload(people):
     ana.reload()
     staged = ana.locator(".staged-item[data-kind=app]")
     expect(staged).to_contain_text("Guess my WenderPic!")
-    expect(staged.locator("img.thumb")).to_have_attribute("src", first)
+    expect_picture(staged.locator("img.thumb"), first)
     expect(ana.locator("#composer-input")).to_have_value("look at this")
     shot(ana, "wenderpic-staged-after-reload")
     send(ana)
     for page in (ana, ben):
         row = expect_bubble(page, "Guess my WenderPic!", "by Ana")
-        expect(row.locator(".app-image img")).to_have_attribute("src", first)
+        expect_picture(row.locator(".app-image img"), first)
         expect(page.locator(".text-bubble", has_text="look at this")).to_be_visible()
     expect(staged).to_have_count(0)
     open_from_drawer(ana, APP)

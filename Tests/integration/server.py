@@ -28,6 +28,8 @@ RELAXED = {
     "--limit-sends": "0",
     "--limit-conversations": "0",
     "--limit-invites": "0",
+    "--limit-changes": "0",
+    "--limit-app-data-writes": "0",
     "--limit-upload-bytes": "0",
     "--limit-stored-image-mb": "0",
 }

@@ -191,3 +191,21 @@ async def test_a_server_past_its_capacity_turns_sends_away_and_stores_each_once_
         history = await owner.history_all(cid)
         texts = [m["text"] for m in history if m.get("kind") == "text"]
         assert sorted(texts) == sorted(text for _, text in sends.values()), "each stored once"
+
+
+async def test_renames_and_app_storage_writes_per_user(server_factory):
+    """A loop of renames (each one news for every room) or storage writes is refused
+    past its rate; the others in the room get no more than the rate's worth."""
+    srv = server_factory(["--limit-changes", "3/2", "--limit-app-data-writes", "2/2"])
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        for i in range(3):
+            await ana.call("rename", name=f"Ana {i}")
+        e = await ana.expect_error("rename", "rate_limited", name="Ana again")
+        await ana.expect_error("recovery.create", "rate_limited")
+        for i in range(2):
+            await ana.call("appdata.set", appId="wenderpic", key="k", value=i)
+        e2 = await ana.expect_error("appdata.set", "rate_limited", appId="wenderpic", key="k", value=9)
+        await wait_out(max(e, e2, key=lambda x: x["retryAfterMs"]))
+        await ana.call("rename", name="Ana at last")
+        await ana.call("appdata.set", appId="wenderpic", key="k", value=3)

@@ -31,3 +31,24 @@ test("nothing but http(s) is a link, and the whole text is always kept", () => {
   const t = "a https://x.example/é b https://y.example c";
   assert.equal(joined(t), t);
 });
+
+test("a run of closing brackets takes linear time (a 10,000-character text drew for seconds)", () => {
+  const t = `https://a.example/${")".repeat(9982)}`;
+  const start = performance.now();
+  for (let i = 0; i < 20; i++) assert.deepEqual(links(t), [["https://a.example/", "https://a.example/"]]);
+  assert.ok(performance.now() - start < 1000, "20 such texts within a second");
+});
+
+test("an address with a name before @ is not a link: what it shows is not where it goes", () => {
+  const t = "pay at https://bank.example\u2044login@evil.example now";
+  assert.deepEqual(links(t), []);
+  assert.equal(joined(t), t);
+  assert.deepEqual(links("https://user:pw@example.org/x"), []);
+  assert.deepEqual(links("mail me: https://example.org/a@b"), [["https://example.org/a@b", "https://example.org/a@b"]], "an @ in the path is fine");
+});
+
+test("a bidirectional control ends an address, so its text is shown in the order it opens", () => {
+  assert.deepEqual(links("https://example.org/\u202Egnp.exe"), [["https://example.org/", "https://example.org/"]]);
+  const t = "x https://a.example/\u2067b\u2069 y";
+  assert.equal(joined(t), t);
+});

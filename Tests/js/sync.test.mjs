@@ -171,3 +171,29 @@ test("app storage: asked once, then held; a write updates it; offline reads the 
   assert.deepEqual(await offline, { drafts: "x" });
   assert.equal(store.state.appData.wenderpic, undefined, "asked again when back online");
 });
+
+test("app storage: one write per key at a time; values set meanwhile are sent once, the latest", async () => {
+  const { store, client, sync } = inConversation();
+  sync.appData("wenderpic");
+  asked(client, "appdata.get")[0].resolve({ data: {} });
+  await tick();
+  const first = sync.setAppData("wenderpic", "drafts", "a");
+  const typed = ["ab", "abc", "abcd"].map((v) => sync.setAppData("wenderpic", "drafts", v));
+  const other = sync.setAppData("wenderpic", "words", "w");
+  await tick();
+  assert.deepEqual(asked(client, "appdata.set").map((r) => r.fields.value), ["a", "w"], "one per key on its way");
+  asked(client, "appdata.set")[0].resolve({});
+  asked(client, "appdata.set")[1].resolve({});
+  await first;
+  await other;
+  await tick();
+  assert.deepEqual(asked(client, "appdata.set").map((r) => r.fields.value), ["a", "w", "abcd"], "the latest, once");
+  asked(client, "appdata.set")[2].resolve({});
+  await Promise.all(typed);
+  assert.deepEqual(store.state.appData.wenderpic, { drafts: "abcd", words: "w" });
+  const later = sync.setAppData("wenderpic", "drafts", "z");
+  await tick();
+  assert.equal(asked(client, "appdata.set").length, 4, "idle again: written at once");
+  asked(client, "appdata.set")[3].resolve({});
+  await later;
+});

@@ -30,7 +30,6 @@ import { overView, waitView } from "./views/result.js";
 const root = document.getElementById("root");
 const DRAFTS_KEY = "drafts";
 /** A move whose picture is not up after this long says so (offline, it waits for the connection). */
-const UPLOAD_NOTICE_MS = 1500;
 
 /** The game a message carries, or null. */
 function gameOf(message) {
@@ -284,7 +283,6 @@ class WenderPic extends MessagesAppViewController {
       move: "draw",
       base: t ? game : null,
       staged: "Your drawing is in the message box. Press Send to challenge your friends!",
-      waiting: "Uploading your drawing… Offline, it waits: it goes in the message box once you're back.",
       sent: "Sent! Now wait for a guess.",
       done: () => {
         if (!t) return this.freshSent(next, session.identifier);
@@ -342,7 +340,6 @@ class WenderPic extends MessagesAppViewController {
       base: t.game,
       guess: last.text,
       staged: `Your guess “${last.text}” is in the message box. Press Send!`,
-      waiting: `Uploading your guess “${last.text}”… Offline, it waits: it goes in the message box once you're back.`,
       sent: right ? "👍 You got it!" : "Sent! Let's see if the artist adds more ink.",
       done: () => {
         this.guessDrafts.delete(session.identifier);
@@ -366,28 +363,9 @@ class WenderPic extends MessagesAppViewController {
     const token = ++this.sendToken;
     this.notice = null;
     this.status = { kind: "staged", sessionId: session.identifier, text: how.staged };
-    // The picture is uploaded first: offline that waits for the connection, and
-    // after a moment the line says so rather than that the move is in the message box.
-    const sending = (async () => {
-      const layout = message.layout;
-      if (layout && layout.image && typeof layout.image !== "string") {
-        const slow = setTimeout(() => {
-          if (token !== this.sendToken || this.status?.kind !== "staged") return;
-          this.status = { ...this.status, text: how.waiting };
-          if (this.viewStyle !== "expanded") this.render();
-        }, UPLOAD_NOTICE_MS);
-        try {
-          layout.image = await conversation.uploadImage(layout.image);
-        } finally {
-          clearTimeout(slow);
-        }
-        if (token === this.sendToken && this.status?.kind === "staged" && this.status.text === how.waiting) {
-          this.status = { ...this.status, text: how.staged };
-          if (this.viewStyle !== "expanded") this.render();
-        }
-      }
-      return conversation.insert(message);
-    })();
+    // The picture goes with the move: the host uploads it when the message is sent,
+    // so offline the move is in the message box at once and waits there.
+    const sending = conversation.insert(message);
     sending.catch(() => {});
     await this.requestPresentationStyle("compact");
     try {

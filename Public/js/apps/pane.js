@@ -357,7 +357,7 @@ export class AppPane extends EventTarget {
       case "insert": {
         const message = draftToMessage(appId, args.message);
         try {
-          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame });
+          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image: args.image });
           return this.snapshotOf(stored);
         } catch (error) {
           throw await this.sendError(error, frame);
@@ -372,7 +372,7 @@ export class AppPane extends EventTarget {
           throw refused("cancelled", "the user did not send it");
         if (frame !== this.frame) throw refused("inactive", "this app is not active");
         try {
-          const stored = await this.sync.send(conversationId, message);
+          const stored = await this.sync.send(conversationId, message, { image: args.image });
           return this.snapshotOf(stored);
         } catch (error) {
           throw await this.sendError(error, frame);

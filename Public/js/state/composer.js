@@ -60,7 +60,7 @@ export function storableStaged(staged) {
   const out = {};
   for (const [conversationId, list] of Object.entries(staged || {})) {
     if (!Array.isArray(list) || list.length === 0) continue;
-    out[conversationId] = list.map(({ key, message, appId, ref }) => ({ key, message, appId, ref }));
+    out[conversationId] = list.map(({ key, message, appId, ref, imageKey }) => ({ key, message, appId, ref, imageKey }));
   }
   return out;
 }
@@ -77,7 +77,7 @@ export function keptStaged(raw) {
     if (!Array.isArray(list)) continue;
     const ok = list.filter((s) => s && typeof s.key === "string" && s.message && typeof s.message === "object"
       && typeof s.message.kind === "string" && (s.appId === undefined || typeof s.appId === "string")
-      && (s.ref === undefined || typeof s.ref === "string"));
+      && (s.ref === undefined || typeof s.ref === "string") && (s.imageKey === undefined || typeof s.imageKey === "string"));
     if (ok.length) out[conversationId] = ok;
   }
   return out;

@@ -2,23 +2,42 @@
 // text as typed (no markup is ever interpreted), and what is shown is exactly
 // the text. Trailing punctuation that ends a sentence stays out of the link.
 
-const URL = /\bhttps?:\/\/[^\s<>"]+/gi;
+// Bidirectional controls end an address: inside one they would show it in another
+// order than it is opened in.
+const URL = /\bhttps?:\/\/[^\s<>"\u200e\u200f\u202a-\u202e\u2066-\u2069]+/gi;
 /** Closing characters kept in the link only when the link opened them too. */
 const PAIRS = { ")": "(", "]": "[", "}": "{" };
 
-/** Trims what most likely belongs to the sentence, not to the address. */
+/**
+ * Trims what most likely belongs to the sentence, not to the address. Counts each
+ * bracket once (linear: a text of 10,000 ")" must not take seconds to draw).
+ */
 function trimEnd(url) {
+  const open = { ")": 0, "]": 0, "}": 0 };
+  const close = { ")": 0, "]": 0, "}": 0 };
+  for (const c of url) {
+    if (c in close) close[c] += 1;
+    else if (c === "(") open[")"] += 1;
+    else if (c === "[") open["]"] += 1;
+    else if (c === "{") open["}"] += 1;
+  }
   let end = url.length;
   for (;;) {
     const c = url[end - 1];
     if (/[.,;:!?'’”]/.test(c)) { end -= 1; continue; }
-    const open = PAIRS[c];
-    if (open) {
-      const s = url.slice(0, end);
-      if (s.split(open).length - 1 < s.split(c).length - 1) { end -= 1; continue; }
+    if (PAIRS[c] && open[c] < close[c]) {
+      close[c] -= 1;
+      end -= 1;
+      continue;
     }
     return url.slice(0, end);
   }
+}
+
+/** `https://bank.example⁄login@evil.example` goes to evil.example: a name before an @ is never linked. */
+function hasUserInfo(href) {
+  const u = new globalThis.URL(href);
+  return u.username !== "" || u.password !== "";
 }
 
 /**
@@ -36,6 +55,7 @@ export function linkParts(text) {
     let href;
     try {
       href = new globalThis.URL(url).href;
+      if (hasUserInfo(href)) continue;
     } catch {
       continue;
     }

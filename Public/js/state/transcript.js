@@ -175,6 +175,24 @@ export function addPending(t, pending) {
 }
 
 /**
+ * A local echo's image was uploaded: it shows the message as it is now sent.
+ * @param {Transcript} t
+ * @param {string} clientId
+ * @param {object} message the message with its image's hash
+ */
+export function pendingUploaded(t, clientId, message) {
+  if (!t.pending.some((p) => p.clientId === clientId)) return t;
+  return {
+    ...t,
+    pending: t.pending.map((p) => {
+      if (p.clientId !== clientId) return p;
+      const { imageKey, ...rest } = p;
+      return { ...rest, message };
+    }),
+  };
+}
+
+/**
  * Marks a local echo as failed (kept, so nothing typed is lost).
  * @param {Transcript} t
  * @param {string} clientId

@@ -10,6 +10,8 @@ export class AppData {
   constructor(client, store) {
     this.client = client;
     this.store = store;
+    /** per app and key: the write on its way, and the latest value waiting for it */
+    this.writes = new Map();
   }
 
   /** @returns {Promise<Record<string, unknown>>} */
@@ -28,8 +30,48 @@ export class AppData {
     ));
   }
 
-  /** Stores (or, with null, removes) one key on the server, then here. */
-  async set(appId, key, value) {
+  /**
+   * Stores (or, with null, removes) one key on the server, then here. One write per
+   * key at a time: a value set while the last is on its way waits and is sent alone,
+   * the latest only (an app saving as the user types makes a write per round trip,
+   * not per key press, and stays within the server's limit on writes).
+   */
+  set(appId, key, value) {
+    const slot = `${appId}\u0000${key}`;
+    let s = this.writes.get(slot);
+    if (!s) {
+      s = { inFlight: null, waiting: null };
+      this.writes.set(slot, s);
+    }
+    if (!s.inFlight) {
+      s.inFlight = this.write(appId, key, value).finally(() => this.writeNext(slot, appId, key));
+      return s.inFlight;
+    }
+    // every caller waiting meanwhile is answered by the write of the latest value
+    if (!s.waiting) {
+      let resolve;
+      let reject;
+      const promise = new Promise((a, b) => { resolve = a; reject = b; });
+      s.waiting = { promise, resolve, reject, value };
+    }
+    s.waiting.value = value;
+    return s.waiting.promise;
+  }
+
+  writeNext(slot, appId, key) {
+    const s = this.writes.get(slot);
+    const w = s.waiting;
+    s.inFlight = null;
+    s.waiting = null;
+    if (!w) {
+      this.writes.delete(slot);
+      return;
+    }
+    s.inFlight = this.write(appId, key, w.value).finally(() => this.writeNext(slot, appId, key));
+    s.inFlight.then(w.resolve, w.reject);
+  }
+
+  async write(appId, key, value) {
     await this.client.request("appdata.set", { appId, key, value: value === undefined ? null : value });
     const data = { ...(await this.get(appId)) };
     if (value === null || value === undefined) delete data[key];

@@ -6,8 +6,11 @@
 // one answered `rate_limited` or `server_busy` after the time the server gave (net/retry.js):
 // such sends are held, with every later one, and sent again one after another
 // in the order they were written, so a burst past the limit arrives in order.
+// A message whose image is not uploaded yet (an app's drawing, made offline)
+// waits here like any other, its image in sync/pendingImages.js under
+// `imageKey`; the image is uploaded just before the message is sent.
 
-import { addPending, failPending, removePending, retryPending } from "../state/transcript.js";
+import { addPending, failPending, pendingUploaded, removePending, retryPending } from "../state/transcript.js";
 import { newClientId, outboundProblem } from "../net/frames.js";
 import { ProtocolError } from "../net/client.js";
 import { RETRYABLE, WAITS, sendRetryDelay } from "../net/retry.js";
@@ -25,9 +28,11 @@ export class Outbox {
    * @param {(conversationId: string, message: object, supersedes?: object) => void} hooks.stored the server's answer, a message like a live one
    * @param {(item: object, error: Error) => void} hooks.failed a refused send nobody awaits
    * @param {(item: object, retryInMs: number, code: string) => void} [hooks.limited] a send held back by a rate limit or a busy server, sent again in retryInMs
+   * @param {import("./pendingImages.js").PendingImages} [hooks.images] images waiting to be uploaded
+   * @param {(blob: Blob) => Promise<string>} [hooks.upload] one upload attempt (sync/uploads.js), its hash
    */
-  constructor(client, store, { random, stored, failed, limited = () => {} }) {
-    Object.assign(this, { client, store, random, stored, failed, limited });
+  constructor(client, store, { random, stored, failed, limited = () => {}, images = null, upload = null }) {
+    Object.assign(this, { client, store, random, stored, failed, limited, images, upload });
     /** @type {Map<string, {attempts: number, timer: any}>} the retry timers, by clientId: how the outbox resends, not state anyone draws */
     this.retries = new Map();
     /** clientIds held back by a rate limit (and sends made after them), sent in outbox order when limitTimer fires */
@@ -45,7 +50,7 @@ export class Outbox {
     const t = (id) => transcripts[id] ?? this.store.transcript(id);
     for (const item of this.store.outbox()) {
       transcripts[item.conversationId] = addPending(t(item.conversationId), {
-        clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message,
+        clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message, imageKey: item.imageKey,
       });
     }
     for (const record of this.store.refused()) {
@@ -60,15 +65,23 @@ export class Outbox {
    * Sends a message with a local echo. Resolves with the stored message;
    * rejects with a ProtocolError the server gave (not for being offline: the
    * outbox keeps it and sends it on reconnect, and the promise waits).
+   * @param {{image?: Blob, imageKey?: string}} [pending] the layout's image, not
+   *   uploaded yet: a Blob, or the key of one kept in `images` (a staged item's)
    */
-  send(conversationId, message) {
+  send(conversationId, message, { image = null, imageKey = null } = {}) {
     const problem = outboundProblem(message);
     if (problem) return Promise.reject(new ProtocolError({ code: "invalid_field", message: problem }));
     const user = this.store.state.user;
     const item = { clientId: newClientId(), conversationId, message, createdAt: Date.now() };
+    if (image && this.images) {
+      item.imageKey = item.clientId;
+      this.images.keep(item.imageKey, image);
+    } else if (imageKey) {
+      item.imageKey = imageKey;
+    }
     this.store.saveOutbox([...this.store.outbox(), item]);
     this.store.setTranscript(conversationId, addPending(this.store.transcript(conversationId), {
-      clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message,
+      clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message, imageKey: item.imageKey,
     }));
     const settled = this.store.waiters.wait(waiterKey(item.clientId));
     if (this.held.size) this.held.add(item.clientId); // behind the ones a rate limit holds
@@ -86,8 +99,10 @@ export class Outbox {
     }
     let answer;
     try {
-      answer = await this.store.requests.join(wireKey(id), () =>
-        this.client.request("send", { conversationId: item.conversationId, clientId: id, message: item.message }));
+      answer = await this.store.requests.join(wireKey(id), async () => {
+        if (item.imageKey) await this.uploadImage(item);
+        return this.client.request("send", { conversationId: item.conversationId, clientId: id, message: item.message });
+      });
     } catch (error) {
       this.sendFailed(item, error);
       return;
@@ -95,6 +110,29 @@ export class Outbox {
     this.retries.delete(id);
     this.drop(id);
     this.stored(item.conversationId, answer.message, answer.supersedes);
+  }
+
+  /**
+   * Uploads a waiting image and puts its hash in the message, for good: the item
+   * in the outbox and its echo carry the hash from then on. An unreachable server
+   * is "offline" or "timeout" to the send, so it waits or is retried as a send is.
+   */
+  async uploadImage(item) {
+    const key = item.imageKey;
+    const blob = this.images ? await this.images.take(key) : null;
+    if (!blob) throw new ProtocolError({ code: "image_lost", message: "the image was lost before it could be uploaded" });
+    let hash;
+    try {
+      hash = await this.upload(blob);
+    } catch (error) {
+      if (error?.code !== "unreachable") throw error;
+      throw new ProtocolError({ code: this.client.status === "online" ? "timeout" : "offline", message: error.message });
+    }
+    item.message = { ...item.message, layout: { ...item.message.layout, image: hash } };
+    delete item.imageKey;
+    this.store.saveOutbox(this.store.outbox().map((i) => (i.clientId === item.clientId ? item : i)));
+    this.store.setTranscript(item.conversationId, pendingUploaded(this.store.transcript(item.conversationId), item.clientId, item.message));
+    this.images.forget(key);
   }
 
   sendFailed(item, error) {
@@ -215,6 +253,7 @@ export class Outbox {
     const p = t.pending.find((x) => x.clientId === clientId);
     if (!p) return;
     const item = { clientId, conversationId, message: p.message, createdAt: p.createdAt };
+    if (p.imageKey) item.imageKey = p.imageKey;
     this.store.saveOutbox([...this.store.outbox(), item]);
     this.store.setTranscript(conversationId, retryPending(t, clientId));
     this.trySend(item);
@@ -224,6 +263,8 @@ export class Outbox {
   discard(conversationId, clientId) {
     this.forgetRetry(clientId);
     this.drop(clientId);
+    const p = this.store.transcript(conversationId).pending.find((x) => x.clientId === clientId);
+    if (p?.imageKey) this.images?.forget(p.imageKey);
     this.store.setTranscript(conversationId, removePending(this.store.transcript(conversationId), clientId));
   }
 }

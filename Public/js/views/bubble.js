@@ -32,9 +32,11 @@ export function templateLayout(m, ctx, { interactive, get = false }) {
   const l = m.layout || {};
   const t = (s) => (typeof s === "string" && s !== "" ? ctx.names(s, m.appId) : null);
   const parts = [];
-  if (l.image || l.imageTitle || l.imageSubtitle) {
+  // a message whose image is not uploaded yet shows it from this browser (localImage)
+  const src = l.image ? blobURL(l.image) : l.localImage;
+  if (src || l.imageTitle || l.imageSubtitle) {
     parts.push(h("div", { class: "app-image" },
-      l.image ? h("img", { src: blobURL(l.image), alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false" }) : null,
+      src ? h("img", { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false" }) : null,
       t(l.imageTitle) && h("div", { class: "image-title" }, t(l.imageTitle)),
       t(l.imageSubtitle) && h("div", { class: "image-subtitle" }, t(l.imageSubtitle)),
     ));
@@ -73,10 +75,14 @@ function stickerEl(s, ctx) {
   });
 }
 
-/** The text as typed; its web addresses as links that open in a new tab, telling the site nothing. */
+/**
+ * The text as typed; its web addresses as links that open in a new tab, telling the
+ * site nothing. An address reads left to right whatever surrounds it (dir isolates it
+ * from the text around, so right-to-left text cannot reorder what it shows).
+ */
 function textWithLinks(text) {
   return linkParts(text).map((p) => (p.href
-    ? h("a", { href: p.href, target: "_blank", rel: "noopener noreferrer nofollow" }, p.text)
+    ? h("a", { href: p.href, target: "_blank", rel: "noopener noreferrer nofollow", dir: "ltr" }, p.text)
     : p.text));
 }
 
@@ -152,7 +158,7 @@ export function summaryRow(m, ctx) {
 /** A local echo, until the server confirms it. */
 export function pendingRow(p, ctx) {
   const failed = p.status === "failed";
-  const m = { ...p.message, sender: p.sender, createdAt: p.createdAt };
+  const m = withLocalImage({ ...p.message, sender: p.sender, createdAt: p.createdAt }, p.imageKey, ctx);
   const meta = h("div", { class: "meta" });
   if (failed) {
     meta.append(h("span", { class: "error" }, failureText(p.error)));
@@ -164,6 +170,12 @@ export function pendingRow(p, ctx) {
   return h("div", { class: ["row", "mine", "pending", failed && "failed"], dataset: { clientId: p.clientId, kind: m.kind } },
     body(m, ctx, { pending: true }),
     meta);
+}
+
+/** A staged or sending app message whose image waits to be uploaded, shown with it. */
+export function withLocalImage(m, imageKey, ctx) {
+  const url = imageKey && ctx.pendingImage?.(imageKey);
+  return url ? { ...m, layout: { ...m.layout, localImage: url } } : m;
 }
 
 function failureText(code) {
@@ -182,6 +194,15 @@ function failureText(code) {
       return "Not sent: the server had a problem";
     case "timeout":
       return "Not sent: the server did not answer";
+    case "image_lost":
+      return "Not sent: the picture was lost before it was uploaded";
+    case "not_an_image":
+    case "invalid_image":
+      return "Not sent: the picture could not be read";
+    case "too_large":
+      return "Not sent: the picture is too big";
+    case "quota_exceeded":
+      return "Not sent: your pictures have reached this server's limit";
     default:
       return "Not sent";
   }

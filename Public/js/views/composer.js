@@ -113,7 +113,8 @@ export class ComposerView {
       const app = ctx.app(m.appId);
       title = ctx.names(m.layout?.caption || m.summaryText || app?.name || m.appId, m.appId);
       sub = app?.name || m.appId;
-      preview = m.layout?.image ? h("img", { class: "thumb", src: blobURL(m.layout.image), alt: "" }) : app ? h("img", { class: "thumb", src: app.icon, alt: "" }) : null;
+      const src = m.layout?.image ? blobURL(m.layout.image) : (s.imageKey && ctx.pendingImage?.(s.imageKey)) || app?.icon;
+      preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
     } else {
       title = m.kind === "sticker" ? "Sticker" : m.name || "Image";
       sub = m.kind === "sticker" ? m.description || "" : "Attachment";

@@ -15,6 +15,7 @@ extension Engine {
             }
 
         case .renameDevice(let deviceId, let name):
+            try limit(\.changes, userId, "changes")
             guard try tx.renameDevice(id: deviceId, userId: userId, name: name) else {
                 throw ParlorError(.notFound, "this account has no such device", field: "deviceId")
             }
@@ -41,6 +42,7 @@ extension Engine {
             }
 
         case .createRecoveryKey:
+            try limit(\.changes, userId, "changes")
             let key = Self.newRecoveryKey()
             try tx.setRecoveryHash(userId: userId, Self.recoveryHash(key))
             out.result(conn, id) { w in w.field("recoveryKey", key) }

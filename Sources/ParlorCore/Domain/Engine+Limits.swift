@@ -9,6 +9,8 @@ struct EngineLimiters {
     var invites: RateLimiter
     var uploadBytes: RateLimiter
     var playing: RateLimiter
+    var changes: RateLimiter
+    var appDataWrites: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -18,10 +20,12 @@ struct EngineLimiters {
         invites = RateLimiter(s.invitesPerUser)
         uploadBytes = RateLimiter(s.uploadBytesPerUser)
         playing = RateLimiter(s.playingPerUser)
+        changes = RateLimiter(s.changesPerUser)
+        appDataWrites = RateLimiter(s.appDataWritesPerUser)
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites] {
             self[keyPath: kp].prune(now: now)
         }
     }

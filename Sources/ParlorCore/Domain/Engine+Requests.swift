@@ -10,6 +10,7 @@ extension Engine {
             try handleDevices(request, id: id, conn: conn, userId: userId, tx, &out)
 
         case .rename(let name):
+            try limit(\.changes, userId, "changes")
             try tx.renameUser(id: userId, name: name)
             guard let user = try tx.user(id: userId) else { throw ParlorError(.internalError, "lost a user") }
             out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
@@ -100,6 +101,7 @@ extension Engine {
 
         case .renameConversation(let cid, let title):
             try requireModerator(cid, userId, tx)
+            try limit(\.changes, userId, "changes")
             try tx.renameConversation(id: cid, title: title)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
@@ -202,6 +204,7 @@ extension Engine {
             }
 
         case .setAppData(let appId, let key, let value):
+            try limit(\.appDataWrites, userId, "app storage writes")
             try setAppData(appId, key, value, userId, tx)
             out.result(conn, id) { _ in }
 

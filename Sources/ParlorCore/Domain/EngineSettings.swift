@@ -19,6 +19,14 @@ public struct EngineSettings: Sendable {
     /// `playing` marks: each one is news for everyone in the room, so toggling a pane
     /// in a loop must not make the server fan out without end.
     public var playingPerUser = Rate(60, per: 60, burst: 30)
+    /// Renames (of the account, a conversation, a device) and new recovery keys: each
+    /// a write, and a rename news for every room the user is in, so a loop of them must
+    /// not flood the others' connections (seen: 100,000 renames in 10 s closed a
+    /// member's connection as a slow consumer).
+    public var changesPerUser = Rate(5, per: 1, burst: 30)
+    /// Apps' storage writes (`appdata.set`): generous, as an app may save as the user
+    /// types (the web client sends one write per key at a time, the latest value).
+    public var appDataWritesPerUser = Rate(20, per: 1, burst: 60)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).
