@@ -40,3 +40,14 @@ def read_until(sock, done=lambda data: False):
     except (ConnectionResetError, socket.timeout):
         pass
     return data
+
+
+def text_frame(obj) -> bytes:
+    """One masked text frame holding `obj` as JSON, as a client sends it."""
+    import json
+
+    payload = json.dumps(obj).encode()
+    mask = os.urandom(4)
+    n = len(payload)
+    length = bytes([0x80 | n]) if n < 126 else bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    return bytes([0x81]) + length + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))

@@ -223,6 +223,29 @@ def test_trickled_uploads_hold_no_memory_and_are_cut_off(server, token):
     assert not [n for n in os.listdir(server.data_dir / "blobs") if n.endswith(".tmp")]
 
 
+def test_one_account_holds_four_upload_slots_whatever_its_addresses(server, token):
+    """Slow uploads of one account from several addresses held all 32 slots there are,
+    so nobody else could upload: an account gets 4 at once, like an address."""
+    socks = []
+    try:
+        for i in range(5):
+            s = socket.socket()
+            s.bind((f"127.0.0.{10 + i}", 0))
+            s.settimeout(10)
+            s.connect(("127.0.0.1", server.port))
+            s.sendall(_post_head(server.port, 5 * MiB - 1, token) + b"\x89PNG")
+            socks.append(s)
+        answered, _, _ = select.select(socks, [], [], 5.0)
+        assert len(answered) == 1, f"{len(answered)} of the 5 uploads were answered at once"
+        status, data = _read_status(answered[0])
+        assert status == 429 and b"too_many_uploads" in data, data
+    finally:
+        for s in socks:
+            s.close()
+    status, _, _, js = upload(server, png_bytes(rgb=(1, 2, 3)), token)
+    assert status == 201, js
+
+
 def test_image_bombs_are_refused(server, token):
     status, _, _, js = upload(server, png_header(20000, 20000), token)
     assert status == 413 and js["code"] == "image_too_large", js

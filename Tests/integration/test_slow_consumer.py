@@ -3,6 +3,8 @@ server's memory, everyone else keeps being served, and the slow client can resum
 
 import asyncio
 import json
+import os
+import socket
 
 import pytest
 from websockets.asyncio.client import connect as ws_connect
@@ -63,3 +65,52 @@ async def test_slow_consumer_is_dropped_and_resumes(server):
         seqs = [m["seq"] for m in page["messages"]]
         assert 50 <= len(seqs) < 200 and seqs == list(range(last - len(seqs) + 1, last + 1))
         assert page["hasMore"] is True
+
+
+def rss_mib(server) -> float:
+    with open(f"/proc/{server.proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+async def test_one_accounts_connections_that_ask_and_never_read_hold_a_bounded_amount(server):
+    """Connections of one member that pipeline history pages (512 KiB each) and never
+    read were each allowed 8 MiB: 64 of them from one address held 800 MiB, kept after
+    they were gone. Now history pages are answered within a budget of bytes per
+    account (past it: rate_limited, and a connection that keeps asking is closed), all
+    of one account's connections together hold at most 24 MiB before the one that
+    grows is closed (4008), and the memory is given back."""
+    from rawws import text_frame, ws_handshake
+
+    async with Env(server) as env:
+        mal = await env.register("Mallory")
+        cid, _ = await env.conversation(mal)
+        for i in range(30):
+            await mal.send_text(cid, f"{i} " + "€" * 9000)
+        before = rss_mib(server)
+        fds = len(os.listdir(f"/proc/{server.proc.pid}/fd"))
+        socks = []
+        peak = before
+        for _ in range(24):
+            status, _, s = ws_handshake(server.port)
+            assert status == 101
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.sendall(text_frame({"type": "auth", "id": "a", "token": mal.token})
+                      + b"".join(text_frame({"type": "history", "id": f"h{j}", "conversationId": cid, "limit": 200})
+                                 for j in range(20)))
+            socks.append(s)
+            peak = max(peak, rss_mib(server))
+        deadline = asyncio.get_running_loop().time() + 20
+        # each one closed: as a slow consumer, or refused (rate_limited) until it is closed
+        while len(os.listdir(f"/proc/{server.proc.pid}/fd")) > fds + 2:
+            assert asyncio.get_running_loop().time() < deadline, "the non-reading connections were not all closed"
+            peak = max(peak, rss_mib(server))
+            await asyncio.sleep(0.1)
+        for s in socks:
+            s.close()
+        # before: each of the 24 held up to 8 MiB (about 190 MiB in all)
+        assert peak - before < 64, f"RSS grew by {peak - before:.0f} MiB"
+        # and the server goes on serving the member
+        await mal.send_text(cid, "still here")

@@ -11,6 +11,7 @@ struct EngineLimiters {
     var playing: RateLimiter
     var changes: RateLimiter
     var appDataWrites: RateLimiter
+    var historyBytes: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -22,10 +23,11 @@ struct EngineLimiters {
         playing = RateLimiter(s.playingPerUser)
         changes = RateLimiter(s.changesPerUser)
         appDataWrites = RateLimiter(s.appDataWritesPerUser)
+        historyBytes = RateLimiter(s.historyBytesPerUser)
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.historyBytes] {
             self[keyPath: kp].prune(now: now)
         }
     }

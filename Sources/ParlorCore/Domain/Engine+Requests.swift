@@ -145,6 +145,7 @@ extension Engine {
 
         case .history(let cid, let beforeSeq, let limit):
             try requireMember(cid, userId, tx)
+            try requireRoom(\.historyBytes, userId, "history read")
             let before = beforeSeq ?? Int.max
             let page = try tx.messages(conversationId: cid, beforeSeq: before, limit: limit)
             // The newest messages of the page first, up to a byte budget: a page of long
@@ -167,6 +168,7 @@ extension Engine {
                 w.endArray()
                 w.field("hasMore", oldest > 1)
             }
+            limiters.historyBytes.charge(userId, cost: Double(bytes), now: now())
 
         case .installApp(let appId):
             guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }

@@ -27,6 +27,10 @@ public struct EngineSettings: Sendable {
     /// Apps' storage writes (`appdata.set`): generous, as an app may save as the user
     /// types (the web client sends one write per key at a time, the latest value).
     public var appDataWritesPerUser = Rate(20, per: 1, burst: 60)
+    /// Bytes of history pages one user may be answered (a page is up to 512 KiB): a
+    /// client that asks for pages and never reads them made the server build hundreds
+    /// of megabytes before its connections were closed as slow consumers.
+    public var historyBytesPerUser = Rate(16 << 20, per: 1, burst: 32 << 20)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).

@@ -64,6 +64,11 @@ public enum Limits {
     /// a pause of a few tens of milliseconds in its load generator passed.
     public static let outboundFrames = 16_384
     public static let outboundBytes = 4 * 1024 * 1024
+    /// Bytes waiting to be written to all of one account's connections together: past
+    /// it, the connection that grows is closed as a slow consumer. Without it one
+    /// member's connections that ask for history and never read held 8 MiB each
+    /// (64 connections from one address: 800 MiB, never given back).
+    public static let outboundBytesPerUser = 24 * 1024 * 1024
     public static let appDataKeyChars = 128
     public static let appDataValueBytes = 16 * 1024
     public static let appDataTotalBytes = 256 * 1024

@@ -49,6 +49,13 @@ public struct RateLimiter {
         return nil
     }
 
+    /// Takes `cost` whatever is left, into debt: for a cost known only once the work is
+    /// done (the bytes of an answer), after `wait` said there was room for a little.
+    public mutating func charge(_ key: String, cost: Double, now: Int) {
+        guard !rate.isUnlimited else { return }
+        buckets[key] = (level(key, now: now) - cost, now)
+    }
+
     /// How long until `cost` could be taken, without taking it; nil if it could now.
     func wait(_ key: String, cost: Double = 1, now: Int) -> Int? {
         guard !rate.isUnlimited else { return nil }

@@ -91,7 +91,14 @@ extension LWSServer {
     func uploadAuthorized(_ id: UInt64, _ verdict: UploadVerdict) {
         guard let up = uploads[id] else { return }
         switch verdict {
-        case .allowed(let userId): up.userId = userId
+        case .allowed(let userId):
+            // One account's slow uploads from several addresses held every slot there
+            // is (a trickle just above the minimum rate, 120 s each).
+            guard uploads.values.filter({ $0.userId == userId }).count < Limits.uploadsPerAddress else {
+                log.notice("upload refused: too many from one account", metadata: ["peer": "\(up.address)", "user": "\(userId)"])
+                return refuse(up, 429, "too_many_uploads", "at most \(Limits.uploadsPerAddress) uploads at once")
+            }
+            up.userId = userId
         case .invalidToken: return refuse(up, 401, "invalid_token", "this token is not valid")
         case .quotaExceeded:
             return refuse(up, 413, "quota_exceeded", "your stored images have reached this server's limit; delete some messages")

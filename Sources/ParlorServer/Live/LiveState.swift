@@ -26,6 +26,8 @@ struct LiveState {
     /// Idle connections' buffers the sweep gave back since the transport last trimmed
     /// the heap (LWSServer.sweep).
     var releasedBuffers = 0
+    /// Slow consumers' backlogs dropped since the last heap trim (up to megabytes each).
+    var droppedBacklogs = 0
     private(set) var draining = false
     /// When each frame the engine has not answered yet was read (see `busyAfter`).
     var backlog = Backlog()
@@ -219,14 +221,30 @@ struct LiveState {
         }
     }
 
-    /// Queues a frame for one connection; a reader too far behind is closed (4008).
+    /// Queues a frame for one connection; a reader too far behind is closed (4008), as
+    /// is one whose account's connections together hold too much (checked as a queue
+    /// passes each MiB, so not on every frame).
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
         guard connections.contains(id) else { return }
-        if !connections[id]!.enqueue(frame, &effects) { closedAsSlow(id) }
+        let before = connections[id]!.queue.bytes
+        if !connections[id]!.enqueue(frame, &effects) { return closedAsSlow(id) }
+        let after = connections[id]!.queue.bytes
+        if after >> 20 > before >> 20, let user = connections[id]!.userId, queuedBytes(of: user) > Limits.outboundBytesPerUser {
+            connections[id]!.scheduleClose(4008, "slow_consumer", flush: false, &effects)
+            closedAsSlow(id)
+        }
+    }
+
+    /// What waits to be written to all of one account's connections.
+    func queuedBytes(of user: String) -> Int {
+        var total = 0
+        userConnections[user]?.forEach { total += connections[$0]?.queue.bytes ?? 0 }
+        return total
     }
 
     /// A connection is being closed as a slow consumer (4008): said in the log, counted.
-    private func closedAsSlow(_ id: ConnectionID) {
+    private mutating func closedAsSlow(_ id: ConnectionID) {
+        droppedBacklogs += 1
         log.warning("ws slow consumer", metadata: ["conn": "\(id)"])
         metrics.slowConsumerCloses.increment()
     }

@@ -161,11 +161,14 @@ extension LWSServer {
     /// once they went quiet) lie between live blocks, where free() keeps them: about
     /// 200 bytes per idle connection in bench/run's idle scenario. malloc_trim returns
     /// those pages; it walks the heap's free lists, so only once 1,024 buffers were
-    /// given back since the last trim (0.1-1 ms a trim there).
+    /// given back since the last trim (0.1-1 ms a trim there), or a slow consumer's
+    /// backlog was dropped (megabytes: without a trim a flood of them kept the server's
+    /// memory at its peak for good).
     func trimHeapAfterReleases() {
-        guard live.releasedBuffers >= Self.trimAfterReleases else { return }
+        guard live.releasedBuffers >= Self.trimAfterReleases || live.droppedBacklogs > 0 else { return }
         let released = live.releasedBuffers
         live.releasedBuffers = 0
+        live.droppedBacklogs = 0
         let start = LiveState.now()
         parlor_trim_heap()
         let ms = String(format: "%.1f", Double(LiveState.now() &- start) / 1e6)
