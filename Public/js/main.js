@@ -234,9 +234,12 @@ async function deleteMessage(conversationId, m) {
 }
 
 /** This device's token is dead (revoked here or elsewhere, or the account deactivated). */
-function signedOut() {
+async function signedOut() {
   store.token = null;
   store.saveRecoveryKey(null);
+  const uid = store.state.user?.id;
+  store.forgetUser(uid);
+  await sync.images.prune(new Set()).catch(() => {});
   const mine = signingOut;
   signingOut = false;
   history.replaceState(null, "", `${location.pathname}#/`);

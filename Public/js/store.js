@@ -194,6 +194,19 @@ export class Store extends EventTarget {
   }
 
   /** What this browser kept for a user who just signed in: read once, then kept in memory. */
+  /**
+   * Forgets everything this browser kept of an account (drafts, previews of the last
+   * messages, what was staged or not yet sent, apps' copies): it signed out, or was
+   * signed out, and the next person at this computer must not read it.
+   */
+  forgetUser(userId) {
+    if (!userId) return;
+    const mine = (k) => k.startsWith("parlor.") && (k.endsWith(`.${userId}`) || k.includes(`.${userId}.`));
+    const keys = [];
+    for (let i = 0; i < localStorage.length; i++) keys.push(localStorage.key(i));
+    for (const k of keys) if (k && mine(k)) localStorage.removeItem(k);
+  }
+
   loadForUser(userId) {
     this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
   }

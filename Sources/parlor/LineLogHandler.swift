@@ -30,7 +30,7 @@ struct LineLogHandler: LogHandler {
         case .line:
             var text = Self.timestamp() + " " + Self.levelColumn(event.level)
                 + event.message.description
-            for key in merged.keys.sorted() { text += " \(key)=\(merged[key]!)" }
+            for key in merged.keys.sorted() { text += " \(key)=\(Self.value("\(merged[key]!)"))" }
             line = Array(text.utf8)
         case .json:
             line = JSONWriter.object { w in
@@ -44,6 +44,34 @@ struct LineLogHandler: LogHandler {
         }
         line.append(0x0A)
         FileHandle.standardError.write(Data(line))
+    }
+
+    /// A value as it is, or quoted with escapes when it could be read as more than one
+    /// value: a client's Origin or path reached the log verbatim, so a space and
+    /// `by=shell` forged a field, and an escape byte drove the reader's terminal.
+    static func value(_ v: String) -> String {
+        let plain = !v.isEmpty && v.unicodeScalars.allSatisfy {
+            $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "=" && $0 != "\\"
+                && !($0.value >= 0x80 && $0.value < 0xA0) && $0.properties.generalCategory != .format
+        }
+        if plain { return v }
+        var out = "\""
+        for s in v.unicodeScalars {
+            switch s {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if s.value < 0x20 || s.value == 0x7F || (s.value >= 0x80 && s.value < 0xA0) || s.properties.generalCategory == .format {
+                    out += String(format: "\\u{%X}", s.value)
+                } else {
+                    out.unicodeScalars.append(s)
+                }
+            }
+        }
+        return out + "\""
     }
 
     static func timestamp() -> String {

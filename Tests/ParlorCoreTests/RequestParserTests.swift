@@ -29,6 +29,25 @@ import Testing
         #expect(error(#"{"type":"register","id":"1","name":"a\u0007b"}"#)?.field == "name")
     }
 
+    @Test func namesShowAsWhatTheyAre() {
+        func name(_ json: String) -> String? {
+            if case .success(.rename(let n)) = RequestParser.parse(Array(#"{"type":"rename","id":"1","name":"\#(json)"}"#.utf8)).result { return n }
+            return nil
+        }
+        // direction overrides and invisible characters are left out: "\u202Enimda" showed as "admin"
+        #expect(name(#"\u202Enimda"#) == "nimda")
+        #expect(name(#"Ana\u200B"#) == "Ana")
+        #expect(name(#"\u2066Ben\u2069"#) == "Ben")
+        #expect(name(#"Ana\u2028Ben"#) == "Ana Ben")
+        // names that draw nothing are empty
+        for blank in [#"\u2800"#, #"\u3164\u3164"#, #"\u200B"#, #"\u202E "#] {
+            #expect(error(#"{"type":"rename","id":"1","name":"\#(blank)"}"#)?.field == "name", "\(blank)")
+        }
+        // what emoji and scripts need stays: a family (joined by U+200D), Persian's U+200C
+        #expect(name(#"👨\u200D👩\u200D👧"#) == "👨\u{200D}👩\u{200D}👧")
+        #expect(name(#"می\u200Cخواهم"#) == "می\u{200C}خواهم")
+    }
+
     @Test func theRequestIdIsKeptForTheErrorReply() {
         let parsed = RequestParser.parse(Array(#"{"type":"nope","id":"abc"}"#.utf8))
         #expect(parsed.id == "abc")

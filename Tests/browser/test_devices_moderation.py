@@ -101,3 +101,21 @@ def test_remove_a_member_and_delete_messages_live(people):
     ben.locator("#confirm").get_by_role("button", name="Leave").click()
     expect(ben.locator("#left-banner")).to_contain_text("You left")
     expect(ana.locator("#chat-presence")).to_have_text("Just you so far — invite someone")
+
+
+def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
+    """A shared computer: after "Sign out of this browser" the next person found the
+    half-typed reply, the last messages' previews and the rest in localStorage."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Secrets")
+    send_text(ana, "the door code is 7788")
+    ana.fill("#composer-input", "half-typed secret reply")
+    uid = ana.evaluate("() => Object.keys(localStorage).find((k) => k.startsWith('parlor.previews.')).split('.').pop()")
+    expect(ana.locator("#composer-input")).to_have_value("half-typed secret reply")
+    kept = ana.evaluate(f"() => Object.keys(localStorage).filter((k) => k.includes('{uid}'))")
+    assert any(k.startswith("parlor.draft.") for k in kept), kept  # what there was to forget
+    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Sign out of this browser").click()
+    expect(ana.locator("#welcome")).to_be_visible()
+    left = ana.evaluate("() => Object.entries(localStorage)")
+    assert not [k for k, v in left if uid in k or "7788" in v or "half-typed" in v], left

@@ -139,7 +139,7 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
     # who did what, in the server's log: the shell's and an admin's actions alike
     if srv.store_url is None:  # a cluster's node logs the same; its log is another process's
         audit = [line for line in srv.lines if "admin action" in line]
-        assert any("action=delete message" in line and "by=shell" in line and f"seq={m['seq']}" in line for line in audit), audit
+        assert any('action="delete message"' in line and "by=shell" in line and f"seq={m['seq']}" in line for line in audit), audit
         assert any("action=deactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
         assert any("action=reactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
         assert any("action=deactivate" in line and f"by={ana.uid}" in line and f"user={cy.uid}" in line for line in audit), audit
@@ -195,3 +195,22 @@ async def test_a_registration_link_from_the_shell_says_where_it_is_used(server_f
     assert p.returncode == 0, p.stderr
     code = json.loads(p.stdout)["result"]["invite"]
     assert f"/#/register/{code}" in p.stderr
+
+
+async def test_a_deactivated_members_invites_stop_working(server_factory):
+    """A banned member walked back in with an invite they had made before (a new
+    account through their own invite); deactivation now revokes their invites."""
+    srv = server_factory(["--registration", "invite"])
+    async with Env(srv) as env:
+        ana, _ = await register(env, "Ana")
+        cid, invite = await env.conversation(ana)
+        bob, _ = await register(env, "Bob", invite=invite)
+        bobs = (await bob.call("invites.create", conversationId=cid))["invite"]
+        anas = (await ana.call("invites.create", conversationId=cid))["invite"]
+        await ana.call("admin.users.deactivate", userId=bob.user["id"])
+        await refused(env, "invalid_invite", invite=bobs)
+        listed = (await ana.call("admin.invites.list"))["invites"]
+        assert all(i["createdBy"] != bob.user["id"] for i in listed), listed
+        # the others' invites still work
+        cy, r = await register(env, "Cy", invite=anas)
+        assert r["conversation"]["id"] == cid

@@ -328,3 +328,18 @@ def test_a_proxy_or_origin_that_can_match_nothing_is_refused_at_start(tmp_path, 
         assert out.returncode != 0, flags
         assert says in out.stderr, (flags, out.stderr)
         assert not data.exists(), "refused before anything was made"
+
+
+def test_what_a_client_sends_cannot_forge_or_color_a_log_line(server):
+    """A refused Origin or path is logged quoted, with control characters escaped: a
+    space and `by=shell` forged an audit line's field, and an escape byte reached the
+    terminal of whoever read the log."""
+    from rawws import ws_handshake
+
+    start = len(server.lines)
+    status, _, s = ws_handshake(server.port, origin="http://evil.example action=deactivate by=shell\x1b[2J")
+    s.close()
+    assert status == 403
+    line = next(l for l in server.lines[start:] if "origin not allowed" in l)
+    assert 'origin="http://evil.example action=deactivate by=shell\\u{1B}[2J"' in line, line
+    assert "\x1b" not in line

@@ -85,18 +85,20 @@ export class PendingImages {
     const url = this.urls.get(key);
     if (url) URL.revokeObjectURL(url);
     this.urls.delete(key);
-    this.tx("readwrite", (s) => s.delete(this.disk(key)));
+    return this.tx("readwrite", (s) => s.delete(this.disk(key)));
   }
 
   /** Drops what no staged item or outbox entry names any more (left by a crash between two writes). */
   async prune(liveKeys) {
     const prefix = this.disk("");
     const keys = (await this.tx("readonly", (s) => s.getAllKeys())) || [];
+    const gone = [];
     for (const k of keys) {
       if (typeof k !== "string" || !k.startsWith(prefix)) continue; // another person's
       const key = k.slice(prefix.length);
-      if (!liveKeys.has(key)) this.forget(key);
+      if (!liveKeys.has(key)) gone.push(this.forget(key));
     }
+    await Promise.all(gone);
   }
 
   /** Loads the images of items kept across a reload, so their previews can show. */

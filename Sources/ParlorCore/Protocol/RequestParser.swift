@@ -199,11 +199,12 @@ struct Fields {
         return s
     }
 
-    /// A display name or title: trimmed, non-empty, no control characters.
+    /// A display name or title: trimmed, non-empty, no control characters; direction
+    /// overrides and invisible characters left out (`Validators.visible`).
     func trimmed(_ k: StaticString, max: Int) throws(ParlorError) -> String {
         let raw = try string(k, max: max * 4)
-        let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !s.isEmpty else { throw .invalid(path(k), "is empty") }
+        let s = Validators.visible(raw).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !s.isEmpty, !Validators.looksBlank(s) else { throw .invalid(path(k), "is empty") }
         guard Validators.fits(s, max) else { throw .tooLong(path(k), max: max) }
         guard !Validators.hasControl(s) else {
             throw .invalid(path(k), "contains control characters")
@@ -329,6 +330,33 @@ public enum Validators {
             if ascii { return false }
         }
         return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// A name without what can make it show as another: direction controls (U+202E
+    /// showed "\u{202E}nimda" as "admin"), zero-width spaces and the word joiner, and
+    /// line or paragraph separators (as spaces). Joiners that emoji and scripts need
+    /// (U+200C, U+200D) stay. ASCII is returned as it is.
+    public static func visible(_ s: String) -> String {
+        guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            switch u.value {
+            case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0x061C, 0xFEFF:
+                continue
+            case 0x2028, 0x2029:
+                out.append(" ")
+            default:
+                out.append(u)
+            }
+        }
+        return String(out)
+    }
+
+    /// Made only of characters that draw nothing (a Braille blank, Hangul fillers).
+    public static func looksBlank(_ s: String) -> Bool {
+        s.unicodeScalars.allSatisfy {
+            [0x2800, 0x3164, 0x115F, 0x1160, 0xFFA0, 0x180E].contains($0.value) || $0.properties.isWhitespace
+        }
     }
 
     public static func isAppId(_ s: String) -> Bool {

@@ -179,6 +179,7 @@ extension PostgresTransaction {
                        [at, userId]) > 0 else { return false }
         try exec("DELETE FROM devices WHERE user_id = $1", [userId])
         try exec("DELETE FROM device_links WHERE user_id = $1", [userId])
+        try exec("UPDATE invites SET revoked_at = $1 WHERE created_by = $2 AND revoked_at IS NULL", [at, userId])
         return true
     }
 

@@ -30,6 +30,8 @@ extension SQLiteTransaction {
         guard db.changesCount > 0 else { return false }
         try exec("DELETE FROM devices WHERE user_id = ?", [userId])
         try exec("DELETE FROM device_links WHERE user_id = ?", [userId])
+        // A deactivated member's invites let them (or anyone they gave one) back in.
+        try exec("UPDATE invites SET revoked_at = ? WHERE created_by = ? AND revoked_at IS NULL", [at, userId])
         return true
     }
 
