@@ -148,3 +148,26 @@ def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber,
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("requested")
     assert app.locator("#typed").text_content() == ""
+
+
+@pytest.fixture
+def people_with_lurker(people_with_fixture_apps):
+    return people_with_fixture_apps("lurker")
+
+
+def test_an_app_tapped_a_moment_ago_cannot_take_what_is_typed_in_the_composer(people_with_lurker):
+    """Its tap's activation lasts 5 s, so its word on a focus it took was "a gesture":
+    an app that focused itself 1.5 s after a tap got what the user typed in the
+    composer meanwhile. A jump while the user types there is now taken back."""
+    ana = people_with_lurker.join("Ana")
+    create_conversation(ana, "Typing")
+    install_app(ana, "Lurker")
+    open_from_drawer(ana, "Lurker")
+    app = ana.frame_locator("#app-pane iframe")
+    app.get_by_role("button", name="Later").click()
+    ana.locator("#composer-input").click()
+    text = "my secret pin is 4711 and more text after it"
+    ana.keyboard.type(text, delay=60)  # 2.7 s: the app takes the focus in the middle
+    expect(app.locator("#stole")).to_be_visible()
+    expect(ana.locator("#composer-input")).to_have_value(text)
+    assert app.locator("#typed").text_content() == "", "nothing typed reached the app"

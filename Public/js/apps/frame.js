@@ -36,9 +36,13 @@ let listening = false;
 //   With it (and no host input since), the focus is the user's: it is given
 //   back and nothing is counted. Without it (a notice saying no gesture, none
 //   before the next jump, or none within VOUCH_MS), it was a theft; an app
-//   that steals twice is hidden. What remains: an app the user touched less
-//   than 5 s ago still has activation, so it could take the focus once in that
-//   time. A live bubble's frame never keeps focus.
+//   that steals twice is hidden. An app the user touched less than 5 s ago
+//   still has activation, so its word cannot tell a theft from a tap then: a
+//   jump out of a text field the user typed in within TYPING_MS (Enter, which
+//   sends, ends the typing) is taken back whatever the frame says (a person does
+//   not type and tap an app in the same instant; if they did, a second tap goes
+//   through). A live bubble's frame
+//   never keeps focus.
 // - send(): proof of a gesture inside the frame is the host's activation being
 //   on although no host input can explain it any more (Chrome's transient
 //   activation lasts 5 s; only a gesture in a child frame renews it, and the
@@ -51,11 +55,13 @@ const TAB_MS = 1000;
 const EDGE_PX = 24;
 const HIDE_AFTER_STEALS = 2;
 const STEAL_WINDOW_MS = 3000;
-const VOUCH_MS = 1000; // how long a jump waits for the frame's word before it counts as a theft
+const VOUCH_MS = 1000;
+const TYPING_MS = 800; // a key pressed in a host field this recently: the user is typing there // how long a jump waits for the frame's word before it counts as a theft
 
 const seen = {
   input: -Infinity, // the last trusted input the host itself received
   tab: -Infinity,   // the last Tab key press
+  key: -Infinity,   // the last key pressed in a host text field
   move: null,       // where the mouse last moved in the host, and when
   field: null,      // the host element that last had focus
 };
@@ -63,6 +69,8 @@ function hostInput(e) {
   if (!e.isTrusted) return;
   seen.input = performance.now();
   if (e.type === "keydown" && e.key === "Tab") seen.tab = seen.input;
+  // Enter sends what was typed: the user is done typing (and may tap an app next)
+  else if (e.type === "keydown" && isTextEntry(e.target)) seen.key = e.key === "Enter" ? -Infinity : seen.input;
 }
 function pointerMoved(e) {
   if (e.isTrusted && e.pointerType !== "touch") seen.move = { x: e.clientX, y: e.clientY, t: performance.now() };
@@ -165,6 +173,8 @@ export class AppFrame {
     const now = performance.now();
     const field = seen.field;
     if (this.style === "transcript") return this.takeBack(field, this.judge({ t: now, field }, false));
+    // typing in the composer: the focus was not the user's to move, whatever the frame says
+    if (isTextEntry(field) && now - seen.key < TYPING_MS && now - seen.tab >= TAB_MS) return this.takeBack(field, { t: now, field });
     const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn();
     // a "focused" notice can overtake the blur: it counts while the user did nothing in the host since
     const vouched = this.vouchedAt > seen.input;
