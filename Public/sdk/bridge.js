@@ -54,7 +54,13 @@ export class AppBridge {
       this.waiting.set(id, { resolve, reject });
       // with this frame's activation: a send() right after a tap in the app is
       // then proven to follow it
-      this.postWithActivation({ type: "call", id, method, args });
+      try {
+        this.postWithActivation({ type: "call", id, method, args });
+      } catch (error) {
+        // args the browser cannot copy (a function, a DOM node): no answer will come
+        this.waiting.delete(id);
+        reject(new BridgeError("invalid_call", `${method}: ${error.message || "its arguments cannot be sent to the host"}`));
+      }
     });
   }
 

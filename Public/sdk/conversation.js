@@ -160,7 +160,8 @@ export class Conversation {
 
   /** Adds text to the composer's input. */
   async insertText(text) {
-    if (typeof text !== "string" || text.length === 0 || text.length > LIMITS.insertText) throw new TypeError("insertText takes 1–10,000 characters");
+    if (typeof text !== "string" || text.length === 0) throw new BridgeError("invalid_call", "insertText takes 1–10,000 characters");
+    if (text.length > LIMITS.insertText) throw new BridgeError("too_long", "insertText takes 1–10,000 characters");
     await this._bridge.call("insertText", { text });
   }
 

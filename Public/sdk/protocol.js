@@ -75,8 +75,20 @@ export class BridgeError extends Error {
   }
 }
 
-function bad(message) {
-  return { ok: false, error: { code: "invalid_call", message } };
+/** A refusal: `invalid_call`, or over a size limit the code the server gives for it. */
+function bad(problem) {
+  return typeof problem === "string"
+    ? { ok: false, error: { code: "invalid_call", message: problem } }
+    : { ok: false, error: { code: problem.code, message: problem.message } };
+}
+
+/** Over a limit on length (as the server says it: docs/APPS.md promises its codes). */
+const tooLong = (message) => ({ code: "too_long", message, toString: () => message });
+
+/** Why a text field is refused: not text (invalid_call), or too long (too_long). */
+function textProblem(v, name, max = LIMITS.text) {
+  const message = `${name} must be text of at most ${max} characters`;
+  return typeof v === "string" ? tooLong(message) : message;
 }
 
 function textOk(v, max) {
@@ -87,7 +99,7 @@ function textOk(v, max) {
 export function draftProblem(d) {
   if (!isObject(d)) return "message must be an object";
   if (typeof d.url !== "string") return "message.url must be a string";
-  if (d.url.length > LIMITS.url) return `message.url is longer than ${LIMITS.url} characters`;
+  if (d.url.length > LIMITS.url) return tooLong(`message.url is longer than ${LIMITS.url} characters`);
   if (!(d.url.startsWith("?") || /^https?:\/\/[^\s]+$/i.test(d.url))) return "message.url must be an http(s) URL or a ?query";
   if (d.layout !== undefined && d.layout !== null) {
     if (!isObject(d.layout)) return "message.layout must be an object";
@@ -96,9 +108,9 @@ export function draftProblem(d) {
     }
     if (d.layout.image !== undefined && d.layout.image !== null && !(typeof d.layout.image === "string" && HASH.test(d.layout.image)))
       return "message.layout.image must be an uploaded image hash";
-    for (const key of LAYOUT_FIELDS) if (!textOk(d.layout[key], LIMITS.text)) return `message.layout.${key} must be text of at most ${LIMITS.text} characters`;
+    for (const key of LAYOUT_FIELDS) if (!textOk(d.layout[key], LIMITS.text)) return textProblem(d.layout[key], `message.layout.${key}`);
   }
-  if (!textOk(d.summaryText, LIMITS.text)) return `message.summaryText must be text of at most ${LIMITS.text} characters`;
+  if (!textOk(d.summaryText, LIMITS.text)) return textProblem(d.summaryText, "message.summaryText");
   if (d.live !== undefined && typeof d.live !== "boolean") return "message.live must be a boolean";
   if (d.session !== undefined && d.session !== null) {
     const s = d.session;
@@ -111,13 +123,14 @@ export function draftProblem(d) {
 
 function imageBlobProblem(b) {
   if (!isBlob(b)) return "an image must be a Blob";
-  if (b.size > LIMITS.uploadBytes) return "the image is larger than 5 MiB";
+  if (b.size > LIMITS.uploadBytes) return { code: "too_large", message: "the image is larger than 5 MiB" };
   if (b.size === 0) return "the image is empty";
   return null;
 }
 
-function storageKeyOk(k) {
-  return typeof k === "string" && k.length >= 1 && k.length <= LIMITS.storageKey;
+function storageKeyProblem(k) {
+  if (typeof k !== "string" || k.length < 1) return "key must be 1–128 characters";
+  return k.length > LIMITS.storageKey ? tooLong("key must be 1–128 characters") : null;
 }
 
 /**
@@ -165,15 +178,16 @@ function checkArgs(method, a) {
       return draftProblem(a.message);
     }
     case "insertText":
-      if (typeof a.text !== "string" || a.text.length < 1 || a.text.length > LIMITS.insertText) return "text must be 1–10,000 characters";
+      if (typeof a.text !== "string" || a.text.length < 1) return "text must be 1–10,000 characters";
+      if (a.text.length > LIMITS.insertText) return tooLong("text must be 1–10,000 characters");
       return null;
     case "insertSticker":
       if (typeof a.image !== "string" || !HASH.test(a.image)) return "image must be an uploaded image hash";
-      if (!textOk(a.description, LIMITS.text)) return "description must be text of at most 300 characters";
+      if (!textOk(a.description, LIMITS.text)) return textProblem(a.description, "description");
       return null;
     case "insertAttachment":
       if (typeof a.image !== "string" || !HASH.test(a.image)) return "image must be an uploaded image hash";
-      if (!textOk(a.name, LIMITS.text)) return "name must be text of at most 300 characters";
+      if (!textOk(a.name, LIMITS.text)) return textProblem(a.name, "name");
       return null;
     case "upload":
       return imageBlobProblem(a.blob);
@@ -181,9 +195,10 @@ function checkArgs(method, a) {
       return a.style === "compact" || a.style === "expanded" ? null : "style must be compact or expanded";
     case "storage.get":
     case "storage.remove":
-      return storageKeyOk(a.key) ? null : "key must be 1–128 characters";
+      return storageKeyProblem(a.key);
     case "storage.set": {
-      if (!storageKeyOk(a.key)) return "key must be 1–128 characters";
+      const keyProblem = storageKeyProblem(a.key);
+      if (keyProblem) return keyProblem;
       let json;
       try {
         json = JSON.stringify(a.value);
@@ -191,7 +206,7 @@ function checkArgs(method, a) {
         return "value must be JSON";
       }
       if (json === undefined) return "value must be JSON";
-      if (json.length > LIMITS.storageValue) return "value is larger than 16 KiB";
+      if (json.length > LIMITS.storageValue) return tooLong("value is larger than 16 KiB");
       return null;
     }
     case "contentSize":

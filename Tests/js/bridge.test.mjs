@@ -75,3 +75,19 @@ test("an app sees its message without user ids, and participants by app-scoped i
     kind: "app", appId: "x", url: "?a", live: false, session: { id: "s", baseVersion: 2 },
   });
 });
+
+test("a call over a size limit is refused with the server's code for it, as docs/APPS.md says", () => {
+  const code = (method, args) => call(method, args).error?.code;
+  const draft = (m) => ({ ref: "r1", message: { url: "?a=1", ...m } });
+  assert.equal(code("send", draft({ url: `?${"a".repeat(5000)}` })), "too_long");
+  assert.equal(code("insert", draft({ layout: { caption: "c".repeat(301) } })), "too_long");
+  assert.equal(code("insert", draft({ summaryText: "s".repeat(301) })), "too_long");
+  assert.equal(code("storage.set", { key: "k", value: "v".repeat(17 * 1024) }), "too_long");
+  assert.equal(code("storage.set", { key: "k".repeat(129), value: 1 }), "too_long");
+  assert.equal(code("insertText", { text: "t".repeat(10001) }), "too_long");
+  assert.equal(code("upload", { blob: new Blob([new Uint8Array(5 * 1024 * 1024 + 1)]) }), "too_large");
+  // malformed is still invalid_call
+  assert.equal(code("insert", draft({ layout: { caption: 7 } })), "invalid_call");
+  assert.equal(code("storage.set", { key: "", value: 1 }), "invalid_call");
+  assert.equal(code("insertText", { text: "" }), "invalid_call");
+});

@@ -200,3 +200,20 @@ test("didFailSending: the refused move, a SessionConflictError with current and 
   assert.equal(declines.got.error.base, null);
   assert.deepEqual(await run(new MessagesAppViewController()), { taken: false }, "the default leaves it to the person");
 });
+
+test("a call whose arguments cannot be sent to the host rejects at once, and waits for nothing", async () => {
+  const { AppBridge } = await import("../../Public/sdk/bridge.js");
+  const { win } = fakeWindow();
+  win.parent.postMessage = (msg) => structuredClone(msg); // what a browser does first
+  const bridge = new AppBridge(win);
+  await assert.rejects(bridge.call("storage.set", { key: "f", value: { a: () => 1 } }), (e) => e.name === "BridgeError" && e.code === "invalid_call");
+  assert.equal(bridge.waiting.size, 0);
+});
+
+test("insertText over 10,000 characters is a BridgeError too_long, not a TypeError", async () => {
+  const { Conversation } = await import("../../Public/sdk/conversation.js");
+  const { win } = fakeWindow();
+  const { AppBridge } = await import("../../Public/sdk/bridge.js");
+  const c = new Conversation(new AppBridge(win), { localParticipantIdentifier: "p", remoteParticipantIdentifiers: [] });
+  await assert.rejects(c.insertText("x".repeat(10001)), (e) => e.name === "BridgeError" && e.code === "too_long");
+});
