@@ -168,3 +168,26 @@ def test_app_store_install_and_remove(people):
     expect(store.get_by_role("button", name=f"Install {APP}")).to_be_visible()
     store.get_by_role("button", name="Done").click()
     expect(ana.locator("#drawer").get_by_role("button", name=f"Open {APP}")).to_have_count(0)
+
+
+def test_an_authors_mistakes_show_as_such(people_with_fixture_apps):
+    """A missing icon was the browser's broken-image mark in the drawer and the store;
+    a manifest without a name vanished from the store with no word why."""
+    people = people_with_fixture_apps("noicon", "nameless")
+    ana = people.join("Ana")
+    warnings = []
+    ana.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    ana.reload()  # the catalog loads again, with someone listening
+    create_conversation(ana, "Mistakes")
+    ana.locator(".chat-header").get_by_role("button", name="App Store").click()
+    store = ana.locator("#app-store[open]")
+    expect(store.get_by_role("button", name="Install No Icon")).to_be_visible()
+    expect(store.locator(".app-icon.fallback")).to_have_text("N")
+    expect(store.get_by_role("button", name="Install nameless")).to_have_count(0)
+    shot(ana, "store-missing-icon")
+    store.get_by_role("button", name="Install No Icon").click()
+    store.get_by_role("button", name="Remove No Icon").wait_for()
+    store.get_by_role("button", name="Done").click()
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    expect(ana.locator("#drawer .app-icon.fallback")).to_have_text("N")
+    assert any('app "nameless" is left out: its name must be 1-64 characters' in w for w in warnings), warnings

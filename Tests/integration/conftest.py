@@ -158,6 +158,11 @@ def public_dir(tmp_path_factory) -> Path:
     nm = pub / "apps" / "nomanifest"
     nm.mkdir(parents=True, exist_ok=True)
     (nm / "index.html").write_text("<!doctype html><title>not an app</title>\n")
+    # nor one whose manifest the web client would leave out (no name; another id)
+    for app_id, manifest in (("noname", {"id": "noname", "icon": "icon.svg", "entry": "index.html"}),
+                             ("otherid", {"id": "something-else", "name": "Other", "icon": "icon.svg", "entry": "index.html"})):
+        (pub / "apps" / app_id).mkdir(parents=True, exist_ok=True)
+        (pub / "apps" / app_id / "manifest.json").write_text(json.dumps(manifest))
 
     # outside Public: must never be served
     (root / "secret.txt").write_text(SECRET_MARKER + "\n")

@@ -48,6 +48,15 @@ async def test_unknown_apps_are_refused(server):
         assert sorted(r["installedApps"]) == ["testapp", "testapp2"]
 
 
+async def test_a_manifest_the_web_client_leaves_out_is_no_app_on_the_server_either(server):
+    """The client lists an app only with an id matching its folder, a name, an icon and
+    an .html entry; the server took any manifest (a missing name became the id)."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        for app_id in ("noname", "otherid"):
+            await ana.expect_error("apps.install", "unknown_app", appId=app_id)
+
+
 async def test_uninstall_unknown_app(server):
     """PROTOCOL.md: apps.install needs Public/apps/<id>/manifest.json, else
     unknown_app; "apps.uninstall likewise"."""

@@ -5,6 +5,7 @@
 
 import { h } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
+import { appIcon } from "../views/appIcon.js";
 import { appMessageSnapshot, conversationSnapshot } from "./snapshot.js";
 
 const MIN_HEIGHT = 60;
@@ -53,7 +54,7 @@ export class LiveBubbles {
     const el = h("div", { class: ["bubble", "app-bubble", "live-bubble", "drawing"], dataset: { live: "" } },
       picture,
       frame.iframe,
-      h("div", { class: "app-footer" }, h("img", { class: "app-icon small", src: app.icon, alt: "" }), h("span", null, app.name)),
+      h("div", { class: "app-footer" }, appIcon(app, "small"), h("span", null, app.name)),
       h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) }));
     this.live.set(key, { message, el, frame });
     this.activate(conversationId, message, frame).then((drawn) => {

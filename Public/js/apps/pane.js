@@ -7,6 +7,7 @@
 
 import { h, icon, ICONS, replaceChildren } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
+import { appIcon } from "../views/appIcon.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
 import { participantsKey } from "../state/participants.js";
@@ -245,7 +246,7 @@ export class AppPane extends EventTarget {
         await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
         const selected = step.message ? this.snapshotOf(step.message) : null;
         this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f, activation) => this.handleCall(m, a, f, activation), onHidden: (f) => this.showHidden(f), onEscape: () => this.escape() });
-        this.title.replaceChildren(h("img", { class: "app-icon small", src: ctx.app.icon, alt: "" }), ctx.app.name);
+        this.title.replaceChildren(appIcon(ctx.app, "small"), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
         this.element.dataset.style = step.style;
         this.element.dataset.appId = step.appId;

@@ -1,6 +1,7 @@
 // The app store: every app on this server, with Install and Remove.
 
 import { h } from "./dom.js";
+import { appIcon } from "./appIcon.js";
 
 export class AppStoreDialog {
   /**
@@ -53,7 +54,7 @@ export class AppStoreDialog {
         },
       }, isIn ? "Remove" : "Install");
       return h("li", { class: "store-item", dataset: { appId: app.id } },
-        h("img", { class: "app-icon large", src: app.icon, alt: "" }),
+        appIcon(app, "large"),
         h("div", null, h("div", { class: "name" }, app.name), h("div", { class: "desc" }, app.description)),
         button);
     }));

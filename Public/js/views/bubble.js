@@ -2,6 +2,7 @@
 // Everything a person or an app wrote is set as text.
 
 import { h } from "./dom.js";
+import { appIcon } from "./appIcon.js";
 import { clockTime } from "../state/format.js";
 import { linkParts } from "../state/links.js";
 
@@ -51,7 +52,7 @@ export function templateLayout(m, ctx, { interactive, get = false }) {
   }
   const app = ctx.app(m.appId);
   parts.push(h("div", { class: "app-footer" },
-    app ? h("img", { class: "app-icon small", src: app.icon, alt: "" }) : null,
+    app ? appIcon(app, "small") : null,
     h("span", null, appName(ctx, m.appId)),
   ));
   const label = [appName(ctx, m.appId), t(l.imageTitle), t(l.caption), t(l.subcaption), t(l.trailingCaption)].filter(Boolean).join(", ");
@@ -151,7 +152,7 @@ export function summaryRow(m, ctx) {
   const app = ctx.app(m.appId);
   const text = ctx.names(m.summary || m.summaryText || `${ctx.nameOf(m.sender)} played ${appName(ctx, m.appId)}`, m.appId);
   return h("div", { class: "summary", dataset: { seq: m.seq, summary: "" } },
-    app ? h("img", { class: "app-icon small", src: app.icon, alt: "" }) : null,
+    app ? appIcon(app, "small") : null,
     h("span", { dir: "auto" }, text));
 }
 

@@ -1,6 +1,7 @@
 // The app drawer: the user's installed apps, and the way to the app store.
 
 import { h, icon, ICONS, replaceChildren } from "./dom.js";
+import { appIcon } from "./appIcon.js";
 
 export class DrawerView {
   /**
@@ -34,7 +35,7 @@ export class DrawerView {
       ...apps.map((app) => h("button", {
         class: "drawer-app", type: "button", dataset: { appId: app.id }, "aria-label": `Open ${app.name}`,
         onclick: () => this.onOpen(app.id),
-      }, h("img", { class: "app-icon", src: app.icon, alt: "" }), h("span", null, app.name))),
+      }, appIcon(app), h("span", null, app.name))),
       apps.length === 0 ? h("p", { class: "drawer-empty" }, "No apps yet.") : null,
       this.storeButton,
     );

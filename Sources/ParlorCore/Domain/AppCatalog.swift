@@ -18,15 +18,22 @@ public final class AppCatalog: @unchecked Sendable {
         if let cached = names[appId] { return cached }
         var name: String?
         let path = "\(appsDirectory)/\(appId)/manifest.json"
-        if let data = FileManager.default.contents(atPath: path) {
-            if let manifest = try? JSONParser.parse([UInt8](data)), case .string(let n)? = manifest["name"] {
-                name = n
-            } else {
-                name = appId
-            }
+        if let data = FileManager.default.contents(atPath: path), let manifest = try? JSONParser.parse([UInt8](data)) {
+            name = Self.displayName(appId, manifest)
         }
-        // Only hits are cached, so an app folder added while running is found.
+        // Only hits are cached, so an app folder added (or mended) while running is found.
         if name != nil { names[appId] = .some(name) }
         return name
+    }
+
+    /// The name of a manifest the web client lists too (Public/js/apps/registry.js,
+    /// `manifestProblem`): its id is its folder's, it has a name of 1-64 characters, an
+    /// icon and an .html entry. Anything else is not an app here either, so no message
+    /// can be sent from an app nobody can open.
+    static func displayName(_ appId: String, _ m: JSONValue) -> String? {
+        guard case .string(appId)? = m["id"], case .string(let raw)? = m["name"],
+              case .string? = m["icon"], case .string(let entry)? = m["entry"], entry.hasSuffix(".html") else { return nil }
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty || name.count > 64 ? nil : name
     }
 }
