@@ -60,3 +60,29 @@ def test_the_drawer_icons_line_up(people):
     tops = {round(b["y"]) for b in (icons.nth(i).bounding_box() for i in range(icons.count())) if b}
     assert len(tops) == 1, f"every icon at one height, not {sorted(tops)}"
     shot(ana, "phone-drawer")
+
+
+def test_offline_with_an_app_expanded_the_note_sits_in_the_panes_bar(people):
+    """The offline banner floated over the expanded app's own heading on a phone."""
+    from conftest import open_from_drawer, pane_ready
+
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Offline app")
+    install_app(ana, "Quick Poll")
+    open_from_drawer(ana, "Quick Poll")
+    ana.locator("#app-pane").get_by_role("button", name="Expand Quick Poll").first.click()
+    pane_ready(ana, "expanded")
+    ana.context.set_offline(True)
+    chip = ana.locator("#app-pane .pane-offline")
+    expect(chip).to_be_visible()
+    banner = ana.locator("#offline-banner")
+    expect(banner).to_have_attribute("role", "status")  # still there for a screen reader
+    box = banner.bounding_box()
+    assert box is None or (box["width"] <= 1 and box["height"] <= 1), f"the banner covers the app: {box}"
+    shot(ana, "phone-offline-expanded-app")
+    ana.locator("#app-pane").get_by_role("button", name="Collapse Quick Poll").first.click()
+    pane_ready(ana, "compact")
+    expect(chip).to_be_hidden()
+    expect(banner).to_be_visible()
+    ana.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=30_000)

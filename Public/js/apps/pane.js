@@ -67,7 +67,10 @@ export class AppPane extends EventTarget {
     this.handle = h("button", { class: "pane-handle", type: "button", onclick: (e) => e.detail === 0 && this.toggleStyle() });
     this.dragHandle();
     this.body = h("div", { class: "pane-body" });
-    replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), this.toggle, this.closeButton), this.body);
+    // shown instead of the offline banner while the pane is expanded (app.css): the
+    // banner floated over the app's own heading there
+    const offline = h("span", { class: "pane-offline", "aria-hidden": "true" }, icon(ICONS.offline), "Offline");
+    replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), offline, this.toggle, this.closeButton), this.body);
     this.element.hidden = true;
   }
 
