@@ -402,3 +402,38 @@ def test_a_vote_sent_offline_survives_closing_the_app(people):
         expect(current.locator(".trailing-caption")).to_have_text("1 yes", timeout=RECONNECT)
         expect(current.locator(".app-image img")).to_have_attribute("src", re.compile(r"^/blobs/[0-9a-f]{64}$"))
     expect(ben.locator(".row.pending")).to_have_count(0)
+
+
+def test_a_vote_refused_after_the_winner_came_in_hands_the_winner_over_once(people):
+    """Back online, the app hears the others' moves while catching up (didReceive);
+    its own move is then refused as a conflict, with that same winner, which the app
+    was handed a second time through didReceive. Now once."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Hear once")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for page in (ana, ben):
+        install_app(page, POLL)
+    open_from_drawer(ana, POLL)
+    frame(ana).locator("#question").fill("Tacos?")
+    frame(ana).get_by_role("button", name="Ask").click()
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Tacos?")
+    send(ana)
+    ben.locator(".row[data-seq][data-kind=app] .app-bubble").click()
+    pane_ready(ben, "expanded")
+    ana.locator(".row[data-seq][data-kind=app] .app-bubble").click()
+    pane_ready(ana, "expanded")
+
+    ben.context.set_offline(True)
+    expect(ben.locator("#offline-banner")).to_be_attached()
+    frame(ana).get_by_role("button", name="No").click()
+    expect(ana.locator(".row[data-seq][data-kind=app] .trailing-subcaption")).to_have_text("1 no")
+    frame(ben).get_by_role("button", name="Yes").click()  # based on the poll before Ana's vote
+    expect(ben.locator(".row.pending")).to_have_count(1)
+    ben.context.set_offline(False)
+    # the app merges and votes again on top of Ana's: both votes count
+    for page in (ana, ben):
+        current = page.locator(".row[data-seq][data-kind=app]")
+        expect(current.locator(".trailing-caption")).to_have_text("1 yes", timeout=RECONNECT)
+        expect(current.locator(".trailing-subcaption")).to_have_text("1 no")
+    # Ana's vote, once (an app hears only the others' messages)
+    expect(frame(ben).locator("#lifecycle li", has_text="didReceive")).to_have_count(1)

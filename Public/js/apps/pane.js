@@ -22,6 +22,9 @@ const PUTS_IN_COMPOSER = new Set(["insert", "send", "insertText", "insertSticker
 /** Sends an app did not hear (it was closed) kept for it, at most (the newest). */
 const UNHEARD_KEPT = 32;
 
+/** The seqs an open app was handed through didReceive that are remembered, to hand none twice. */
+const HEARD_KEPT = 64;
+
 export class AppPane extends EventTarget {
   /**
    * @param {object} deps
@@ -274,6 +277,7 @@ export class AppPane extends EventTarget {
         break;
       case "resize":
         this.element.dataset.style = step.style;
+        if (this.frame) this.frame.iframe.dataset.style = step.style; // was left at the style it opened in
         this.setState({ ...this.state, style: step.style });
         this.updateControls();
         this.dispatchEvent(new Event("layout"));
@@ -314,8 +318,19 @@ export class AppPane extends EventTarget {
     if (message.sender === this.store.state.user?.id) return;
     this.enqueue(async () => {
       if (!this.frame || this.state.appId !== message.appId) return;
-      await this.frame.hook("didReceive", { message: this.snapshotOf(message), conversation: this.conversationFor(undefined) });
+      await this.hearOnce(this.frame, message.seq, this.snapshotOf(message));
     });
+  }
+
+  /**
+   * didReceive, once per message: a move refused as a conflict after the app had
+   * heard the winner live (catching up after a reconnect) was handed it twice.
+   */
+  async hearOnce(frame, seq, snapshot) {
+    frame.heard ??= [];
+    if (seq !== undefined && frame.heard.includes(seq)) return;
+    if (seq !== undefined) frame.heard = [...frame.heard, seq].slice(-HEARD_KEPT);
+    await frame.hook("didReceive", { message: snapshot, conversation: this.conversationFor(undefined) });
   }
 
   /** Membership changed: the app's remote participants change too. */
@@ -491,7 +506,7 @@ export class AppPane extends EventTarget {
       const current = this.snapshotOf(error.current);
       if (frame === this.frame && !frame.closed && !frame.leaving) {
         if (error.clientId) this.sync.takeRefused(error.clientId);
-        await frame.hook("didReceive", { message: current, conversation: this.conversationFor(undefined) });
+        await this.hearOnce(frame, error.current.seq, current);
       } else this.offerRefused();
       return Object.assign(new Error(error.message || "someone else updated this first"), { code: "session_conflict", current });
     }
