@@ -25,7 +25,7 @@ struct BenchEngine: ParsableCommand {
     func run() throws {
         let dir = NSTemporaryDirectory() + "parlor-bench-" + Secrets.hex(Secrets.randomBytes(4))
         try FileManager.default.createDirectory(atPath: dir + "/public/apps/bench", withIntermediateDirectories: true)
-        try Data(#"{"name":"Bench"}"#.utf8).write(to: URL(fileURLWithPath: dir + "/public/apps/bench/manifest.json"))
+        try Data(#"{"id":"bench","name":"Bench","icon":"icon.svg","entry":"index.html"}"#.utf8).write(to: URL(fileURLWithPath: dir + "/public/apps/bench/manifest.json"))
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let store = try SQLiteStore(path: durable ? dir + "/parlor.sqlite" : nil)
         // One user sends everything and owns every room: per-user limits would refuse most.

@@ -15,7 +15,7 @@ final class EngineHarness {
         root = NSTemporaryDirectory() + "parlor-tests-" + Secrets.hex(Secrets.randomBytes(6))
         for app in ["wenderpic", "partylist"] {
             try FileManager.default.createDirectory(atPath: "\(root)/apps/\(app)", withIntermediateDirectories: true)
-            try Data(#"{"id":"\#(app)","name":"\#(app.capitalized)"}"#.utf8)
+            try Data(#"{"id":"\#(app)","name":"\#(app.capitalized)","icon":"icon.svg","entry":"index.html"}"#.utf8)
                 .write(to: URL(fileURLWithPath: "\(root)/apps/\(app)/manifest.json"))
         }
         let store = try SQLiteStore(path: databasePath?(root), maxPages: maxPages)

@@ -368,24 +368,30 @@ def test_a_drawing_done_offline_goes_in_the_message_box_at_once_and_survives_a_r
         page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=img.element_handle(), timeout=10_000)
 
 
-def test_a_vote_sent_offline_survives_closing_the_app(people):
-    """send() with a chart not uploaded yet (Quick Poll's vote), offline: the vote
-    shows at once as Sending…, the app is closed, and it goes out when the
-    connection is back."""
+def a_poll_open_on_bens_side(people, question):
+    """Ana asks a Quick Poll; Ben opens it from its bubble (expanded)."""
     ana = people.join("Ana")
-    link = create_conversation(ana, "Offline vote")
+    link = create_conversation(ana, "Poll")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     for page in (ana, ben):
         install_app(page, POLL)
     open_from_drawer(ana, POLL)
-    frame(ana).locator("#question").fill("Pizza tonight?")
+    frame(ana).locator("#question").fill(question)
     frame(ana).get_by_role("button", name="Ask").click()
-    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Pizza tonight?")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text(question)
     send(ana)
     poll = ben.locator(".row[data-seq][data-kind=app]")
     expect(poll).to_have_count(1)
     poll.locator(".app-bubble").click()
     pane_ready(ben, "expanded")
+    return ana, ben
+
+
+def test_a_vote_sent_offline_survives_closing_the_app(people):
+    """send() with a chart not uploaded yet (Quick Poll's vote), offline: the vote
+    shows at once as Sending…, the app is closed, and it goes out when the
+    connection is back."""
+    ana, ben = a_poll_open_on_bens_side(people, "Pizza tonight?")
 
     ben.context.set_offline(True)
     expect(ben.locator("#offline-banner")).to_be_visible()
@@ -408,18 +414,7 @@ def test_a_vote_refused_after_the_winner_came_in_hands_the_winner_over_once(peop
     """Back online, the app hears the others' moves while catching up (didReceive);
     its own move is then refused as a conflict, with that same winner, which the app
     was handed a second time through didReceive. Now once."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Hear once")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    for page in (ana, ben):
-        install_app(page, POLL)
-    open_from_drawer(ana, POLL)
-    frame(ana).locator("#question").fill("Tacos?")
-    frame(ana).get_by_role("button", name="Ask").click()
-    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Tacos?")
-    send(ana)
-    ben.locator(".row[data-seq][data-kind=app] .app-bubble").click()
-    pane_ready(ben, "expanded")
+    ana, ben = a_poll_open_on_bens_side(people, "Tacos?")
     ana.locator(".row[data-seq][data-kind=app] .app-bubble").click()
     pane_ready(ana, "expanded")
 

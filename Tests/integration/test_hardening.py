@@ -340,6 +340,10 @@ def test_what_a_client_sends_cannot_forge_or_color_a_log_line(server):
     status, _, s = ws_handshake(server.port, origin="http://evil.example action=deactivate by=shell\x1b[2J")
     s.close()
     assert status == 403
-    line = next(l for l in server.lines[start:] if "origin not allowed" in l)
+    deadline = time.monotonic() + 5  # the log is read from the server's stderr by a thread
+    while not (found := [l for l in server.lines[start:] if "origin not allowed" in l]):
+        assert time.monotonic() < deadline, "the refusal was not logged"
+        time.sleep(0.05)
+    line = found[0]
     assert 'origin="http://evil.example action=deactivate by=shell\\u{1B}[2J"' in line, line
     assert "\x1b" not in line

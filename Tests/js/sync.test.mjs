@@ -197,3 +197,38 @@ test("app storage: one write per key at a time; values set meanwhile are sent on
   asked(client, "appdata.set")[3].resolve({});
   await later;
 });
+
+test("a message whose image is being uploaded goes first: the text sent with it waits, then follows", async () => {
+  const { store, client, sync } = inConversation();
+  sync.images.forUser(ME.id);
+  let finishUpload;
+  const uploads = [];
+  sync.outbox.upload = (blob) => {
+    uploads.push(blob);
+    return new Promise((resolve) => { finishUpload = resolve; });
+  };
+  const move = { kind: "app", appId: "wenderpic", url: "?w=cat", live: false, layout: { caption: "Guess my WenderPic!" } };
+  const drawing = new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" });
+  const sentMove = sync.send(C, move, { image: drawing });
+  const sentText = sync.send(C, { kind: "text", text: "my drawing!" });
+  await tick();
+  assert.equal(uploads.length, 1);
+  assert.equal(client.sends().length, 0, "the text waits for the drawing");
+  assert.deepEqual(store.transcript(C).pending.map((p) => p.message.kind), ["app", "text"], "both shown as Sending…");
+
+  finishUpload("ab".repeat(32));
+  await tick();
+  await tick();
+  const [first] = client.sends();
+  assert.equal(first.fields.message.kind, "app");
+  assert.equal(first.fields.message.layout.image, "ab".repeat(32), "the hash in the message");
+  assert.equal(store.outbox()[0].imageKey, undefined, "kept with its hash from now on");
+  first.resolve({ message: { seq: 1, clientId: first.fields.clientId, sender: ME.id, createdAt: 1, ...first.fields.message } });
+  await tick();
+  await tick();
+  const second = client.sends()[1];
+  assert.equal(second.fields.message.text, "my drawing!", "then the text");
+  second.resolve({ message: { seq: 2, clientId: second.fields.clientId, sender: ME.id, createdAt: 2, ...second.fields.message } });
+  await Promise.all([sentMove, sentText]);
+  assert.deepEqual(store.outbox(), []);
+});

@@ -38,6 +38,8 @@ export class Outbox {
     /** clientIds held back by a rate limit (and sends made after them), sent in outbox order when limitTimer fires */
     this.held = new Set();
     this.limitTimer = null;
+    /** clientIds waiting for an earlier message of their conversation whose image is being uploaded: sent after it, in order */
+    this.behind = new Set();
   }
 
   /**
@@ -85,13 +87,37 @@ export class Outbox {
     }));
     const settled = this.store.waiters.wait(waiterKey(item.clientId));
     if (this.held.size) this.held.add(item.clientId); // behind the ones a rate limit holds
+    else if (this.uploadsBefore(item)) this.behind.add(item.clientId); // a text typed with a drawing goes after it
     else this.trySend(item);
     return settled;
   }
 
+  /** Is an earlier message of this item's conversation still waiting for its image? */
+  uploadsBefore(item) {
+    for (const i of this.store.outbox()) {
+      if (i.clientId === item.clientId) return false;
+      if (i.conversationId === item.conversationId && i.imageKey) return true;
+    }
+    return false;
+  }
+
+  /** Sends, in outbox order, what waited for an upload that is over (sent or refused). */
+  async sendBehind() {
+    for (const item of this.store.outbox()) {
+      if (!this.behind.has(item.clientId) || this.uploadsBefore(item)) continue;
+      this.behind.delete(item.clientId);
+      await this.trySend(item);
+    }
+  }
+
   async trySend(item) {
     const id = item.clientId;
-    if (this.client.status !== "online" || this.store.requests.has(wireKey(id))) return; // never two at once
+    if (this.client.status !== "online") return;
+    if (this.store.requests.has(wireKey(id))) {
+      // never two at once; a flush waits for it, so what follows is not sent ahead of it
+      await this.store.requests.join(wireKey(id), () => Promise.resolve()).catch(() => {});
+      return;
+    }
     const retry = this.retries.get(id);
     if (retry) {
       clearTimeout(retry.timer);
@@ -110,6 +136,7 @@ export class Outbox {
     this.retries.delete(id);
     this.drop(id);
     this.stored(item.conversationId, answer.message, answer.supersedes);
+    if (this.behind.size) this.sendBehind();
   }
 
   /**
@@ -143,6 +170,7 @@ export class Outbox {
     this.drop(item.clientId);
     this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
     this.keepRefused(item, error);
+    if (this.behind.size) this.sendBehind();
     error.clientId ??= item.clientId; // so whoever hears the refusal can say the app had it (takeRefused)
     if (!this.store.waiters.settle(waiterKey(item.clientId), error)) this.failed(item, error);
   }
@@ -205,6 +233,7 @@ export class Outbox {
     clearTimeout(this.limitTimer);
     this.limitTimer = null;
     this.held.clear();
+    this.behind.clear(); // the flush on reconnect sends everything in order
     for (const r of this.retries.values()) {
       clearTimeout(r.timer);
       r.timer = null;
@@ -228,6 +257,7 @@ export class Outbox {
   }
 
   drop(clientId) {
+    this.behind.delete(clientId);
     const items = this.store.outbox();
     if (items.some((i) => i.clientId === clientId)) this.store.saveOutbox(items.filter((i) => i.clientId !== clientId));
   }

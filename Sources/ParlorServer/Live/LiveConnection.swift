@@ -86,19 +86,28 @@ extension LiveConnection {
         requestWrite(&fx)
     }
 
-    /// Queues a frame; false if this reader is too far behind (it is then being closed).
-    mutating func enqueue(_ frame: OutboundFrame, _ fx: inout [LiveEffect]) -> Bool {
-        guard closeCode == nil else { return true }
+    enum Enqueued {
+        case queued
+        /// Queued, and the queue has passed another MiB (time to look at its account's).
+        case passedMiB
+        /// Too far behind: being closed as a slow consumer.
+        case slow
+    }
+
+    /// Queues a frame, unless this reader is too far behind (it is then being closed).
+    mutating func enqueue(_ frame: OutboundFrame, _ fx: inout [LiveEffect]) -> Enqueued {
+        guard closeCode == nil else { return .queued }
+        let before = queue.bytes
         guard queue.push(frame) else {
             scheduleClose(4008, "slow_consumer", flush: false, &fx)
-            return false
+            return .slow
         }
         if !sendingBehind && (queue.count > Self.readBehindFrames || queue.bytes > Self.readBehindBytes) {
             sendingBehind = true
             if !readingPaused { fx.append(.setReading(id, false)) }
         }
         requestWrite(&fx)
-        return true
+        return queue.bytes >> 20 > before >> 20 ? .passedMiB : .queued
     }
 
     /// At the sweep (once a second): past the slow-consumer bound now and at the last

@@ -226,10 +226,11 @@ struct LiveState {
     /// passes each MiB, so not on every frame).
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
         guard connections.contains(id) else { return }
-        let before = connections[id]!.queue.bytes
-        if !connections[id]!.enqueue(frame, &effects) { return closedAsSlow(id) }
-        let after = connections[id]!.queue.bytes
-        if after >> 20 > before >> 20, let user = connections[id]!.userId, queuedBytes(of: user) > Limits.outboundBytesPerUser {
+        switch connections[id]!.enqueue(frame, &effects) {
+        case .queued: return
+        case .slow: closedAsSlow(id)
+        case .passedMiB:
+            guard let user = connections[id]!.userId, queuedBytes(of: user) > Limits.outboundBytesPerUser else { return }
             connections[id]!.scheduleClose(4008, "slow_consumer", flush: false, &effects)
             closedAsSlow(id)
         }
