@@ -234,7 +234,12 @@ static int wbCurrentTimeInt64(sqlite3_vfs *v, sqlite3_int64 *out) {
 static int registered = SQLITE_ERROR;
 
 static void wbRegister(void) {
-    /* Before anything initializes SQLite (sqlite3_vfs_find does). */
+    /* Before anything initializes SQLite (sqlite3_vfs_find does). Every connection is
+     * used by one thread at a time (the engine's through GRDB's queue, the
+     * checkpointer's by its thread), so SQLite's per-connection mutexes (25 lock and
+     * unlock pairs a send) and its memory statistics' mutex guard nothing here. */
+    (void)sqlite3_config(SQLITE_CONFIG_MULTITHREAD);
+    (void)sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     (void)parlor_pcache_install();
     realVfs = sqlite3_vfs_find(NULL);
     if (realVfs == NULL || realVfs->iVersion < 2) return;
