@@ -201,6 +201,9 @@ export class Store extends EventTarget {
    */
   forgetUser(userId) {
     if (!userId) return;
+    // Nothing may write it back meanwhile (a send that fails as the token dies writes
+    // the outbox): every write-through needs a signed-in user.
+    this.state = { ...this.state, user: null };
     const mine = (k) => k.startsWith("parlor.") && (k.endsWith(`.${userId}`) || k.includes(`.${userId}.`));
     const keys = [];
     for (let i = 0; i < localStorage.length; i++) keys.push(localStorage.key(i));

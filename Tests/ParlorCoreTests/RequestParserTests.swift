@@ -40,7 +40,8 @@ import Testing
         #expect(name(#"\u2066Ben\u2069"#) == "Ben")
         #expect(name(#"Ana\u2028Ben"#) == "Ana Ben")
         // names that draw nothing are empty
-        for blank in [#"\u2800"#, #"\u3164\u3164"#, #"\u200B"#, #"\u202E "#] {
+        for blank in [#"\u2800"#, #"\u3164\u3164"#, #"\u200B"#, #"\u202E "#, #"\u2800\u200D"#, #"\u3164\u200C"#,
+                      #"\u200D"#, #"\u00AD"#, #"\uFE0F"#, #"\u034F"#, #"\uDB40\uDC20"#, #"\u0301"#, #"\u17B4"#] {
             #expect(error(#"{"type":"rename","id":"1","name":"\#(blank)"}"#)?.field == "name", "\(blank)")
         }
         // what emoji and scripts need stays: a family (joined by U+200D), Persian's U+200C

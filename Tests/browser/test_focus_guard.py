@@ -35,3 +35,24 @@ def test_clicking_into_an_app_right_after_sending_keeps_it(people, touch):
     # ... and is never hidden for it
     expect(ana.locator("#app-pane .pane-hidden")).to_have_count(0)
     expect(iframe).to_be_visible()
+
+
+def test_typing_then_moving_the_mouse_into_an_app_and_clicking_keeps_the_app(people):
+    """A quick player types in the composer, then moves the mouse into the app's own
+    field and types there: the guard against an app taking the keyboard while the
+    user types must not take back a focus the mouse was seen heading to."""
+    from test_hostile import move_mouse_into
+
+    ana = people.join("Ana")
+    create_conversation(ana, "Quick")
+    install_app(ana, "Quick Poll")
+    open_from_drawer(ana, "Quick Poll")
+    question = frame(ana).locator("#question")
+    ana.locator("#composer-input").click()
+    ana.keyboard.type("hello")
+    move_mouse_into(ana, question)
+    ana.mouse.down()
+    ana.mouse.up()
+    ana.keyboard.type("Tacos?")
+    expect(question).to_have_value("Tacos?")
+    expect(ana.locator("#composer-input")).to_have_value("hello")

@@ -2,13 +2,16 @@
 socket, cannot send behind the user's back, sees no user ids, tokens or other
 apps' messages, and a stale session update comes back as a conflict."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, send_text, shot
 
 CHECKS = ["parent-dom", "top-dom", "storage", "parent-storage", "cookie", "top-navigation", "popup",
-          "socket", "upload", "bridge-unknown-method", "bridge-bad-url", "bridge-send-without-user"]
+          "socket", "upload", "bridge-unknown-method", "bridge-bad-url", "bridge-send-without-user",
+          "bridge-image-svg", "bridge-image-html"]
 
 
 @pytest.fixture
@@ -34,6 +37,7 @@ def test_a_hostile_app_stays_in_its_frame(people_with_probe):
     expect(probe.locator("[data-check=done]")).to_have_count(1)
     for check in CHECKS:
         expect(probe.locator(f"[data-check='{check}']")).to_have_attribute("data-result", "blocked")
+    expect(ana.locator(".staged-item")).to_have_count(0)  # neither "picture" reached the composer
 
     # the host is untouched
     assert ana.url == url_before
@@ -157,7 +161,7 @@ def people_with_lurker(people_with_fixture_apps):
 
 def test_an_app_tapped_a_moment_ago_cannot_take_what_is_typed_in_the_composer(people_with_lurker):
     """Its tap's activation lasts 5 s, so its word on a focus it took was "a gesture":
-    an app that focused itself 1.5 s after a tap got what the user typed in the
+    an app that focused itself a moment after a tap got what the user typed in the
     composer meanwhile. A jump while the user types there is now taken back."""
     ana = people_with_lurker.join("Ana")
     create_conversation(ana, "Typing")
@@ -165,9 +169,13 @@ def test_an_app_tapped_a_moment_ago_cannot_take_what_is_typed_in_the_composer(pe
     open_from_drawer(ana, "Lurker")
     app = ana.frame_locator("#app-pane iframe")
     app.get_by_role("button", name="Later").click()
-    ana.locator("#composer-input").click()
-    text = "my secret pin is 4711 and more text after it"
-    ana.keyboard.type(text, delay=60)  # 2.7 s: the app takes the focus in the middle
-    expect(app.locator("#stole")).to_be_visible()
-    expect(ana.locator("#composer-input")).to_have_value(text)
+    expect(app.get_by_role("button", name="Later")).to_have_attribute("data-tapped", "yes")
+    composer = ana.locator("#composer-input")
+    composer.click()
+    ana.keyboard.type("my secret pin is ", delay=30)
+    # between two key presses (none lands in the instant the app holds the focus)
+    ana.frame(url=re.compile(r"/apps/lurker/")).evaluate("lurk()")
+    expect(composer).to_be_focused()  # taken back
+    ana.keyboard.type("4711 and more text after it", delay=30)
+    expect(composer).to_have_value("my secret pin is 4711 and more text after it")
     assert app.locator("#typed").text_content() == "", "nothing typed reached the app"

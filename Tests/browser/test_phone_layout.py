@@ -86,3 +86,21 @@ def test_offline_with_an_app_expanded_the_note_sits_in_the_panes_bar(people):
     expect(banner).to_be_visible()
     ana.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=30_000)
+
+
+def test_the_offline_note_on_a_phone_is_one_line_under_the_header(people):
+    """It was centred with left: 50%, which left it half the screen: four lines over
+    the header and the newest messages."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Offline phone")
+    send_text(ana, "before the tunnel")
+    ana.context.set_offline(True)
+    banner = ana.locator("#offline-banner")
+    expect(banner).to_be_visible()
+    box = banner.bounding_box()
+    header = ana.locator(".chat-header").bounding_box()
+    assert box["height"] <= 56, f"{box['height']} px tall: wrapped"
+    assert box["y"] >= header["y"] + header["height"] - 1, "over the header"
+    shot(ana, "phone-offline-banner")
+    ana.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=30_000)

@@ -10,6 +10,8 @@ export function installFakeStorage() {
     },
     setItem(k, v) { this.m.set(k, String(v)); },
     removeItem(k) { this.m.delete(k); },
+    get length() { return this.m.size; },
+    key(i) { return [...this.m.keys()][i] ?? null; },
     clear() {
       this.m.clear();
       this.reads = 0;

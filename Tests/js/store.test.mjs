@@ -94,3 +94,16 @@ test("requests: a second ask joins the first; a forgotten one's answer is not cu
   answer(1);
   assert.equal(await a, 1);
 });
+
+test("forgetting a user removes its keys, and nothing written afterwards puts them back", () => {
+  const store = signedIn();
+  store.saveOutbox([{ clientId: "k1", conversationId: "c1", message: { kind: "text", text: "secret 7788" }, createdAt: 1 }]);
+  storage.setItem(`parlor.draft.${ME.id}.c1`, "half-typed");
+  storage.setItem("parlor.outbox.uOther", "[]");
+  store.forgetUser(ME.id);
+  // a send failing as the token dies (sign-out) drops its item and writes the outbox through
+  store.saveOutbox([]);
+  const left = [...storage.m.keys()].filter((k) => k.includes(ME.id));
+  assert.deepEqual(left, []);
+  assert.equal(storage.getItem("parlor.outbox.uOther"), "[]", "another account's are kept");
+});

@@ -232,3 +232,39 @@ test("a message whose image is being uploaded goes first: the text sent with it 
   await Promise.all([sentMove, sentText]);
   assert.deepEqual(store.outbox(), []);
 });
+
+test("a text stays behind a drawing whose upload failed and is tried again, whatever flushes the outbox", async () => {
+  const { store, client, sync } = inConversation();
+  sync.images.forUser(ME.id);
+  const attempts = [];
+  sync.outbox.upload = () => new Promise((resolve, reject) => attempts.push({ resolve, reject }));
+  sync.outbox.random = () => 0; // the shortest retry
+  const move = { kind: "app", appId: "wenderpic", url: "?w=cat", live: false, layout: { caption: "Guess my WenderPic!" } };
+  sync.send(C, move, { image: new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" }) });
+  sync.send(C, { kind: "text", text: "what is it?" });
+  await tick();
+  attempts[0].reject(Object.assign(new Error("proxy error"), { code: "unreachable" })); // online: retried later
+  await tick();
+  const flushed = sync.flushOutbox(); // a reconnect's flush: the drawing's upload fails again
+  await tick();
+  assert.equal(attempts.length, 2, "the flush tried the drawing again");
+  attempts[1].reject(Object.assign(new Error("proxy error"), { code: "unreachable" }));
+  await flushed;
+  await tick();
+  assert.equal(client.sends().length, 0, "the text did not overtake the drawing");
+  // the retry's upload goes through: the drawing, then the text
+  const deadline = Date.now() + 10_000;
+  while (attempts.length < 3) {
+    assert.ok(Date.now() < deadline, "the upload was not tried again");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  attempts[2].resolve("cd".repeat(32));
+  await tick();
+  await tick();
+  assert.equal(client.sends()[0].fields.message.kind, "app");
+  client.sends()[0].resolve({ message: { seq: 1, clientId: client.sends()[0].fields.clientId, sender: ME.id, createdAt: 1, ...client.sends()[0].fields.message } });
+  await tick();
+  await tick();
+  assert.equal(client.sends()[1].fields.message.text, "what is it?");
+  client.sends()[1].resolve({ message: { seq: 2, clientId: client.sends()[1].fields.clientId, sender: ME.id, createdAt: 2, ...client.sends()[1].fields.message } });
+});

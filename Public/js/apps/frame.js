@@ -39,9 +39,9 @@ let listening = false;
 //   that steals twice is hidden. An app the user touched less than 5 s ago
 //   still has activation, so its word cannot tell a theft from a tap then: a
 //   jump out of a text field the user typed in within TYPING_MS (Enter, which
-//   sends, ends the typing) is taken back whatever the frame says (a person does
-//   not type and tap an app in the same instant; if they did, a second tap goes
-//   through). A live bubble's frame
+//   sends, ends the typing), with no mouse on its way to the frame, is taken back
+//   whatever the frame says. A tap that quick after a key (touch shows the host
+//   no path) is taken back too; the next one, after a pause, goes through. A live bubble's frame
 //   never keeps focus.
 // - send(): proof of a gesture inside the frame is the host's activation being
 //   on although no host input can explain it any more (Chrome's transient
@@ -56,7 +56,9 @@ const EDGE_PX = 24;
 const HIDE_AFTER_STEALS = 2;
 const STEAL_WINDOW_MS = 3000;
 const VOUCH_MS = 1000;
-const TYPING_MS = 800; // a key pressed in a host field this recently: the user is typing there // how long a jump waits for the frame's word before it counts as a theft
+// A key pressed in a host field this recently: the user is typing there. Short, as a
+// tap into the app shows the host nothing: a quick tap after typing gets taken back.
+const TYPING_MS = 400; // how long a jump waits for the frame's word before it counts as a theft
 
 const seen = {
   input: -Infinity, // the last trusted input the host itself received
@@ -173,9 +175,10 @@ export class AppFrame {
     const now = performance.now();
     const field = seen.field;
     if (this.style === "transcript") return this.takeBack(field, this.judge({ t: now, field }, false));
-    // typing in the composer: the focus was not the user's to move, whatever the frame says
-    if (isTextEntry(field) && now - seen.key < TYPING_MS && now - seen.tab >= TAB_MS) return this.takeBack(field, { t: now, field });
     const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn();
+    // typing in the composer, with no pointer on its way here: the focus was not the
+    // user's to move, whatever the frame says
+    if (!headedHere && isTextEntry(field) && now - seen.key < TYPING_MS) return this.takeBack(field, { t: now, field });
     // a "focused" notice can overtake the blur: it counts while the user did nothing in the host since
     const vouched = this.vouchedAt > seen.input;
     if (headedHere || vouched || !isTextEntry(field)) {

@@ -8,6 +8,7 @@
 import { h, icon, ICONS, replaceChildren } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
 import { appIcon } from "../views/appIcon.js";
+import { checkedImage } from "../state/imageType.js";
 import { planOpen, planClose, planTransition, stateAfter, COMPACT, EXPANDED } from "./lifecycle.js";
 import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snapshot.js";
 import { participantsKey } from "../state/participants.js";
@@ -361,6 +362,16 @@ export class AppPane extends EventTarget {
     }
   }
 
+  /** An app's image for a message, checked by its bytes and typed by them (state/imageType.js), or null. */
+  async pendingImage(blob) {
+    if (!blob) return null;
+    try {
+      return await checkedImage(blob);
+    } catch (error) {
+      throw refused(error.code || "not_an_image", error.message);
+    }
+  }
+
   keepUnheard(conversationId, item) {
     this.unheard = [...this.unheard, { conversationId, appId: item.appId, message: item.message }].slice(-UNHEARD_KEPT);
   }
@@ -375,8 +386,9 @@ export class AppPane extends EventTarget {
     switch (method) {
       case "insert": {
         const message = draftToMessage(appId, args.message);
+        const image = await this.pendingImage(args.image);
         try {
-          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image: args.image });
+          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image });
           return this.snapshotOf(stored);
         } catch (error) {
           throw await this.sendError(error, frame);
@@ -387,11 +399,12 @@ export class AppPane extends EventTarget {
         if (verdict === "no")
           throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
         const message = draftToMessage(appId, args.message);
+        const image = await this.pendingImage(args.image);
         if (verdict === "ask" && !(await this.confirmSend(frame, message)))
           throw refused("cancelled", "the user did not send it");
         if (frame !== this.frame) throw refused("inactive", "this app is not active");
         try {
-          const stored = await this.sync.send(conversationId, message, { image: args.image });
+          const stored = await this.sync.send(conversationId, message, { image });
           return this.snapshotOf(stored);
         } catch (error) {
           throw await this.sendError(error, frame);

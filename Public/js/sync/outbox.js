@@ -113,6 +113,12 @@ export class Outbox {
   async trySend(item) {
     const id = item.clientId;
     if (this.client.status !== "online") return;
+    // Whoever asks (a flush, a retry's timer, a rate limit's end), nothing overtakes
+    // an earlier message of its conversation whose image is still to be uploaded.
+    if (this.uploadsBefore(item)) {
+      this.behind.add(id);
+      return;
+    }
     if (this.store.requests.has(wireKey(id))) {
       // never two at once; a flush waits for it, so what follows is not sent ahead of it
       await this.store.requests.join(wireKey(id), () => Promise.resolve()).catch(() => {});
@@ -233,7 +239,6 @@ export class Outbox {
     clearTimeout(this.limitTimer);
     this.limitTimer = null;
     this.held.clear();
-    this.behind.clear(); // the flush on reconnect sends everything in order
     for (const r of this.retries.values()) {
       clearTimeout(r.timer);
       r.timer = null;

@@ -201,6 +201,7 @@ function failureText(code) {
     case "invalid_image":
       return "Not sent: the picture could not be read";
     case "too_large":
+    case "image_too_large":
       return "Not sent: the picture is too big";
     case "quota_exceeded":
       return "Not sent: your pictures have reached this server's limit";

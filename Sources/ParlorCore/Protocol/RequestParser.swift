@@ -352,10 +352,19 @@ public enum Validators {
         return String(out)
     }
 
-    /// Made only of characters that draw nothing (a Braille blank, Hangul fillers).
+    /// Made only of characters that draw nothing by themselves: spaces, the Braille
+    /// blank, what Unicode says to ignore when drawing (joiners, fillers, variation
+    /// selectors, tags, the soft hyphen), format characters and marks with no letter
+    /// to sit on ("\u{2800}\u{200D}" and a lone "\u{0301}" passed the first version).
     public static func looksBlank(_ s: String) -> Bool {
         s.unicodeScalars.allSatisfy {
-            [0x2800, 0x3164, 0x115F, 0x1160, 0xFFA0, 0x180E].contains($0.value) || $0.properties.isWhitespace
+            let p = $0.properties
+            switch p.generalCategory {
+            case .nonspacingMark, .enclosingMark, .format, .control, .spaceSeparator, .lineSeparator, .paragraphSeparator:
+                return true
+            default:
+                return $0.value == 0x2800 || p.isWhitespace || p.isDefaultIgnorableCodePoint
+            }
         }
     }
 
