@@ -139,12 +139,14 @@ struct LegacyFields {
     /// A display name or title: trimmed, non-empty, no control characters.
     func trimmed(_ k: String, max: Int) throws(ParlorError) -> String {
         let raw = try string(k, max: max * 4)
-        let s = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // names and titles show as what they are (session 18): the same rule as the parser's
+        let s = Validators.visible(raw).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !s.isEmpty else { throw .invalid(prefix + k, "is empty") }
         guard Validators.fits(s, max) else { throw .tooLong(prefix + k, max: max) }
         guard !Validators.hasControl(s) else {
             throw .invalid(prefix + k, "contains control characters")
         }
+        guard !Validators.looksBlank(s) else { throw .invalid(prefix + k, "is empty") }
         return s
     }
 

@@ -204,11 +204,12 @@ struct Fields {
     func trimmed(_ k: StaticString, max: Int) throws(ParlorError) -> String {
         let raw = try string(k, max: max * 4)
         let s = Validators.visible(raw).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !s.isEmpty, !Validators.looksBlank(s) else { throw .invalid(path(k), "is empty") }
+        guard !s.isEmpty else { throw .invalid(path(k), "is empty") }
         guard Validators.fits(s, max) else { throw .tooLong(path(k), max: max) }
         guard !Validators.hasControl(s) else {
             throw .invalid(path(k), "contains control characters")
         }
+        guard !Validators.looksBlank(s) else { throw .invalid(path(k), "is empty") }
         return s
     }
 
