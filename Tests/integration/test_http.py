@@ -309,3 +309,25 @@ async def test_bad_blob_references(server, token, case, message_of, codes):
         nxt = await ana.send_text(cid, "after refusal")
         assert nxt["seq"] == t["seq"] + 1, "a refused message must store nothing"
         await ben.wait_message(cid, seq=nxt["seq"])
+
+
+async def test_an_image_is_shown_only_by_whoever_uploaded_or_was_shown_it(server, token):
+    """A hash alone let anyone put an image in a message: it told an outsider whether
+    an image was on the server, and kept it served after its message was deleted."""
+    async with Env(server) as env:
+        ana, ben, cid, h, t = await blob_scene(env, server, token, (21, 22, 23))
+        await ana.send_message(cid, {"kind": "attachment", "image": h, "name": "ours.png"})
+        mal = await env.register("Mallory")
+        mcid, _ = await env.conversation(mal)
+        e = await mal.expect_error("send", "not_found", conversationId=mcid, clientId=new_client_id(),
+                                   message={"kind": "sticker", "image": h})
+        e2 = await mal.expect_error("send", "not_found", conversationId=mcid, clientId=new_client_id(),
+                                    message={"kind": "sticker", "image": _missing()})
+        assert e["message"] == e2["message"], "the same answer as for an image that is not there"
+        # Ben was shown it in a conversation he is in: he may use it elsewhere (a sticker kept, a guess)
+        bcid, _ = await env.conversation(ben)
+        await ben.send_message(bcid, {"kind": "sticker", "image": h})
+        # Mallory uploads the same bytes herself: stored once, and hers to show now
+        status, _, _, js = upload(server, png_bytes(rgb=(21, 22, 23)), mal.token)
+        assert status == 201 and js["hash"] == h
+        await mal.send_message(mcid, {"kind": "sticker", "image": h})

@@ -90,6 +90,8 @@ extension Engine {
     func forgetImages(_ hashes: [String], _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         for h in hashes { try tx.forgetBlob(hash: h) }
         cache.blobs.subtract(hashes)
+        let gone = Set(hashes)
+        cache.imageShowers = cache.imageShowers.filter { !gone.contains($0.second) }
         out.unlinkedImages += hashes
     }
 }

@@ -46,7 +46,7 @@ extension Engine {
     private func store(conversationId cid: String, clientId: String, content: MessageContent, body: [UInt8],
                        id: String?, conn: ConnectionID, userId: String, _ tx: any StoreTransaction,
                        _ out: inout Outbox) throws {
-        try requireBlobs(content)
+        try requireBlobs(content, userId, tx)
         guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
         let seq = last + 1
 
@@ -109,12 +109,16 @@ extension Engine {
     private struct ClientIdUsed: Error {}
 
     /// Every image a message refers to must have been uploaded.
-    private func requireBlobs(_ content: MessageContent) throws {
-        for (hash, field) in content.images where !cache.blobs.contains(hash) {
-            guard blobs.find(hash) != nil else {
+    /// Each image must be stored, and the sender's to show (`mayShowImage`); the same
+    /// answer either way, so a hash tells an outsider nothing.
+    private func requireBlobs(_ content: MessageContent, _ userId: String, _ tx: any StoreTransaction) throws {
+        for (hash, field) in content.images where !cache.imageShowers.contains(IdPair(userId, hash)) {
+            let stored = cache.blobs.contains(hash) || blobs.find(hash) != nil
+            guard stored, try tx.mayShowImage(hash: hash, userId: userId) else {
                 throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
             }
             cache.blobs.insert(hash)
+            cache.imageShowers.insert(IdPair(userId, hash))
         }
     }
 

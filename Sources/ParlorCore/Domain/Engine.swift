@@ -302,6 +302,8 @@ struct EngineCache {
     var sessions: [IdPair: SessionHead] = [:]
     /// Blob hashes known to be stored (a deletion drops its hash).
     var blobs: Set<String> = []
+    /// (user, hash): images the user was found to upload or be shown.
+    var imageShowers: Set<IdPair> = []
 }
 
 /// The actions of one batch, with helpers for the common replies.

@@ -55,8 +55,12 @@ public protocol StoreTransaction {
     func isAdmin(userId: String) throws -> Bool
 
     // Stored images
-    /// The first upload of an image owns it; a later one only refreshes its age.
+    /// The first upload of an image owns it; a later one only refreshes its age. Every
+    /// uploader is recorded as one who may show it.
     func recordBlob(hash: String, size: Int, by userId: String, at: Int) throws
+    /// May this user put the image in a message: they uploaded it, or a message of a
+    /// conversation they are in shows it (a guess on a drawing, a sticker from a sundae).
+    func mayShowImage(hash: String, userId: String) throws -> Bool
     func storedImageBytes(of userId: String) throws -> Int
     /// Images no message shows, uploaded (last) before `before`, oldest first.
     func unreferencedBlobs(before: Int, limit: Int) throws -> [String]

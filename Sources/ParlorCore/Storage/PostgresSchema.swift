@@ -136,6 +136,15 @@ enum PostgresSchema {
             DROP INDEX messages_by_client_id;
             CREATE UNIQUE INDEX messages_by_client_id ON messages(client_id, sender_id);
             """),
+        // As SQLite's v11-blob-uploads: every uploader of an image, who may show it.
+        (3, """
+            CREATE TABLE blob_uploads (
+                hash TEXT NOT NULL,
+                user_id TEXT NOT NULL,
+                PRIMARY KEY (hash, user_id)
+            );
+            INSERT INTO blob_uploads (hash, user_id) SELECT hash, uploaded_by FROM blobs ON CONFLICT DO NOTHING;
+            """),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -131,6 +131,15 @@ extension PostgresTransaction {
             VALUES ($1, $2, $3, $4, (EXISTS (SELECT 1 FROM message_blobs WHERE hash = $1))::int)
             ON CONFLICT (hash) DO UPDATE SET created_at = excluded.created_at
             """, [hash, size, userId, at])
+        try exec("INSERT INTO blob_uploads (hash, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING", [hash, userId])
+    }
+
+    func mayShowImage(hash: String, userId: String) throws -> Bool {
+        try row("""
+            SELECT (EXISTS (SELECT 1 FROM blob_uploads WHERE hash = $1 AND user_id = $2)
+                OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
+                           AND m.user_id = $2 WHERE mb.hash = $1))::int
+            """, [hash, userId]).map { $0[0] } ?? false
     }
 
     func storedImageBytes(of userId: String) throws -> Int {
@@ -147,6 +156,7 @@ extension PostgresTransaction {
 
     func forgetBlob(hash: String) throws {
         try exec("DELETE FROM blobs WHERE hash = $1", [hash])
+        try exec("DELETE FROM blob_uploads WHERE hash = $1", [hash])
     }
 
     func messagesShowing(image hash: String) throws -> [(conversationId: String, seq: Int)] {

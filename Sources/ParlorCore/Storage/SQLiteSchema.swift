@@ -129,6 +129,20 @@ enum SQLiteSchema {
                 """)
         }
         m.registerMigration("v10-client-ids-by-time", migrate: Self.clientIdsByTime)
+        m.registerMigration("v11-blob-uploads") { db in
+            // Who uploaded each image (an upload of the same bytes is stored once): one
+            // may put in a message only an image one uploaded or was shown. A hash alone
+            // told an outsider whether an image was here, and kept it served after
+            // its message was deleted. The first uploader of images stored before is known.
+            try db.execute(sql: """
+                CREATE TABLE blob_uploads (
+                    hash TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    PRIMARY KEY (hash, user_id)
+                ) WITHOUT ROWID;
+                INSERT OR IGNORE INTO blob_uploads (hash, user_id) SELECT hash, uploaded_by FROM blobs;
+                """)
+        }
         return m
     }
 

@@ -86,6 +86,15 @@ extension SQLiteTransaction {
             VALUES (?1, ?2, ?3, ?4, EXISTS (SELECT 1 FROM message_blobs WHERE hash = ?1))
             ON CONFLICT (hash) DO UPDATE SET created_at = excluded.created_at
             """, [hash, size, userId, at])
+        try exec("INSERT OR IGNORE INTO blob_uploads (hash, user_id) VALUES (?, ?)", [hash, userId])
+    }
+
+    func mayShowImage(hash: String, userId: String) throws -> Bool {
+        try row("""
+            SELECT EXISTS (SELECT 1 FROM blob_uploads WHERE hash = ?1 AND user_id = ?2)
+                OR EXISTS (SELECT 1 FROM message_blobs mb JOIN members m ON m.conversation_id = mb.conversation_id
+                           AND m.user_id = ?2 WHERE mb.hash = ?1)
+            """, [hash, userId]).map { $0[0] } ?? false
     }
 
     func storedImageBytes(of userId: String) throws -> Int {
@@ -102,5 +111,6 @@ extension SQLiteTransaction {
 
     func forgetBlob(hash: String) throws {
         try exec("DELETE FROM blobs WHERE hash = ?", [hash])
+        try exec("DELETE FROM blob_uploads WHERE hash = ?", [hash])
     }
 }
