@@ -52,3 +52,12 @@ test("a bidirectional control ends an address, so its text is shown in the order
   const t = "x https://a.example/\u2067b\u2069 y";
   assert.equal(joined(t), t);
 });
+
+test("a text is drawn without direction overrides, so nothing beside a link reads as part of it", async () => {
+  const { withoutOverrides } = await import("../../Public/js/state/links.js");
+  assert.equal(withoutOverrides("see https://example.com/\u202Eexe.live"), "see https://example.com/exe.live");
+  assert.equal(withoutOverrides("\u202Dforced\u202C"), "forced\u202C");
+  const arabic = "مرحبا \u200Fhttps://example.org\u200F";
+  assert.equal(withoutOverrides(arabic), arabic, "marks stay");
+  assert.equal(withoutOverrides("plain"), "plain");
+});

@@ -66,3 +66,15 @@ export function linkParts(text) {
   if (at < text.length) parts.push({ text: text.slice(at) });
   return parts.length ? parts : [{ text }];
 }
+
+/**
+ * The text as it is drawn: the left-to-right and right-to-left overrides (U+202D,
+ * U+202E) left out. One written after a link drew the rest reversed beside it, so
+ * "https://example.com/\u202Eexe.live" read as one address; scripts written right to
+ * left need no override (their letters carry their direction; marks, embeddings and
+ * isolates stay).
+ * @param {string} text
+ */
+export function withoutOverrides(text) {
+  return typeof text === "string" && /[\u202d\u202e]/.test(text) ? text.replace(/[\u202d\u202e]/g, "") : text;
+}

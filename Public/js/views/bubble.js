@@ -4,7 +4,7 @@
 import { h } from "./dom.js";
 import { appIcon } from "./appIcon.js";
 import { clockTime } from "../state/format.js";
-import { linkParts } from "../state/links.js";
+import { linkParts, withoutOverrides } from "../state/links.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -82,7 +82,7 @@ function stickerEl(s, ctx) {
  * from the text around, so right-to-left text cannot reorder what it shows).
  */
 function textWithLinks(text) {
-  return linkParts(text).map((p) => (p.href
+  return linkParts(withoutOverrides(text)).map((p) => (p.href
     ? h("a", { href: p.href, target: "_blank", rel: "noopener noreferrer nofollow", dir: "ltr" }, p.text)
     : p.text));
 }
