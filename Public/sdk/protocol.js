@@ -83,7 +83,7 @@ function bad(problem) {
 }
 
 /** Over a limit on length (as the server says it: docs/APPS.md promises its codes). */
-const tooLong = (message) => ({ code: "too_long", message, toString: () => message });
+const tooLong = (message) => ({ code: "too_long", message });
 
 /** Why a text field is refused: not text (invalid_call), or too long (too_long). */
 function textProblem(v, name, max = LIMITS.text) {

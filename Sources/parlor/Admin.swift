@@ -27,34 +27,34 @@ struct Admin: ParsableCommand {
         func run() throws { try send(options, ["type": "admin.users.list", "after": after]) }
     }
 
-    struct Grant: ParsableCommand {
+    struct Grant: UserRequest {
         static let configuration = CommandConfiguration(abstract: "Make a user an admin.")
         @OptionGroup var options: Options
         @Argument var userId: String
-        func run() throws { try send(options, ["type": "admin.users.setAdmin", "userId": userId, "admin": true]) }
+        static var request: [String: Any] { ["type": "admin.users.setAdmin", "admin": true] }
     }
 
-    struct Ungrant: ParsableCommand {
+    struct Ungrant: UserRequest {
         static let configuration = CommandConfiguration(abstract: "Make an admin an ordinary user.")
         @OptionGroup var options: Options
         @Argument var userId: String
-        func run() throws { try send(options, ["type": "admin.users.setAdmin", "userId": userId, "admin": false]) }
+        static var request: [String: Any] { ["type": "admin.users.setAdmin", "admin": false] }
     }
 
-    struct Deactivate: ParsableCommand {
+    struct Deactivate: UserRequest {
         static let configuration = CommandConfiguration(
-            abstract: "Deactivate a user: revoke every device and the recovery key, close their connections.")
+            abstract: "Deactivate a user: revoke every device, the recovery key and their invites, close their connections.")
         @OptionGroup var options: Options
         @Argument var userId: String
-        func run() throws { try send(options, ["type": "admin.users.deactivate", "userId": userId]) }
+        static var request: [String: Any] { ["type": "admin.users.deactivate"] }
     }
 
-    struct Reactivate: ParsableCommand {
+    struct Reactivate: UserRequest {
         static let configuration = CommandConfiguration(
             abstract: "Let a deactivated user sign in again: prints a one-time code for their new device.")
         @OptionGroup var options: Options
         @Argument var userId: String
-        func run() throws { try send(options, ["type": "admin.users.reactivate", "userId": userId]) }
+        static var request: [String: Any] { ["type": "admin.users.reactivate"] }
     }
 
     struct RegistrationLink: ParsableCommand {
@@ -111,6 +111,17 @@ struct Admin: ParsableCommand {
 }
 
 /// Runs one admin frame on the data directory and prints the answer; exit 1 on an error.
+/// A subcommand about one user, named by its id: its request's fields say the rest.
+private protocol UserRequest: ParsableCommand {
+    var options: Admin.Options { get }
+    var userId: String { get }
+    static var request: [String: Any] { get }
+}
+
+extension UserRequest {
+    func run() throws { try send(options, Self.request.merging(["userId": userId]) { $1 }) }
+}
+
 private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
     LoggingSystem.bootstrap { _ in LineLogHandler(logLevel: .warning) }
     let log = Logger(label: "parlor-admin")

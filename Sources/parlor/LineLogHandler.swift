@@ -50,11 +50,10 @@ struct LineLogHandler: LogHandler {
     /// value: a client's Origin or path reached the log verbatim, so a space and
     /// `by=shell` forged a field, and an escape byte drove the reader's terminal.
     static func value(_ v: String) -> String {
-        let plain = !v.isEmpty && v.unicodeScalars.allSatisfy {
-            $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "=" && $0 != "\\"
-                && !($0.value >= 0x80 && $0.value < 0xA0) && $0.properties.generalCategory != .format
+        func hidden(_ s: Unicode.Scalar) -> Bool {
+            s.value < 0x20 || s.value == 0x7F || (s.value >= 0x80 && s.value < 0xA0) || s.properties.generalCategory == .format
         }
-        if plain { return v }
+        if !v.isEmpty && !v.unicodeScalars.contains(where: { hidden($0) || " \"=\\".unicodeScalars.contains($0) }) { return v }
         var out = "\""
         for s in v.unicodeScalars {
             switch s {
@@ -64,11 +63,7 @@ struct LineLogHandler: LogHandler {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if s.value < 0x20 || s.value == 0x7F || (s.value >= 0x80 && s.value < 0xA0) || s.properties.generalCategory == .format {
-                    out += String(format: "\\u{%X}", s.value)
-                } else {
-                    out.unicodeScalars.append(s)
-                }
+                if hidden(s) { out += String(format: "\\u{%X}", s.value) } else { out.unicodeScalars.append(s) }
             }
         }
         return out + "\""

@@ -139,6 +139,7 @@ export class AppFrame {
     this.hidden = false;
     this.declinedAt = -Infinity;
     this.nextEventId = 1;
+    this.heard = []; // seqs handed to the app through didReceive (AppPane.hearOnce)
     this.acks = new Map();
     this.closed = false;
     const iframe = document.createElement("iframe");

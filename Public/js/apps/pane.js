@@ -328,7 +328,6 @@ export class AppPane extends EventTarget {
    * heard the winner live (catching up after a reconnect) was handed it twice.
    */
   async hearOnce(frame, seq, snapshot) {
-    frame.heard ??= [];
     if (seq !== undefined && frame.heard.includes(seq)) return;
     if (seq !== undefined) frame.heard = [...frame.heard, seq].slice(-HEARD_KEPT);
     await frame.hook("didReceive", { message: snapshot, conversation: this.conversationFor(undefined) });
@@ -363,7 +362,7 @@ export class AppPane extends EventTarget {
   }
 
   /** An app's image for a message, checked by its bytes and typed by them (state/imageType.js), or null. */
-  async pendingImage(blob) {
+  async checkedAppImage(blob) {
     if (!blob) return null;
     try {
       return await checkedImage(blob);
@@ -386,7 +385,7 @@ export class AppPane extends EventTarget {
     switch (method) {
       case "insert": {
         const message = draftToMessage(appId, args.message);
-        const image = await this.pendingImage(args.image);
+        const image = await this.checkedAppImage(args.image);
         try {
           const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image });
           return this.snapshotOf(stored);
@@ -399,7 +398,7 @@ export class AppPane extends EventTarget {
         if (verdict === "no")
           throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
         const message = draftToMessage(appId, args.message);
-        const image = await this.pendingImage(args.image);
+        const image = await this.checkedAppImage(args.image);
         if (verdict === "ask" && !(await this.confirmSend(frame, message)))
           throw refused("cancelled", "the user did not send it");
         if (frame !== this.frame) throw refused("inactive", "this app is not active");

@@ -34,12 +34,6 @@ function trimEnd(url) {
   }
 }
 
-/** `https://bank.example⁄login@evil.example` goes to evil.example: a name before an @ is never linked. */
-function hasUserInfo(href) {
-  const u = new globalThis.URL(href);
-  return u.username !== "" || u.password !== "";
-}
-
 /**
  * @param {string} text
  * @returns {Array<{text: string, href?: string}>} the text in order; a part with
@@ -54,8 +48,10 @@ export function linkParts(text) {
     if (!url || /^https?:\/\/$/i.test(url)) continue;
     let href;
     try {
-      href = new globalThis.URL(url).href;
-      if (hasUserInfo(href)) continue;
+      const u = new globalThis.URL(url);
+      // `https://bank.example⁄login@evil.example` goes to evil.example: a name before an @ is never linked
+      if (u.username !== "" || u.password !== "") continue;
+      href = u.href;
     } catch {
       continue;
     }

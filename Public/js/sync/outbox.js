@@ -87,8 +87,7 @@ export class Outbox {
     }));
     const settled = this.store.waiters.wait(waiterKey(item.clientId));
     if (this.held.size) this.held.add(item.clientId); // behind the ones a rate limit holds
-    else if (this.uploadsBefore(item)) this.behind.add(item.clientId); // a text typed with a drawing goes after it
-    else this.trySend(item);
+    else this.trySend(item); // or behind a drawing still to be uploaded (trySend)
     return settled;
   }
 
