@@ -8,6 +8,7 @@ import { emptyTranscript, dropSettledConflicts } from "./state/transcript.js";
 import { keptPreviews } from "./state/previews.js";
 import { keptRefused, shownRefused } from "./state/refused.js";
 import { keptStaged, storableStaged } from "./state/composer.js";
+import { shownName } from "./state/sameNames.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -146,7 +147,7 @@ export class Store extends EventTarget {
   memberName(conversationId, userId) {
     const c = this.conversation(conversationId);
     const m = c && c.members.find((x) => x.userId === userId);
-    if (m) return m.name;
+    if (m) return shownName(c.members, m);
     if (this.state.user && userId === this.state.user.id) return this.state.user.name;
     return "Someone";
   }

@@ -5,7 +5,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation
+from conftest import create_conversation, send_text
 
 
 def test_the_header_counts_each_joiner_at_once(people):
@@ -23,3 +23,33 @@ def test_the_header_counts_each_joiner_at_once(people):
     expect(ana.locator(".chat-header .faces .avatar")).to_have_count(3)
     # Ben, who joined second, counts the later joiners too
     expect(ben.locator("#chat-presence")).to_have_text(re.compile(r"online · 4 members$"))
+
+
+def test_members_whose_names_look_alike_are_told_apart(people):
+    """A member may pick another's name, or one drawn the same (a Cyrillic А): whoever
+    reads must still tell whose message is whose, so both carry a tag from their id."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Lookalikes")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path)
+    fake = people.join("\u0410na", path)
+    send_text(ana, "from the real one")
+    send_text(fake, "from the other one")
+    senders = ben.locator(".transcript .sender")
+    expect(senders).to_have_count(2)
+    real, other = senders.nth(0).inner_text(), senders.nth(1).inner_text()
+    assert re.fullmatch(r"Ana \([0-9a-f]{4,}\)", real), real
+    assert re.fullmatch(r"\u0410na \([0-9a-f]{4,}\)", other), other
+    assert real.split(" ")[1] != other.split(" ")[1]
+    # the header and the member list say the same; Ben, whose name no one shares, is untagged
+    expect(ben.locator("#chat-presence")).to_contain_text(real)
+    expect(ben.locator("#chat-presence")).to_contain_text(other)
+    ben.get_by_role("button", name="Members and settings of this conversation").click()
+    names = ben.locator(".member .member-name")
+    expect(names).to_have_text([real, "Ben", other])
+    ben.keyboard.press("Escape")
+    # once the other one picks a name of their own, neither is tagged any more
+    fake.get_by_role("button", name="Change your name").click()
+    fake.fill("#rename-input", "Anya")
+    fake.locator("#rename button[type=submit]").click()
+    expect(senders).to_have_text(["Ana", "Anya"])

@@ -1,5 +1,7 @@
 // The list of conversations, as plain data: most recently active first.
 
+import { shownName } from "./sameNames.js";
+
 /**
  * Adds or updates a conversation, keeping its place (or putting a new one first).
  * @param {object[]} list
@@ -99,7 +101,7 @@ export function applyPresence(online, frame) {
 
 /** "Ana, Ben and 2 others" — the members other than me. */
 export function membersLine(members, selfId) {
-  const others = (members || []).filter((m) => m.userId !== selfId).map((m) => m.name);
+  const others = (members || []).filter((m) => m.userId !== selfId).map((m) => shownName(members, m));
   if (others.length === 0) return "Just you";
   if (others.length <= 3) return others.length === 1 ? others[0] : `${others.slice(0, -1).join(", ")} and ${others.at(-1)}`;
   return `${others.slice(0, 2).join(", ")} and ${others.length - 2} others`;

@@ -3,6 +3,7 @@
 import { h, icon, ICONS } from "./dom.js";
 import { avatar } from "./sidebar.js";
 import { counted } from "../state/format.js";
+import { shownName } from "../state/sameNames.js";
 
 export class HeaderView {
   /**
@@ -35,10 +36,11 @@ export class HeaderView {
     if (others.length === 0) parts.push(h("span", null, "Just you so far — invite someone"));
     else {
       if (here.length) parts.push(h("span", { class: "presence-dot", "aria-hidden": "true" }));
-      const names = others.map((m) => m.name).join(", ");
+      const name = (m) => shownName(conversation.members, m);
+      const names = others.map(name).join(", ");
       const count = Math.max(conversation.memberCount ?? 0, others.length + 1);
       const listed = count > others.length + 1 ? `${names} and ${count - others.length - 1} more` : names;
-      parts.push(h("span", null, here.length ? `${here.map((m) => m.name).join(", ")} online · ${counted(count, "member")}` : listed));
+      parts.push(h("span", null, here.length ? `${here.map(name).join(", ")} online · ${counted(count, "member")}` : listed));
     }
     this.sub.replaceChildren(...parts);
     this.faces.replaceChildren(...others.slice(0, 4).map((m) => avatar(m.name, m.userId, { small: true, online: !!(online && online.has(m.userId)) })));

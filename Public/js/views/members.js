@@ -6,6 +6,7 @@ import { h } from "./dom.js";
 import { avatar } from "./sidebar.js";
 import { counted } from "../state/format.js";
 import { canModerate } from "../state/conversations.js";
+import { shownName } from "../state/sameNames.js";
 import { errorText } from "../state/errors.js";
 
 export class MembersDialog {
@@ -69,13 +70,14 @@ export class MembersDialog {
     this.leaveButton.hidden = !!conversation.left;
     const n = Math.max(conversation.memberCount ?? 0, conversation.members.length);
     this.count.textContent = conversation.left ? "You are no longer a member." : counted(n, "member");
+    const name = (m) => shownName(conversation.members, m);
     this.list.replaceChildren(...conversation.members.map((m) => h("li", { class: "member", dataset: { userId: m.userId } },
       avatar(m.name, m.userId, { small: true }),
-      h("span", { class: "member-name" }, m.name),
+      h("span", { class: "member-name" }, name(m)),
       m.userId === user.id ? h("span", { class: "tag" }, "You") : null,
       m.userId === conversation.createdBy ? h("span", { class: "tag" }, "Creator") : null,
       mod && m.userId !== user.id
-        ? h("button", { class: "button small danger", type: "button", "aria-label": `Remove ${m.name}`, onclick: () => this.run(this.api.remove, m.userId, m.name) }, "Remove")
+        ? h("button", { class: "button small danger", type: "button", "aria-label": `Remove ${name(m)}`, onclick: () => this.run(this.api.remove, m.userId, name(m)) }, "Remove")
         : null)));
   }
 }
