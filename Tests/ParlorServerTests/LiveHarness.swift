@@ -24,9 +24,9 @@ struct LiveHarness {
     }
 
     @discardableResult
-    mutating func open(user: String? = nil, now: UInt64 = 0) -> ConnectionID {
+    mutating func open(user: String? = nil, now: UInt64 = 0, peer: String = "127.0.0.1") -> ConnectionID {
         var id: ConnectionID = 0
-        _ = step { id = $0.open(peer: "127.0.0.1", now: now) }
+        _ = step { id = $0.open(peer: peer, now: now) }
         if let user { _ = step { $0.perform(.authenticated(id, userId: user)) } }
         return id
     }

@@ -243,6 +243,36 @@ import Testing
         #expect(h.write(c2).close == 4008)
     }
 
+    /// Many accounts' connections from one address, each under its own bound and its
+    /// account's, together hold at most `outboundBytesPerAddress`: past it the one
+    /// that grows is closed (4008). From as many addresses, the same backlog is kept.
+    @Test(arguments: [true, false]) func oneAddressesConnectionsTogetherHoldABoundedAmount(oneAddress: Bool) {
+        var h = LiveHarness()
+        let reader = h.open(user: "ana", peer: "198.51.100.1")
+        _ = h.perform(.subscribe(reader, conversationId: "c", userId: "ana"))
+        let idle = (0..<14).map { i in
+            let id = h.open(user: "u\(i)", peer: oneAddress ? "203.0.113.9" : "203.0.113.\(i + 10)")
+            _ = h.perform(.subscribe(id, conversationId: "c", userId: "u\(i)"))
+            return id
+        }
+        let big = LiveHarness.payload("\"" + String(repeating: "x", count: 60_000) + "\"")
+        // each just under its own bound (4 MiB): 14 of them hold 55 MB
+        for _ in 0..<66 {
+            _ = h.perform(.broadcast(conversationId: "c", big))
+            while !h.write(reader).payloads.isEmpty {}
+        }
+        let closed = idle.filter { h.live.connections[$0]?.closeCode == 4008 }
+        let held = idle.reduce(0) { $0 + (h.live.connections[$1]?.queue.bytes ?? 0) }
+        #expect(h.live.connections[reader]?.closeCode == nil, "a reader elsewhere is untouched")
+        if oneAddress {
+            #expect(!closed.isEmpty)
+            #expect(held <= Limits.outboundBytesPerAddress + 60_100)
+        } else {
+            #expect(closed.isEmpty)
+            #expect(held > Limits.outboundBytesPerAddress)
+        }
+    }
+
     @Test func anEngineCloseFlushesTheReplyFirst() {
         var h = LiveHarness()
         let c1 = h.open()

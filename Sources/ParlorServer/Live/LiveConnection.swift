@@ -5,7 +5,7 @@ import ParlorCore
 struct LiveConnection {
     // Declared in this order so that the small fields share words (Swift lays fields
     // out as declared): one of these per connection in `ConnectionTable`'s slab, idle
-    // or not, 144 bytes (IdleMemoryTests).
+    // or not, 160 bytes (IdleMemoryTests).
     let id: ConnectionID
     /// Uptime nanoseconds (see `LiveState.now`).
     let openedAt: UInt64
@@ -13,6 +13,9 @@ struct LiveConnection {
     /// unanswered was sent (`pingedAt`, below): the keepalive (`LiveState.sweep`).
     var heardAt: UInt64
     var userId: String?
+    /// The client's address (behind a trusted proxy, the one it forwarded): an IPv4
+    /// address is stored in the string itself.
+    let address: String
     var queue = FrameQueue()
 
     /// Set with `closeCode` when the connection must be closed at its next writeable callback.
@@ -60,10 +63,14 @@ struct LiveConnection {
     /// on once the queue is down to a quarter of them.
     static let readBehindFrames = Limits.outboundFrames / 4
     static let readBehindBytes = Limits.outboundBytes / 4
+    /// 256 KiB: between two checks each connection of an account or an address may
+    /// grow by this much, so 64 of them pass the shared bounds by at most 16 MiB.
+    static let checkStepShift = 18
 
-    init(id: ConnectionID, openedAt: UInt64) {
+    init(id: ConnectionID, openedAt: UInt64, address: String) {
         self.id = id
         self.openedAt = openedAt
+        self.address = address
         heardAt = openedAt
     }
 }
@@ -88,8 +95,9 @@ extension LiveConnection {
 
     enum Enqueued {
         case queued
-        /// Queued, and the queue has passed another MiB (time to look at its account's).
-        case passedMiB
+        /// Queued, and the queue has passed another `checkStep` bytes: time to look at
+        /// what its account's and its address's connections hold together.
+        case passedStep
         /// Too far behind: being closed as a slow consumer.
         case slow
     }
@@ -107,7 +115,7 @@ extension LiveConnection {
             if !readingPaused { fx.append(.setReading(id, false)) }
         }
         requestWrite(&fx)
-        return queue.bytes >> 20 > before >> 20 ? .passedMiB : .queued
+        return queue.bytes >> Self.checkStepShift > before >> Self.checkStepShift ? .passedStep : .queued
     }
 
     /// At the sweep (once a second): past the slow-consumer bound now and at the last

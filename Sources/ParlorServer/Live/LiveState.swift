@@ -15,6 +15,8 @@ struct LiveState {
     var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: SmallSet<ConnectionID>] = [:]
+    /// Each client address's open connections, signed in or not.
+    var addressConnections: [String: SmallSet<ConnectionID>] = [:]
     /// Cluster mode (LiveState+Cluster.swift): whether this node shares presence with
     /// others, what they hold, and the conversations whose state is due to be announced
     /// (true: asking the others for theirs).
@@ -68,7 +70,8 @@ struct LiveState {
     /// client's address (behind a trusted proxy, the one it forwarded), which the
     /// engine's per-address limits count by.
     mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
-        let id = connections.insert { LiveConnection(id: $0, openedAt: now) }
+        let id = connections.insert { LiveConnection(id: $0, openedAt: now, address: peer) }
+        addressConnections[peer, default: SmallSet()].insert(id)
         metrics.connections.record(connections.count)
         effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
@@ -150,6 +153,8 @@ struct LiveState {
             userConnections[u]?.remove(id)
             if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
         }
+        addressConnections[c.address]?.remove(id)
+        if addressConnections[c.address]?.isEmpty == true { addressConnections[c.address] = nil }
         effects.append(.submit(.closed(id)))
         let seconds = (now &- c.openedAt) / 1_000_000_000
         log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
@@ -222,24 +227,26 @@ struct LiveState {
     }
 
     /// Queues a frame for one connection; a reader too far behind is closed (4008), as
-    /// is one whose account's connections together hold too much (checked as a queue
-    /// passes each MiB, so not on every frame).
+    /// is one whose account's, or address's, connections together hold too much
+    /// (checked as a queue passes each 256 KiB, so not on every frame).
     mutating func enqueue(_ frame: OutboundFrame, to id: ConnectionID) {
         guard connections.contains(id) else { return }
         switch connections[id]!.enqueue(frame, &effects) {
         case .queued: return
         case .slow: closedAsSlow(id)
-        case .passedMiB:
-            guard let user = connections[id]!.userId, queuedBytes(of: user) > Limits.outboundBytesPerUser else { return }
+        case .passedStep:
+            let c = connections[id]!
+            guard c.userId.map({ queued(by: userConnections[$0]) > Limits.outboundBytesPerUser }) == true
+                || queued(by: addressConnections[c.address]) > Limits.outboundBytesPerAddress else { return }
             connections[id]!.scheduleClose(4008, "slow_consumer", flush: false, &effects)
             closedAsSlow(id)
         }
     }
 
-    /// What waits to be written to all of one account's connections.
-    func queuedBytes(of user: String) -> Int {
+    /// What waits to be written to a set of connections (an account's, an address's).
+    func queued(by ids: SmallSet<ConnectionID>?) -> Int {
         var total = 0
-        userConnections[user]?.forEach { total += connections[$0]?.queue.bytes ?? 0 }
+        ids?.forEach { total += connections[$0]?.queue.bytes ?? 0 }
         return total
     }
 
