@@ -724,3 +724,120 @@ def test_a_drawing_in_the_message_box_survives_a_reload(people):
     ana.reload()
     expect(ana.locator(".row[data-seq] .text-bubble", has_text="look at this")).to_be_visible()
     expect(staged).to_have_count(0)
+
+
+# ---- the keyboard ----------------------------------------------------------------------------
+
+# What has the focus inside the app's frame: its id, or its name; "" when it is the page's body.
+FOCUSED = """() => { const a = document.activeElement;
+  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
+
+
+def focused(page):
+    return app_frame(page).evaluate(FOCUSED)
+
+
+def expect_focus(page, wanted):
+    """Waits (bounded) until `wanted` has the focus in the app's frame."""
+    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
+
+
+def tab_to(page, wanted, most=12):
+    """Tab until `wanted` has the focus in the app's frame (each press waits for the focus to move)."""
+    seen = []
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        seen.append(focused(page))
+        if seen[-1] == wanted:
+            return
+    raise AssertionError(f"Tab never reached {wanted!r}: {seen}")
+
+
+INK_AT = """([x, y]) => { const c = document.querySelector(".board-canvas");
+  const [r, g, b] = c.getContext("2d").getImageData(Math.round(x * c.width), Math.round(y * c.height), 1, 1).data;
+  return (r + g + b) / 3 < 110; }"""
+
+
+def test_draw_with_the_keyboard_and_send_it(people):
+    """No pointer at all: Tab into WenderPic, New Game puts the focus on the paper,
+    whose name says how to draw; the arrow keys move a pen drawn on it, Space puts
+    it down and lifts it, Shift moves it further; the lines drawn drain the ink like
+    the mouse's, Undo takes them back, Done stages the drawing, and the friend who
+    opens it sees the same lines as a mouse's drawing would show."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Keys only")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for page in (ben, ana):
+        install_app(page, APP)
+    open_from_drawer(ana, APP)
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
+    tab_to(ana, "new-game")
+    ana.keyboard.press("Enter")
+    pane_ready(ana, "expanded")
+
+    # the focus is on the paper, which says how to draw on it; so does the hint
+    expect_focus(ana, "paper")
+    paper = frame(ana).locator("#paper")
+    expect(paper).to_have_attribute("tabindex", "0")
+    expect(paper).to_have_attribute("aria-label", re.compile("arrow keys move the pen.*Space puts it down or lifts it"))
+    expect(frame(ana).locator("#hint")).to_contain_text("keyboard")
+    drawn(ana)
+
+    # pen up, the arrows only move it: no ink used
+    ana.keyboard.press("ArrowUp")
+    ana.keyboard.press("ArrowUp")
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", "100")
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    ana.keyboard.press("ArrowDown")
+    ana.keyboard.press("ArrowDown")
+    # Space: the pen goes down (a dot); arrows draw; Space lifts it
+    ana.keyboard.press("Space")
+    expect(frame(ana).locator("#pen-state")).to_have_text("Pen down: arrow keys draw.")
+    ana.keyboard.press("ArrowRight")
+    ana.keyboard.press("ArrowRight")
+    ana.keyboard.press("Shift+ArrowRight")  # from the middle to 7/8 of the way across
+    ana.keyboard.press("Space")
+    expect(frame(ana).locator("#pen-state")).to_have_text("Pen up.")
+    after_line = ink(ana)
+    assert 0 < after_line < 100, after_line
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_enabled()
+    expect(frame(ana).get_by_role("button", name="Another word")).to_be_hidden()
+    shot(ana, "wenderpic-keyboard-drawing")
+    # the pen moved while up draws nothing
+    ana.keyboard.press("ArrowDown")
+    assert ink(ana) == after_line
+    # a second stroke, then Undo (reached by Tab) takes it back
+    ana.keyboard.press("Space")
+    ana.keyboard.press("ArrowDown")
+    ana.keyboard.press("Space")
+    assert ink(ana) < after_line
+    tab_to(ana, "undo")
+    ana.keyboard.press("Enter")
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(after_line))
+    # Escape with the pen down lifts it, and only that (the pane stays expanded)
+    ana.keyboard.press("Shift+Tab")
+    expect_focus(ana, "paper")
+    ana.keyboard.press("Space")
+    app_frame(ana).evaluate("addEventListener('keydown', (e) => { window.escapeKept = e.defaultPrevented; })")
+    ana.keyboard.press("Escape")
+    expect(frame(ana).locator("#pen-state")).to_have_text("Pen up.")
+    assert app_frame(ana).evaluate("window.escapeKept") is True, "the host is not asked to collapse the pane"
+    expect(ana.locator("#app-pane")).to_have_attribute("data-style", "expanded")
+    tab_to(ana, "undo")
+    ana.keyboard.press("Enter")  # the dot Escape ended
+    expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(after_line))
+
+    # Done stages it, as with the mouse
+    tab_to(ana, "done")
+    ana.keyboard.press("Enter")
+    pane_ready(ana, "compact")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
+    send(ana)
+
+    # Ben opens it: the line is where Ana drew it (the middle row, from the middle to 7/8)
+    open_the_drawing(ben)
+    drawn(ben)
+    app_frame(ben).wait_for_function(f"() => ({INK_AT})([0.8, 0.5])", timeout=5000)  # after the replay
+    assert app_frame(ben).evaluate(INK_AT, [0.55, 0.5])
+    assert not app_frame(ben).evaluate(INK_AT, [0.95, 0.5]), "the line stops where the pen was lifted"
+    assert not app_frame(ben).evaluate(INK_AT, [0.875, 0.61]), "the undone stroke is not sent"

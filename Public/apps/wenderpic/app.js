@@ -26,6 +26,7 @@ import { summaryView } from "./views/summary.js";
 import { DrawingView } from "./views/draw.js";
 import { guessView } from "./views/guess.js";
 import { overView, waitView } from "./views/result.js";
+import { keepFocus } from "./focus.js";
 
 const root = document.getElementById("root");
 const DRAFTS_KEY = "drafts";
@@ -488,8 +489,13 @@ class WenderPic extends MessagesAppViewController {
 
   // ---- views ----------------------------------------------------------------------------
 
+  /** Shows the view for `style` and the game looked at; the keyboard focus stays put (focus.js). */
   render(style = this.viewStyle) {
     if (!this.activeConversation) return;
+    keepFocus(root, () => this.renderView(style));
+  }
+
+  renderView(style) {
     this.view = null;
     document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
     if (style !== "expanded") {

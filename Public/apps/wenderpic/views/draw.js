@@ -78,16 +78,19 @@ export class DrawingView {
     this.done.disabled = draft.length === 0;
     const empty = this.left() <= 0 || dry;
     this.hint.textContent = draft.length === 0
-      ? (this.props.game.rounds.length ? "Add to your drawing with the ink you have, then press Done." : "Draw with your finger or mouse. Ink is limited — make every line count!")
+      ? (this.props.game.rounds.length ? "Add to your drawing with the ink you have, then press Done." : "Draw with your finger or mouse, or on the keyboard: arrow keys move the pen, Space puts it down or lifts it. Ink is limited — make every line count!")
       : empty ? "Out of ink! Press Done to send your drawing." : "Press Done when you're happy with it.";
     this.el.classList.toggle("dry", empty && draft.length > 0);
   }
 
   undoStroke() {
+    const focused = document.activeElement === this.undo;
     this.props.draft.pop();
     this.board.schedule();
     this.refresh();
     this.props.onChange();
+    // nothing left to undo: the button is disabled, and the focus goes back to the paper rather than to the page
+    if (focused && this.undo.disabled) this.board.canvas.focus();
   }
 
   /**
