@@ -9,7 +9,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
+from conftest import app_frame, create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
 
 APP = "Icon Store"
 NAMES = ["Candle icon", "Cat icon", "Sky icon", "Book icon", "Backpack icon",
@@ -199,3 +199,74 @@ def test_a_second_icon_and_removing_a_staged_one(people):
     expect(frame(ana).locator("#detail-price")).to_have_text("$9.99")
     settled(ana)
     shot(ana, "iconstore-phone-light-details")
+
+
+# What has the focus inside the app's frame: its id, or its name; "" when the frame does not have it.
+FOCUSED = """() => { const a = document.activeElement;
+  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
+
+
+def focused(page):
+    return app_frame(page).evaluate(FOCUSED)
+
+
+def test_the_details_take_the_keyboard_and_give_it_back(people):
+    """Keyboard only. The details cover the list: Tab into the app lands in them,
+    not on the icons hidden behind (the list is inert while they show); Escape
+    closes the details, and only them (the pane stays expanded), and the focus
+    goes back to the icon they showed; the next Escape collapses the pane."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Icons by keyboard")
+    install_app(ana, APP)
+    open_from_drawer(ana, APP)
+    # Tab into the app, to the cat; Enter puts it in the message box
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
+    for _ in range(4):
+        ana.keyboard.press("Tab")
+        if focused(ana).startswith("Cat icon"):
+            break
+    assert focused(ana) == "Cat icon, $2.99. Send it"
+    ana.keyboard.press("Enter")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Cat icon")
+    ana.get_by_role("button", name="Send", exact=True).click()
+    bubble = ana.locator(".row[data-seq][data-kind=app] .app-bubble")
+    expect(bubble).to_have_count(1)
+
+    # the bubble, by keyboard: the details, expanded
+    ana.locator("#app-pane").get_by_role("button", name=f"Close {APP}").focus()
+    ana.keyboard.press("Enter")
+    expect(ana.locator("#app-pane")).to_be_hidden()
+    bubble.focus()
+    ana.keyboard.press("Enter")
+    pane_ready(ana, "expanded")
+    details = frame(ana).locator("#details")
+    expect(details.locator("#detail-name")).to_have_text("Cat icon")
+    expect(frame(ana).locator("#store")).to_have_attribute("inert", "")
+    settled(ana)
+
+    # Tab from the pane's bar into the app: the details' first control, then Buy
+    for _ in range(4):
+        ana.keyboard.press("Tab")
+        if focused(ana):
+            break
+    assert focused(ana) == "‹ All icons", focused(ana)
+    shot(ana, "iconstore-keyboard-details")
+    ana.keyboard.press("Tab")
+    assert focused(ana) == "buy"
+    ana.keyboard.press("Tab")  # out of the app, never to the list behind
+    assert not focused(ana).startswith("Candle icon"), focused(ana)
+    ana.keyboard.press("Shift+Tab")
+    assert focused(ana) == "buy"
+
+    # one Escape: the details close, the pane stays, the cat has the focus again
+    app_frame(ana).evaluate("addEventListener('keydown', (e) => { window.escapeKept = e.defaultPrevented; })")
+    ana.keyboard.press("Escape")
+    expect(details).to_be_hidden()
+    assert app_frame(ana).evaluate("window.escapeKept") is True, "the host is not asked to collapse the pane too"
+    expect(frame(ana).locator("#store")).not_to_have_attribute("inert", "")
+    assert focused(ana) == "Cat icon, $2.99. Send it", focused(ana)
+    expect(ana.locator("#app-pane")).to_have_attribute("data-style", "expanded")
+    shot(ana, "iconstore-keyboard-back-to-list")
+    # the next Escape is the host's: the pane collapses
+    ana.keyboard.press("Escape")
+    pane_ready(ana, "compact")

@@ -19,8 +19,13 @@ class MessagesViewController extends MessagesAppViewController {
     this.selectedIcon = null;
     this.owned = new Set();
     this.toastTimer = 0;
+    // Escape closes the details, and only them: the SDK hands an Escape we did
+    // not take (defaultPrevented) to the host, which would collapse the pane too.
     document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && !$("details").hidden) this.dismissDetails();
+      if (e.key === "Escape" && !$("details").hidden) {
+        e.preventDefault();
+        this.dismissDetails();
+      }
     });
   }
 
@@ -124,7 +129,7 @@ class MessagesViewController extends MessagesAppViewController {
       details.replaceChildren(
         this.detailsBar(),
         el("p", { class: "empty" }, "This message has no icon in it."));
-      details.hidden = false;
+      this.showDetails(details.querySelector("button"));
       return;
     }
     // The image: ours if this version knows the icon, else the one in the bubble.
@@ -143,15 +148,27 @@ class MessagesViewController extends MessagesAppViewController {
       el("div", { class: "details-body" },
         hero,
         el("div", { class: "info" },
-          el("h2", { id: "detail-name" }, icon.name),
+          el("h2", { id: "detail-name", tabIndex: -1 }, icon.name),
           el("p", { id: "detail-description" }, icon.description),
           el("p", { id: "detail-price", class: "big-price" }, icon.formattedPrice),
           buy,
           el("p", { id: "owned-note", class: "owned-note", hidden: !owned }, "It's in your collection."))));
-    details.hidden = false;
     details.scrollTop = 0;
     $("toast").hidden = true;
+    this.showDetails($("detail-name"));
+  }
+
+  /**
+   * The details cover the list: the list is inert (the keyboard and screen
+   * readers cannot reach it behind them), and the focus, if the user is in
+   * the app, goes to `first`. Opened from the host (a bubble), the host keeps
+   * the focus; Tab into the app then lands in the details.
+   */
+  showDetails(first) {
+    $("details").hidden = false;
+    $("store").inert = true;
     document.documentElement.classList.add("showing-details");
+    if (document.hasFocus()) first?.focus();
   }
 
   detailsBar() {
@@ -160,13 +177,21 @@ class MessagesViewController extends MessagesAppViewController {
         el("span", { "aria-hidden": "true" }, "‹ "), "All icons"));
   }
 
+  /** Closes the details; the focus, if it was in them, goes back to the icon they showed. */
   dismissDetails() {
     const details = $("details");
     if (details.hidden) return;
+    const active = document.activeElement;
+    const hadFocus = document.hasFocus() && (details.contains(active) || active === document.body);
+    const key = this.selectedIcon?.imageName;
     details.hidden = true;
     details.replaceChildren();
     this.selectedIcon = null;
+    $("store").inert = false;
     document.documentElement.classList.remove("showing-details");
+    if (!hadFocus) return;
+    const row = (key && $("icons").querySelector(`[data-icon="${CSS.escape(key)}"]`)) || $("icons").querySelector("button");
+    row?.focus();
   }
 
   async buy(icon, key) {
