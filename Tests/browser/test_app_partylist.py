@@ -9,7 +9,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
+from conftest import app_frame, create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
 
 APP = "Party list"
 RECONNECT = 30_000
@@ -366,3 +366,72 @@ def test_an_update_arriving_while_editing_is_merged_live(people):
         expect_live_list(bubble, "Moules-frites", ["Mussels", "Fries", "Andalouse sauce", "Beer", "Napkins"])
     expect(kate.locator(".row.pending")).to_have_count(0)
     expect(john.locator(".row.pending")).to_have_count(0)
+
+
+# What has the focus inside the app's frame: its id, or its name; "" when the frame does not have it.
+FOCUSED = """() => { const a = document.activeElement;
+  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
+
+
+def focused(page):
+    return app_frame(page).evaluate(FOCUSED)
+
+
+def expect_focus(page, wanted):
+    """Waits (bounded) until `wanted` has the focus in the app's frame."""
+    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
+
+
+def test_the_focus_stays_on_the_list_as_it_changes(people):
+    """Keyboard only. New party puts the focus on the new list's first field (not the
+    top of the page); Enter on "Remove Salsa" removes it and leaves the focus on the
+    next item's Remove (the last item's: on the one before; the last of all: on the
+    box to add one); Send goes back to compact with the focus on New party."""
+    kate = people.join("Kate")
+    create_conversation(kate, "Keyboard party")
+    install_app(kate, APP)
+    open_from_drawer(kate, APP)
+    kate.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
+    kate.keyboard.press("Tab")
+    assert focused(kate) == "new-party"
+    kate.keyboard.press("Enter")
+    pane_ready(kate, "expanded")
+    expect_focus(kate, "list-title")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries"])
+
+    for _ in range(3):
+        kate.keyboard.press("Tab")
+    assert focused(kate) == "new-element"
+    for name in ("Chips", "Salsa", "Cake"):
+        kate.keyboard.type(name)
+        kate.keyboard.press("Enter")
+        expect(elements(kate).last).to_have_text(name)
+        assert focused(kate) == "new-element"
+    kate.keyboard.press("Shift+Tab")
+    kate.keyboard.press("Shift+Tab")
+    assert focused(kate) == "Remove Salsa"
+
+    kate.keyboard.press("Enter")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries", "Chips", "Cake"])
+    assert focused(kate) == "Remove Cake", "the next item took its place"
+    shot(kate, "partylist-keyboard-after-remove")
+    kate.keyboard.press("Enter")
+    expect(elements(kate)).to_have_text(["Mussels", "Fries", "Chips"])
+    assert focused(kate) == "Remove Chips", "no next item: the one before"
+    for left in (["Mussels", "Fries"], ["Mussels"]):
+        kate.keyboard.press("Enter")
+        expect(elements(kate)).to_have_text(left)
+    assert focused(kate) == "Remove Mussels"
+    kate.keyboard.press("Enter")
+    expect(elements(kate)).to_have_count(0)
+    assert focused(kate) == "new-element", "an empty list: the box to add one"
+
+    kate.keyboard.type("Balloons")
+    kate.keyboard.press("Enter")
+    kate.keyboard.press("Tab")
+    kate.keyboard.press("Tab")
+    assert focused(kate) == "send"
+    kate.keyboard.press("Enter")
+    pane_ready(kate, "compact")
+    expect(staged(kate)).to_contain_text("Mussels Party")
+    expect_focus(kate, "new-party")

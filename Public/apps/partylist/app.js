@@ -14,11 +14,22 @@
 import { MessagesAppViewController, Message, Session, TemplateLayout, LiveLayout, SessionConflictError, h as el } from "../../sdk/index.js";
 import * as L from "./list.js";
 import { renderList } from "./render.js";
+import { keepFocus } from "./focus.js";
 
 const $ = (id) => document.getElementById(id);
 
 
 const sameSession = (a, b) => !!a && !!b && a.identifier === b.identifier;
+
+/** A key for each element that survives a re-render: its name, and which of that name it is ("2:Chips"). */
+function elementKeys(elements) {
+  const seen = new Map();
+  return elements.map((name) => {
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return `${n}:${name}`;
+  });
+}
 
 /** "+ Andalouse sauce, − Fries" */
 function describe({ added, removed, renamed }, list) {
@@ -112,15 +123,21 @@ class DetailListViewController {
     if (document.activeElement !== this.title && this.title.value !== list.name) this.title.value = list.name;
     this.count.textContent = L.countLabel(list);
     this.kind.textContent = editing.base ? "Shared list: edit it and send it back" : "New list";
+    // The rows are drawn anew: a Remove button that had the keyboard focus is noted first.
+    const active = document.activeElement;
+    const focused = document.hasFocus() && this.tableView.contains(active) ? active.dataset.item : undefined;
+    const before = [...this.tableView.querySelectorAll("button.remove")].map((b) => b.dataset.item);
+    const keys = elementKeys(list.elements);
     const rows = list.elements.map((name, index) => el("li", { class: "element" },
       el("span", { class: "dot", "aria-hidden": "true" }),
       el("span", { class: "element-name" }, name),
       el("button", {
-        type: "button", class: "remove", "aria-label": `Remove ${name}`,
+        type: "button", class: "remove", "aria-label": `Remove ${name}`, dataset: { item: keys[index] },
         onclick: () => this.delegate.detailDidRemove(index),
       }, el("span", { "aria-hidden": "true" }, "×"))));
     if (rows.length === 0) rows.push(el("li", { class: "empty" }, "Nothing yet. Add the first thing below."));
     this.tableView.replaceChildren(...rows);
+    if (focused !== undefined) this.refocus(focused, before);
     this.addButton.disabled = list.elements.length >= L.LIMITS.elements;
     if (note !== null) {
       this.note.textContent = note;
@@ -128,6 +145,18 @@ class DetailListViewController {
     }
     this.error.textContent = error || "";
     this.error.hidden = !error;
+  }
+
+  /**
+   * The focus was on the Remove button of `key` (in the rows `before`): it
+   * stays on that element's, or, if it is gone, on the next one's (which took
+   * its place), else the one before; on an empty list, on the box to add one.
+   */
+  refocus(key, before) {
+    const i = before.indexOf(key);
+    const order = [key, ...before.slice(i + 1), ...before.slice(0, Math.max(0, i)).reverse()];
+    const button = order.map((k) => this.tableView.querySelector(`button[data-item="${CSS.escape(k)}"]`)).find(Boolean);
+    (button ?? this.newElement).focus();
   }
 }
 
@@ -305,9 +334,12 @@ class MessagesViewController extends MessagesAppViewController {
       this.detail.update(this.editing, { note: this.note });
     }
     if (this.child !== controller) {
-      this.child?.view.remove();
-      this.child = controller;
-      this.root.replaceChildren(controller.view);
+      // another view: the focus goes to its first control (focus.js), not to the top of the page
+      keepFocus(this.root, () => {
+        this.child?.view.remove();
+        this.child = controller;
+        this.root.replaceChildren(controller.view);
+      });
       this.root.dataset.view = controller === this.home ? "home" : controller === this.detail ? "detail" : "live";
     }
   }
