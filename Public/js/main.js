@@ -77,7 +77,10 @@ const sidebar = new SidebarView($("sidebar"), {
 
 const chat = new ChatView($("chat"), {
   onBack: () => {
+    // back on the list (a phone), the focus is on the conversation just left
+    const id = store.state.currentId;
     location.hash = "#/";
+    setTimeout(() => sidebar.focus(id), 0);
   },
   onInvite: () => invite(store.state.currentId),
   onMembers: () => {

@@ -33,8 +33,10 @@ def test_the_handle_is_dragged_up_and_down_by_touch(people):
     # a tap still toggles
     handle.tap()
     pane_ready(ana, "expanded")
-    # and the keyboard: Enter on the handle
-    handle.press("Enter")
+    # the keyboard has the toggle beside the title (the handle is left out of the
+    # tab order and of what a screen reader reads: the same button twice)
+    assert handle.get_attribute("tabindex") == "-1"
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {APP}").press("Enter")
     pane_ready(ana, "compact")
 
 

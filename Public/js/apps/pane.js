@@ -14,6 +14,7 @@ import { appMessageSnapshot, conversationSnapshot, draftToMessage } from "./snap
 import { participantsKey } from "../state/participants.js";
 import { nameParticipants } from "../state/previews.js";
 import { dueRefused, winnerOf, baseOf } from "../state/refused.js";
+import { say } from "../views/spoken.js";
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
@@ -46,6 +47,7 @@ export class AppPane extends EventTarget {
     this.build();
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
     outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
+    outgoing.addEventListener("staged", (e) => this.sayStaged(e.detail.item));
     // a move refused with no app awaiting it (sent from the outbox after a reload)
     sync.addEventListener("sendfailed", (e) => {
       if (e.detail.error.code === "session_conflict") this.offerRefused();
@@ -68,7 +70,9 @@ export class AppPane extends EventTarget {
     this.toggle = h("button", { class: "icon-button pane-toggle", type: "button", onclick: () => this.toggleStyle() });
     this.closeButton = h("button", { class: "icon-button", type: "button", onclick: () => this.close() }, icon(ICONS.close));
     // a pointer taps or drags it (dragHandle); a click with no pointer behind it (detail 0) is Enter or Space
-    this.handle = h("button", { class: "pane-handle", type: "button", onclick: (e) => e.detail === 0 && this.toggleStyle() });
+    // a grip for a finger or a mouse; the keyboard and screen readers have the toggle,
+    // which says the same (two buttons named alike read as one said twice)
+    this.handle = h("button", { class: "pane-handle", type: "button", tabindex: "-1", "aria-hidden": "true", onclick: (e) => e.detail === 0 && this.toggleStyle() });
     this.dragHandle();
     this.body = h("div", { class: "pane-body" });
     // shown instead of the offline banner while the pane is expanded (app.css): the
@@ -248,6 +252,23 @@ export class AppPane extends EventTarget {
   }
 
   async doStep(step, ctx) {
+    try {
+      await this.doStepOnly(step, ctx);
+    } finally {
+      this.coverChat();
+    }
+  }
+
+  /**
+   * The expanded pane covers the conversation: what it covers is inert, so the
+   * keyboard cannot reach it and a screen reader does not read it first.
+   */
+  coverChat() {
+    const covering = !this.element.hidden && this.element.dataset.style === EXPANDED;
+    for (const el of this.element.parentElement?.children ?? []) if (el !== this.element) el.inert = covering;
+  }
+
+  async doStepOnly(step, ctx) {
     switch (step.do) {
       case "mount": {
         await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
@@ -306,7 +327,6 @@ export class AppPane extends EventTarget {
     const expanded = this.state.style === EXPANDED;
     this.toggle.replaceChildren(icon(expanded ? ICONS.collapse : ICONS.expand));
     this.toggle.setAttribute("aria-label", expanded ? `Collapse ${name}` : `Expand ${name}`);
-    this.handle.setAttribute("aria-label", expanded ? `Collapse ${name}` : `Expand ${name}`);
     this.closeButton.setAttribute("aria-label", `Close ${name}`);
   }
 
@@ -376,6 +396,18 @@ export class AppPane extends EventTarget {
   }
 
   // ---- calls from the app ---------------------------------------------------------
+
+  /** An app put a message in the message box: nothing is sent until the person sends it, so say where it waits. */
+  sayStaged({ message: m, appId }) {
+    const caption = m.kind === "app" && (m.layout?.caption || m.summaryText);
+    const what = caption ? `“${this.named(caption)}”` : m.kind === "sticker" ? "a sticker" : m.kind === "attachment" ? "a picture" : "a message";
+    say(`${this.catalog.name(appId)}: ${what} is in the message box, ready to send. Press Send.`);
+  }
+
+  /** An app's text with its participants' "$<id>" as names. */
+  named(text) {
+    return nameParticipants(text, this.participants, (userId) => this.store.memberName(this.state.conversationId, userId));
+  }
 
   async handleCall(method, args, frame, activation = null) {
     if (frame !== this.frame) throw refused("inactive", "this app is not active");
@@ -484,8 +516,7 @@ export class AppPane extends EventTarget {
     }
     const d = this.sendDialog;
     // what the move does ("Ben voted yes on …") says more than the bubble's caption (the question)
-    const named = (s) => nameParticipants(s, this.participants, (userId) => this.store.memberName(this.state.conversationId, userId));
-    const text = named(message.summaryText || message.layout?.caption || "");
+    const text = this.named(message.summaryText || message.layout?.caption || "");
     this.sendTitle.textContent = `${frame.app.name} wants to send a message`;
     this.sendPreview.textContent = text ? `“${text}” will be sent to this conversation.` : "It will be sent to this conversation.";
     this.confirming = true;

@@ -132,7 +132,10 @@ export function messageRow(m, stickers, ctx, { showSender }) {
     class: ["row", mine && "mine", !showSender && "cont"],
     dataset: { seq: m.seq, kind: m.kind, ...(m.appId ? { appId: m.appId } : {}), ...(m.session ? { session: m.session.id } : {}) },
   },
-  showSender && !mine ? h("div", { class: "sender" }, ctx.nameOf(m.sender)) : null,
+  showSender && !mine
+    ? h("div", { class: "sender" }, ctx.nameOf(m.sender))
+    // a screen reader moving through the rows still hears whose each one is
+    : h("span", { class: "visually-hidden" }, mine ? "You:" : `${ctx.nameOf(m.sender)}:`),
   b);
   if (m.kind === "app" && !ctx.installed(m.appId)) {
     const app = ctx.app(m.appId);
@@ -142,9 +145,36 @@ export function messageRow(m, stickers, ctx, { showSender }) {
   }
   row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt)),
     m.kind !== "deleted" && ctx.canDelete?.(m)
-      ? h("button", { class: "delete-message", type: "button", "aria-label": "Delete message", onclick: () => ctx.onDelete(m) }, "Delete")
+      ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${short(messageWords(m, ctx))}`, onclick: () => ctx.onDelete(m) }, "Delete")
       : null));
   return row;
+}
+
+/** What a message says, in words: for screen readers, and for the line that announces it. */
+export function messageWords(m, ctx) {
+  switch (m.kind) {
+    case "text":
+      return withoutOverrides(m.text);
+    case "app": {
+      const l = m.layout || {};
+      const said = [l.caption, l.subcaption, l.trailingCaption, l.imageTitle].find((s) => typeof s === "string" && s !== "");
+      return `${appName(ctx, m.appId)}: ${ctx.names(m.summaryText || said || "a message", m.appId)}`;
+    }
+    case "sticker":
+      return m.description ? `a sticker: ${m.description}` : "a sticker";
+    case "attachment":
+      return `a picture${m.name ? `, ${m.name}` : ""}`;
+    case "deleted":
+      return "a deleted message";
+    default:
+      return "a message";
+  }
+}
+
+/** Who sent it and what it says, as a screen reader is told of a new message. */
+export function spokenLine(m, ctx) {
+  const words = messageWords(m, ctx);
+  return `${ctx.nameOf(m.sender)}: ${words.length > 300 ? `${words.slice(0, 300)}…` : words}`;
 }
 
 /** A superseded session state: one line where the bubble used to be. */
@@ -178,6 +208,8 @@ export function withLocalImage(m, imageKey, ctx) {
   const url = imageKey && ctx.pendingImage?.(imageKey);
   return url ? { ...m, layout: { ...m.layout, localImage: url } } : m;
 }
+
+const short = (s) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 function failureText(code) {
   switch (code) {

@@ -20,7 +20,7 @@ export class ChatView {
       h("h2", null, "Pick a conversation"),
       h("p", null, "Or start a new one with +, and invite friends with a link."));
     this.headerEl = h("header", { class: "chat-header" });
-    this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "polite", tabindex: "0" });
+    this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "off", tabindex: "0" });
     this.composerEl = h("div", { class: "composer-area" });
     this.leftNote = h("div", { class: "left-banner", id: "left-banner", role: "status", hidden: true });
     this.drawerEl = h("div", { class: "drawer", role: "region" });

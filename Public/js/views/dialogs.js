@@ -207,9 +207,10 @@ export function confirmDialog() {
   const title = h("h2", { id: "confirm-title" });
   const text = h("p", { id: "confirm-text" });
   const yes = h("button", { class: "button primary danger-fill", type: "button", onclick: () => dialog.close("yes") });
+  const no = h("button", { class: "button", type: "button", onclick: () => dialog.close("") }, "Cancel");
   const dialog = h("dialog", { id: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
     h("div", { class: "dialog-body" }, title, text,
-      h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => dialog.close("") }, "Cancel"), yes)));
+      h("div", { class: "dialog-actions" }, no, yes)));
   document.body.append(dialog);
   return (o) => new Promise((resolve) => {
     title.textContent = o.title;
@@ -218,6 +219,7 @@ export function confirmDialog() {
     dialog.returnValue = "";
     dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
     dialog.showModal();
-    yes.focus();
+    // what it asks cannot be undone: an Enter pressed once too often must not do it
+    no.focus();
   });
 }

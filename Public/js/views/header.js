@@ -27,6 +27,7 @@ export class HeaderView {
     this.inviteButton.hidden = !!conversation.left;
     if (conversation.left) {
       this.sub.replaceChildren(h("span", { class: "left-note" }, conversation.left === "removed" ? "You were removed from this conversation" : "You left this conversation"));
+      this.said = undefined;
       this.faces.replaceChildren();
       return;
     }
@@ -42,7 +43,11 @@ export class HeaderView {
       const listed = count > others.length + 1 ? `${names} and ${count - others.length - 1} more` : names;
       parts.push(h("span", null, here.length ? `${here.map(name).join(", ")} online · ${counted(count, "member")}` : listed));
     }
-    this.sub.replaceChildren(...parts);
+    // The line is a live region: drawn again with the same words, a screen reader
+    // would say them again at every message and presence tick.
+    const said = parts.map((el) => el.textContent).join("") + (here.length ? "•" : "");
+    if (said !== this.said) this.sub.replaceChildren(...parts);
+    this.said = said;
     this.faces.replaceChildren(...others.slice(0, 4).map((m) => avatar(m.name, m.userId, { small: true, online: !!(online && online.has(m.userId)) })));
   }
 }

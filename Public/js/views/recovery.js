@@ -12,7 +12,9 @@ export function recoveryKeyFile(key, origin) {
 export class RecoveryKeyDialog {
   /** @param {{onSaved: () => void}} opts */
   constructor({ onSaved }) {
-    this.key = h("output", { class: "secret", id: "recovery-key" });
+    // not an <output>: that is a live region, and a screen reader would say the key
+    // aloud as it appears; it is read where it stands, like the text around it
+    this.key = h("p", { class: "secret", id: "recovery-key" });
     this.status = h("p", { role: "status", "aria-live": "polite" });
     this.saved = h("input", { type: "checkbox", id: "recovery-saved" });
     const done = h("button", { class: "button primary", type: "button", disabled: true }, "Done");

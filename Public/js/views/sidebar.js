@@ -33,9 +33,10 @@ export class SidebarView {
           this.adminButton = h("button", { class: "button small", type: "button", hidden: true, onclick: onAdmin }, "Admin"))));
   }
 
-  /** Focus to the list: the open conversation's link, else the first, else New conversation. */
-  focus() {
-    (this.list.querySelector("a[aria-current=page]") || this.list.querySelector("a") || this.newButton).focus();
+  /** Focus to the list: that conversation's link, or the open one's, else the first, else New conversation. */
+  focus(conversationId) {
+    const link = conversationId && this.list.querySelector(`li[data-conversation-id="${CSS.escape(conversationId)}"] a`);
+    (link || this.list.querySelector("a[aria-current=page]") || this.list.querySelector("a") || this.newButton).focus();
   }
 
   /**
@@ -50,20 +51,25 @@ export class SidebarView {
       this.list.replaceChildren(h("li", { class: "conv-empty" }, "No conversations yet. Start one with +, or open an invite link someone sent you."));
       return;
     }
+    // The list is drawn anew on every change (a message, a name, presence): a keyboard
+    // user's focus on one of its links must stay on that conversation, not fall to the page.
+    const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.conversationId : undefined;
     this.list.replaceChildren(...state.conversations.map((c) => {
       const n = unread(c.id);
       const online = state.presence[c.id];
       const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
       const preview = state.previews?.[c.id];
       const line = c.left ? (c.left === "removed" ? "You were removed" : "You left") : preview?.text ?? membersLine(c.members, selfId);
-      const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}`;
+      const when = preview ? shortWhen(preview.at) : "";
+      const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}: ${line}${when ? `, ${when}` : ""}`;
       return h("li", { class: ["conv-item", c.left && "left"], dataset: { conversationId: c.id } },
         h("a", { href: conversationHash(c.id), "aria-current": state.currentId === c.id ? "page" : null, "aria-label": label },
           avatar(c.title, c.id, { online: othersOnline }),
           h("span", { class: "conv-title", dir: "auto" }, c.title),
-          h("span", { class: "conv-when" }, preview ? shortWhen(preview.at) : ""),
+          h("span", { class: "conv-when" }, when),
           h("span", { class: "conv-preview", dir: "auto" }, line),
           n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
     }));
+    if (focused) this.list.querySelector(`li[data-conversation-id="${CSS.escape(focused)}"] a`)?.focus({ preventScroll: true });
   }
 }

@@ -8,7 +8,8 @@
 import { h } from "./dom.js";
 import { counted } from "../state/format.js";
 import { transcriptRows } from "../state/transcript.js";
-import { messageRow, summaryRow, pendingRow } from "./bubble.js";
+import { messageRow, summaryRow, pendingRow, spokenLine } from "./bubble.js";
+import { say } from "./spoken.js";
 
 const GROUP_MS = 5 * 60 * 1000;
 
@@ -93,6 +94,9 @@ export class TranscriptView {
     const anchor = switched || this.atBottom ? null : this.firstVisible();
     const anchorTop = anchor && anchor.getBoundingClientRect().top;
     const rows = transcriptRows(t);
+    // a first page of history is not news, nor what a conversation shows when opened
+    if (!switched && this.wasLoaded) this.sayArrived(rows, ctx);
+    this.wasLoaded = t.loaded;
     const wanted = [];
     if (t.hasMoreBefore) wanted.push(this.loadOlderButton);
     let prev = null;
@@ -133,6 +137,17 @@ export class TranscriptView {
     this.seenSeq = Math.max(this.seenSeq, t.lastSeq || 0);
   }
 
+  /**
+   * Tells a screen reader of what others sent since the last render, in the open
+   * conversation: a message, or an app's update (not what history or a redraw brings).
+   */
+  sayArrived(rows, ctx) {
+    const fresh = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId && r.message.kind !== "deleted");
+    if (fresh.length === 0) return;
+    const last = spokenLine(fresh.at(-1).message, ctx);
+    say(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx)).join(". "));
+  }
+
   /** The first element at least partly in view. */
   firstVisible() {
     const top = this.el.getBoundingClientRect().top;
@@ -162,6 +177,7 @@ export class TranscriptView {
   }
 
   reconcile(wanted) {
+    const focusedRow = this.rowWithFocus();
     const keep = new Set(wanted);
     for (const child of [...this.el.children]) {
       if (keep.has(child)) continue;
@@ -181,6 +197,28 @@ export class TranscriptView {
         this.resized.observe(el);
       }
     }
+    if (focusedRow && !focusedRow.row.isConnected) this.refocus(focusedRow);
+  }
+
+  /** The row the focus is in (a Delete or Get button), and what had it. */
+  rowWithFocus() {
+    const active = document.activeElement;
+    if (!active || active === this.el || !this.el.contains(active)) return null;
+    const row = [...this.el.children].find((child) => child.contains(active));
+    return row ? { row, active } : null;
+  }
+
+  /**
+   * A row drawn again (a message deleted, a name changed) took the focus with it: it
+   * goes to the same control in the new row, else to the transcript, not to the page.
+   */
+  refocus({ row, active }) {
+    const { seq, clientId } = row.dataset;
+    const again = seq ? this.el.querySelector(`:scope > [data-seq="${CSS.escape(seq)}"]`)
+      : clientId ? this.el.querySelector(`:scope > [data-client-id="${CSS.escape(clientId)}"]`) : null;
+    const label = active.getAttribute("aria-label");
+    const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
+    (same || this.el).focus({ preventScroll: true });
   }
 
   scrollToBottom() {

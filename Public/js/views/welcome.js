@@ -27,7 +27,7 @@ export class WelcomeView {
     this.keyInput = h("input", { id: "welcome-recovery-key", name: "recovery-key", autocomplete: "off", spellcheck: "false", placeholder: "XXXX-XXXX-XXXX-XXXX-XXXX-XXXX" });
     this.revokeOthers = h("input", { id: "welcome-revoke-others", type: "checkbox" });
     this.codeInput = h("input", { id: "welcome-code", name: "code", autocomplete: "one-time-code", spellcheck: "false", placeholder: "e.g. K7QM-2XHD", maxlength: 200 });
-    this.error = h("p", { class: "form-error", role: "alert" });
+    this.error = h("p", { class: "form-error", id: "welcome-error", role: "alert" });
     this.lead = h("p");
     this.note = h("p", { class: "welcome-note" }, "On a new server, the first account becomes its admin.");
     this.button = h("button", { class: "button primary", type: "submit" }, "Continue");
@@ -55,16 +55,31 @@ export class WelcomeView {
       e.preventDefault();
       const value = this.current().value.trim();
       if (!value) {
-        this.error.textContent = { name: "Please type a name.", recover: "Please type your recovery key.", code: "Please type the code." }[this.mode];
+        this.setError({ name: "Please type a name.", recover: "Please type your recovery key.", code: "Please type the code." }[this.mode]);
         return;
       }
-      this.error.textContent = "";
+      this.setError("");
       this.button.disabled = true;
       if (this.mode === "recover") onRecover(value, this.revokeOthers.checked);
       else if (this.mode === "code") onLink(value);
       else onRegister(value);
     });
     el.replaceChildren(form);
+  }
+
+  /** Says what is wrong, and ties it to the field a screen reader is on (or clears both). */
+  setError(text) {
+    this.error.textContent = text;
+    for (const input of [this.input, this.keyInput, this.codeInput]) {
+      const wrong = !!text && input === this.current();
+      if (wrong) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", "welcome-error");
+      } else {
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      }
+    }
   }
 
   current() {
@@ -79,7 +94,7 @@ export class WelcomeView {
     // an invitee joins someone's server: who becomes its admin is not their business
     this.note.hidden = mode !== "name" || this.invited;
     this.button.textContent = mode === "name" ? "Continue" : "Sign in";
-    this.error.textContent = "";
+    this.setError("");
     this.current().focus();
   }
 
@@ -88,7 +103,7 @@ export class WelcomeView {
     this.invited = invited;
     this.shown(true);
     this.setMode(mode);
-    this.error.textContent = error;
+    this.setError(error);
     this.button.disabled = false;
   }
 
