@@ -17,6 +17,7 @@ import { sundaeCanvas, bubbleCanvas } from "./draw.js";
 import { historyView } from "./views/history.js";
 import { builderView } from "./views/builder.js";
 import { finishedView } from "./views/finished.js";
+import { keepFocus } from "./focus.js";
 
 const root = document.getElementById("root");
 
@@ -358,10 +359,14 @@ class IceCreamBuilder extends MessagesAppViewController {
 
   // ---- views -------------------------------------------------------------------------
 
+  /** Shows the view for `style`; the keyboard focus stays put (focus.js). */
   render(style = this.viewStyle) {
     const conversation = this.activeConversation;
     if (!conversation) return;
-    const me = conversation.localParticipantIdentifier;
+    keepFocus(root, () => this.renderView(style, conversation.localParticipantIdentifier));
+  }
+
+  renderView(style, me) {
     document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
     if (style !== "expanded") {
       root.replaceChildren(historyView({

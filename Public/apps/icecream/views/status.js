@@ -13,5 +13,5 @@ export function statusBanner(status, onAction) {
   return h("div", { class: ["status", `status-${status.kind}`], role: status.kind === "error" || status.kind === "stale" ? "alert" : "status", id: "status" },
     h("span", { class: "status-icon", "aria-hidden": "true" }, icon),
     h("span", { class: "status-text" }, status.text),
-    status.action && onAction ? h("button", { type: "button", class: "status-action", onclick: onAction }, status.action) : null);
+    status.action && onAction ? h("button", { type: "button", class: "status-action", id: "status-action", onclick: onAction }, status.action) : null);
 }
