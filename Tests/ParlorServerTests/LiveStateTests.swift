@@ -94,6 +94,24 @@ import Testing
         #expect(h.perform(.processed(c1, count: 1)) == [.setReading(c1, true)])
     }
 
+    /// A type spelled with an escape is a send to the engine, so it is turned away too:
+    /// else it was stored ahead of the sends refused before it (an outside review).
+    @Test func aSendWhoseTypeIsEscapedIsRefusedAsBusyToo() {
+        var h = LiveHarness(busyAfterMs: 500)
+        let c1 = h.open(user: "ana")
+        let plain = Array(#"{"type":"send","id":"s1","conversationId":"c","clientId":"k1","message":{"kind":"text","text":"hi"}}"#.utf8)
+        let escaped = Array(#"{"type":"s\u0065nd","id":"s2","conversationId":"c","clientId":"k2","message":{"kind":"text","text":"hi"}}"#.utf8)
+        func receive(_ bytes: [UInt8], atMs ms: UInt64) -> [LiveEffect] {
+            h.step { live in
+                bytes.withUnsafeBytes { _ = live.receive(c1, $0, binary: false, final: true, remaining: 0, now: ms * 1_000_000) }
+            }
+        }
+        #expect(receive(plain, atMs: 1000) == [.submit(.frame(c1, plain))])
+        #expect(receive(escaped, atMs: 1600) == [.requestWrite(c1)])
+        let answer = h.write(c1).payloads.first
+        #expect(answer?["code"] == .string("server_busy") && answer?["re"] == .string("s2"))
+    }
+
     @Test func sendsAreRefusedAsBusyWhileTheEngineIsBehindAndTakenAgainOnceItCatchesUp() {
         var h = LiveHarness(busyAfterMs: 500)
         let c1 = h.open(user: "ana")

@@ -244,6 +244,41 @@ def test_blob_upload_errors(server, token):
     assert status == 201 and js["hash"] == digest
 
 
+def test_a_request_framed_two_ways_is_refused_and_nothing_behind_it_runs(server, token):
+    """Transfer-Encoding and Content-Length together: a proxy reads one chunked request,
+    lws read the body by its length and ran what followed as a second request, which
+    the proxy never saw (request smuggling, from an outside review). Now any request
+    with Transfer-Encoding is refused and its connection closed; a length is digits."""
+    png = png_bytes(rgb=(9, 8, 7))
+    hidden = b"GET /client-config.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    chunk = png + hidden
+    body = b"%x\r\n" % len(chunk) + chunk + b"\r\n0\r\n\r\n"
+    length = len(b"%x\r\n" % len(chunk)) + len(png)
+    head = (f"POST /blobs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n"
+            f"Transfer-Encoding: chunked\r\nContent-Length: {length}\r\n\r\n").encode()
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    out = b""
+    try:
+        sock.sendall(head + body)
+        while chunk_in := sock.recv(65536):
+            out += chunk_in
+    except (ConnectionResetError, socket.timeout):
+        pass
+    finally:
+        sock.close()
+    assert out.count(b"HTTP/1.1 ") == 1, out[:400]
+    assert out.startswith(b"HTTP/1.1 400 ") and b'"code":"bad_request"' in out, out[:400]
+    assert http_get(server, f"/blobs/{hashlib.sha256(png).hexdigest()}")[0] == 404
+    # a GET carrying it is refused the same way
+    status, _, _ = raw_request(server, b"GET /health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")
+    assert status == 400
+    # "+73" is not a length
+    head = (f"POST /blobs HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Length: +{len(png)}\r\nConnection: close\r\n\r\n").encode()
+    assert raw_request(server, head, png)[0] == 411
+    assert http_get(server, "/health")[0] == 200
+
+
 def test_unknown_blob_is_404(server):
     assert http_get(server, "/blobs/" + "0" * 64)[0] == 404
     assert http_get(server, "/blobs/" + hashlib.sha256(b"never uploaded").hexdigest())[0] == 404

@@ -16,7 +16,10 @@ public enum RequestParser {
             guard let scan = JSONScan(buf) else { return (false, nil) }
             return scan.withFrame { frame in
                 let f = Fields(frame)
-                guard let t = f.raw("type"), t.kind == .string, f.scan.isPlainString(t, "send") else { return (false, nil) }
+                // "s\u0065nd" is a send to the engine too, so it is one here (else it
+                // passed the refusal and was stored ahead of the sends refused before it)
+                guard let t = f.raw("type"), t.kind == .string,
+                      t.stringPlain ? f.scan.isPlainString(t, "send") : frame.string(t) == "send" else { return (false, nil) }
                 return (true, requestId(f, frame).usable)
             }
         }

@@ -11,6 +11,13 @@ extension LWSServer {
         setSessionId(user, id)
         let isPost = lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0
         let isGet = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI) > 0 || isHead(wsi)
+        // No body here is sent chunked. lws frames a body by its Content-Length alone,
+        // so with both headers what a proxy read as one chunked request was two here,
+        // the second unseen by the proxy (RFC 9112 §6.3): refused, and the connection closed.
+        if lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0 {
+            log.notice("http refused: transfer-encoding", metadata: ["peer": "\(clientAddress(wsi))"])
+            return respondError(wsi, id, 400, "bad_request", "Transfer-Encoding is not accepted: send a Content-Length", close: true)
+        }
 
         if isAppsHost(wsi) {
             // The apps origin serves the apps and their SDK, nothing of the host's.

@@ -9,7 +9,9 @@ extension LWSServer {
     func beginUpload(_ wsi: OpaquePointer, _ id: UInt64, _ path: String) -> Int32 {
         guard path == "/blobs" else { return respondError(wsi, id, 404, "not_found", "nothing to post here", close: true) }
         let address = clientAddress(wsi)
-        guard let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap({ Int($0) }), length > 0 else {
+        // digits only (RFC 9110 §8.6): Int() also takes "+73"
+        guard let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH).flatMap({ $0.utf8.allSatisfy { $0 &- 48 < 10 } ? Int($0) : nil }),
+              length > 0 else {
             log.notice("upload refused: no length", metadata: ["peer": "\(address)"])
             return respondError(wsi, id, 411, "length_required", "send the image with a Content-Length", close: true)
         }
