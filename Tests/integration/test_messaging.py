@@ -168,6 +168,22 @@ async def test_idempotent_send(server):
         assert sorted(set(ben.message_seqs(cid))) == [1, 2, 3]
 
 
+async def test_a_retry_of_a_message_deleted_since_gets_what_it_is_now(server):
+    """The answer to a send is lost, the message is deleted meanwhile (by its sender
+    elsewhere, or an admin), and the outbox sends it again with its clientId: it was
+    refused as client_id_reused, as if the id had been used for something else. Now it
+    is answered with the message as it is, deleted, and nothing more is stored."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        sent = await ana.send_text(cid, "take it back", client_id="gone-1")
+        await ana.call("messages.delete", conversationId=cid, seq=sent["seq"])
+        before = (await ana.history(cid))["messages"]
+        again = await ana.send_text(cid, "take it back", client_id="gone-1")
+        assert again["seq"] == sent["seq"] and again["kind"] == "deleted", again
+        assert (await ana.history(cid))["messages"] == before
+
+
 async def test_concurrent_retries_store_once(server):
     """Two connections of one user race the same clientId (a retry after reconnect)."""
     async with Env(server) as env:

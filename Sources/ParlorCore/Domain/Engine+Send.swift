@@ -27,15 +27,17 @@ extension Engine {
     }
 
     /// The original message for a retry (same clientId, content, conversation and base
-    /// version), true when answered; a clientId used for anything else is refused.
+    /// version), true when answered; a clientId used for anything else is refused. A
+    /// message deleted since (its content gone) answers a retry with what it is now: a
+    /// send retried after an admin deleted it was refused as `client_id_reused`.
     private func answerRetry(_ cid: String, _ clientId: String, _ body: [UInt8], _ content: MessageContent,
                              id: String?, conn: ConnectionID, userId: String, _ tx: any StoreTransaction,
                              _ out: inout Outbox) throws -> Bool {
         guard let used = try tx.clientIdUse(sender: userId, clientId: clientId) else { return false }
         guard used.conversationId == cid,
               let existing = try tx.message(conversationId: cid, seq: used.seq),
-              existing.body == body,
-              (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0) else {
+              existing.deletedAt != nil || (existing.body == body
+                  && (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0)) else {
             throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
         }
         let bytes = MessageJSON.bytes(existing)

@@ -69,10 +69,11 @@ public enum Limits {
     /// member's connections that ask for history and never read held 8 MiB each
     /// (64 connections from one address: 800 MiB, never given back).
     public static let outboundBytesPerUser = 24 * 1024 * 1024
-    /// The same for all connections from one address, whatever their accounts: 64
-    /// accounts' connections from one address (the connection limit) could otherwise
-    /// hold 4 MiB each for good, 256 MiB. Two members' worth, which people behind one
-    /// NAT reading their history at once do not come near (their queues drain).
+    /// The same for all connections from one address, whatever their accounts, at two
+    /// sweeps in a row (1-2 s; LiveState.checkAddressBacklogs): 64 accounts'
+    /// connections from one address (the connection limit) could otherwise hold just
+    /// under 4 MiB each for good, 256 MiB. People behind one NAT reading at once pass
+    /// it only for as long as their queues take to drain.
     public static let outboundBytesPerAddress = 48 * 1024 * 1024
     public static let appDataKeyChars = 128
     public static let appDataValueBytes = 16 * 1024

@@ -63,8 +63,8 @@ struct LiveConnection {
     /// on once the queue is down to a quarter of them.
     static let readBehindFrames = Limits.outboundFrames / 4
     static let readBehindBytes = Limits.outboundBytes / 4
-    /// 256 KiB: between two checks each connection of an account or an address may
-    /// grow by this much, so 64 of them pass the shared bounds by at most 16 MiB.
+    /// 256 KiB: between two checks each connection of an account may grow by this
+    /// much, so 64 of them pass the account's bound by at most 16 MiB.
     static let checkStepShift = 18
 
     init(id: ConnectionID, openedAt: UInt64, address: String) {
@@ -95,8 +95,8 @@ extension LiveConnection {
 
     enum Enqueued {
         case queued
-        /// Queued, and the queue has passed another `checkStep` bytes: time to look at
-        /// what its account's and its address's connections hold together.
+        /// Queued, and the queue has passed another 256 KiB: time to look at what its
+        /// account's connections hold together.
         case passedStep
         /// Too far behind: being closed as a slow consumer.
         case slow
