@@ -218,7 +218,10 @@ struct LiveState {
         var over: Set<String> = []
         for (address, total) in queued where total > Limits.outboundBytesPerAddress {
             over.insert(address)
-            guard addressesOverAtSweep.contains(address), let ids = addressConnections[address] else { continue }
+            guard addressesOverAtSweep.contains(address), let ids = addressConnections[address] else {
+                log.notice("address backlog past its bound", metadata: ["peer": "\(address)", "bytes": "\(total)"])
+                continue
+            }
             var held = total
             var byBytes: [(id: ConnectionID, bytes: Int)] = []
             ids.forEach { id in if let c = connections[id], c.closeCode == nil { byBytes.append((id, c.queue.bytes)) } }
