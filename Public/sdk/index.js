@@ -11,4 +11,5 @@ export { AppStorage } from "./storage.js";
 export { NewestMessages } from "./sessions.js";
 export { BridgeError } from "./protocol.js";
 export { h } from "./dom.js";
+export { keepFocus, firstControl, focusControl } from "./focus.js";
 export { queryItems, queryValue, queryObject, urlWithQueryItems } from "./query.js";

@@ -375,6 +375,43 @@ def confirm_app_send(page, outcome):
     expect(outcome.first).to_be_visible()
 
 
+# What has the focus inside the app's frame: its id, or its name; "" when the frame does not have it.
+FOCUSED = """() => { const a = document.activeElement;
+  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
+
+
+def focused(page):
+    return app_frame(page).evaluate(FOCUSED)
+
+
+def two_with_app(people, title, app):
+    """Ana and Ben in a new conversation, both with `app`; Ana has it open (compact)."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, title)
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for page in (ana, ben):
+        install_app(page, app)
+    open_from_drawer(ana, app)
+    return ana, ben
+
+
+def keyboard_into_app(people, name, title, app):
+    """Someone with `app` open (compact) in a new conversation, who Tabs from the
+    pane's Close button into the app's frame."""
+    page = people.join(name)
+    create_conversation(page, title)
+    install_app(page, app)
+    open_from_drawer(page, app)
+    page.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {app}").focus()
+    page.keyboard.press("Tab")
+    return page
+
+
+def expect_focus(page, wanted):
+    """Waits (bounded) until `wanted` has the focus in the app's frame."""
+    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
+
+
 def route_socket(page, from_page=None, from_server=None):
     """Routes the page's WebSocket through the test. Playwright routes the sockets of
     pages loaded after this, so the page reloads (and signs in again). `from_page(frame,

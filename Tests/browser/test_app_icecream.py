@@ -17,7 +17,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import (HeldAnswers, app_frame, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late,
+from conftest import (HeldAnswers, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late, focused, expect_focus, keyboard_into_app,
                       install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
 
 APP = "Ice Cream Builder"
@@ -513,18 +513,6 @@ def test_a_step_chosen_before_the_app_hears_didtransition_still_goes_to_the_mess
     expect_bubble(ana, "Let's build an ice cream", "by Ana", "1 of 3")
 
 
-# What has the focus inside the app's frame: its id, or its name; "" when the frame does not have it.
-FOCUSED = """() => { const a = document.activeElement;
-  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
-
-
-def focused(page):
-    return app_frame(page).evaluate(FOCUSED)
-
-
-def expect_focus(page, wanted):
-    """Waits (bounded) until `wanted` has the focus in the app's frame."""
-    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
 
 
 def test_the_focus_follows_each_step(people):
@@ -532,12 +520,7 @@ def test_the_focus_follows_each_step(people):
     page); picking a cone goes back to compact with the focus on the view's first
     control; a re-render while the person is in the host (their Send) leaves the
     focus in the host."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Sundae keys")
-    install_app(ana, APP)
-    open_from_drawer(ana, APP)
-    ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
-    ana.keyboard.press("Tab")
+    ana = keyboard_into_app(people, "Ana", "Sundae keys", APP)
     assert focused(ana) == "new-sundae"
     ana.keyboard.press("Enter")
     pane_ready(ana, "expanded")

@@ -9,7 +9,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import app_frame, create_conversation, frame, install_app, open_from_drawer, pane_ready, shot
+from conftest import create_conversation, expect_focus, focused, frame, install_app, keyboard_into_app, open_from_drawer, pane_ready, shot
 
 APP = "Party list"
 RECONNECT = 30_000
@@ -368,18 +368,6 @@ def test_an_update_arriving_while_editing_is_merged_live(people):
     expect(john.locator(".row.pending")).to_have_count(0)
 
 
-# What has the focus inside the app's frame: its id, or its name; "" when the frame does not have it.
-FOCUSED = """() => { const a = document.activeElement;
-  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
-
-
-def focused(page):
-    return app_frame(page).evaluate(FOCUSED)
-
-
-def expect_focus(page, wanted):
-    """Waits (bounded) until `wanted` has the focus in the app's frame."""
-    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
 
 
 def test_the_focus_stays_on_the_list_as_it_changes(people):
@@ -387,12 +375,7 @@ def test_the_focus_stays_on_the_list_as_it_changes(people):
     top of the page); Enter on "Remove Salsa" removes it and leaves the focus on the
     next item's Remove (the last item's: on the one before; the last of all: on the
     box to add one); Send goes back to compact with the focus on New party."""
-    kate = people.join("Kate")
-    create_conversation(kate, "Keyboard party")
-    install_app(kate, APP)
-    open_from_drawer(kate, APP)
-    kate.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
-    kate.keyboard.press("Tab")
+    kate = keyboard_into_app(people, "Kate", "Keyboard party", APP)
     assert focused(kate) == "new-party"
     kate.keyboard.press("Enter")
     pane_ready(kate, "expanded")

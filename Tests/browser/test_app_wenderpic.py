@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import (HeldAnswers, app_frame, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late,
+from conftest import (HeldAnswers, app_frame, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late, focused, expect_focus, two_with_app,
                       install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
 
 APP = "WenderPic"
@@ -728,18 +728,6 @@ def test_a_drawing_in_the_message_box_survives_a_reload(people):
 
 # ---- the keyboard ----------------------------------------------------------------------------
 
-# What has the focus inside the app's frame: its id, or its name; "" when it is the page's body.
-FOCUSED = """() => { const a = document.activeElement;
-  return !document.hasFocus() || !a || a === document.body ? "" : a.id || a.getAttribute("aria-label") || a.textContent.trim(); }"""
-
-
-def focused(page):
-    return app_frame(page).evaluate(FOCUSED)
-
-
-def expect_focus(page, wanted):
-    """Waits (bounded) until `wanted` has the focus in the app's frame."""
-    app_frame(page).wait_for_function(f"wanted => ({FOCUSED})() === wanted", arg=wanted, timeout=5000)
 
 
 def tab_to(page, wanted, most=12):
@@ -764,12 +752,7 @@ def test_draw_with_the_keyboard_and_send_it(people):
     it down and lifts it, Shift moves it further; the lines drawn drain the ink like
     the mouse's, Undo takes them back, Done stages the drawing, and the friend who
     opens it sees the same lines as a mouse's drawing would show."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Keys only")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    for page in (ben, ana):
-        install_app(page, APP)
-    open_from_drawer(ana, APP)
+    ana, ben = two_with_app(people, "Keys only", APP)
     ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").focus()
     tab_to(ana, "new-game")
     ana.keyboard.press("Enter")

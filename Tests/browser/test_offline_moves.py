@@ -13,7 +13,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot
+from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot, two_with_app
 from test_app_wenderpic import APP, ana_sends_a_drawing, app_rows, draw_mouse, drawn, expect_bubble, open_the_drawing
 import test_app_partylist as party
 import test_app_icecream as icecream
@@ -370,12 +370,7 @@ def test_a_drawing_done_offline_goes_in_the_message_box_at_once_and_survives_a_r
 
 def a_poll_open_on_bens_side(people, question):
     """Ana asks a Quick Poll; Ben opens it from its bubble (expanded)."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Poll")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    for page in (ana, ben):
-        install_app(page, POLL)
-    open_from_drawer(ana, POLL)
+    ana, ben = two_with_app(people, "Poll", POLL)
     frame(ana).locator("#question").fill(question)
     frame(ana).get_by_role("button", name="Ask").click()
     expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text(question)

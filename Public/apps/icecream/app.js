@@ -7,7 +7,7 @@
 
 import {
   MessagesAppViewController, Message, Session, TemplateLayout, Sticker, SessionConflictError, NewestMessages,
-  queryItems, urlWithQueryItems,
+  queryItems, urlWithQueryItems, keepFocus,
 } from "/sdk/index.js";
 import {
   STEPS, emptySundae, nextStep, isComplete, withPart, toQueryItems, fromQueryItems, describe, summaryOf,
@@ -17,7 +17,6 @@ import { sundaeCanvas, bubbleCanvas } from "./draw.js";
 import { historyView } from "./views/history.js";
 import { builderView } from "./views/builder.js";
 import { finishedView } from "./views/finished.js";
-import { keepFocus } from "./focus.js";
 
 const root = document.getElementById("root");
 

@@ -11,10 +11,9 @@
 // moved on (a session conflict), the list the server holds is merged in the
 // same way and the merged message goes back into the composer.
 
-import { MessagesAppViewController, Message, Session, TemplateLayout, LiveLayout, SessionConflictError, h as el } from "../../sdk/index.js";
+import { MessagesAppViewController, Message, Session, TemplateLayout, LiveLayout, SessionConflictError, h as el, keepFocus } from "../../sdk/index.js";
 import * as L from "./list.js";
 import { renderList } from "./render.js";
-import { keepFocus } from "./focus.js";
 
 const $ = (id) => document.getElementById(id);
 

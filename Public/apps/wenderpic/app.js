@@ -13,7 +13,7 @@
 
 import {
   MessagesAppViewController, Message, Session, TemplateLayout, SessionConflictError, NewestMessages,
-  queryItems, urlWithQueryItems,
+  queryItems, urlWithQueryItems, keepFocus,
 } from "/sdk/index.js";
 import {
   newGame, pickWord, addRound, addGuess, toQueryItems, fromQueryItems, fits, drawingRoom, bubbleText,
@@ -26,7 +26,6 @@ import { summaryView } from "./views/summary.js";
 import { DrawingView } from "./views/draw.js";
 import { guessView } from "./views/guess.js";
 import { overView, waitView } from "./views/result.js";
-import { keepFocus } from "./focus.js";
 
 const root = document.getElementById("root");
 const DRAFTS_KEY = "drafts";

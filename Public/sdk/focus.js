@@ -1,4 +1,5 @@
-// Keeping the keyboard focus across a re-render. A render replaces the view,
+// Keeping the keyboard focus across a re-render (for apps: Party list, Ice Cream
+// and WenderPic use it). A render replaces the view,
 // and with it the control that had the focus: the browser drops the focus to
 // the page's body, and a keyboard user starts again from the top at every
 // step. keepFocus puts it back, when the render left it on the body: on the
