@@ -64,6 +64,23 @@ def test_a_message_is_said_once_and_a_redraw_says_nothing(people):
     expect(rows.nth(3)).to_contain_text("Benedict:")
     expect(rows.nth(1)).to_contain_text("You:")
     expect(rows.nth(1).get_by_role("button", name="Delete message: Hi Ben")).to_have_count(1)
+    # said, not copied: a selection of the rows has no "Benedict:" the page does not show
+    copied = ana.evaluate("""() => { const r = document.createRange(); const t = document.getElementById("transcript");
+        r.selectNodeContents(t); const s = getSelection(); s.removeAllRanges(); s.addRange(r); return s.toString(); }""")
+    assert "Third line" in copied and "Benedict:" not in copied and "You:" not in copied, copied
+
+
+def test_what_is_said_of_each_row_does_not_stretch_the_page(people):
+    """The hidden "Ben:" of each row was laid out in the chat column at its place in
+    the whole transcript: a long one made the page taller than the window, and a
+    screen reader bringing a row into view scrolled the page, header and all."""
+    ana, ben, _ = two_in_a_room(people)
+    for i in range(40):
+        ben.fill("#composer-input", f"line {i}")
+        ben.keyboard.press("Enter")
+    expect(ana.locator("#transcript .row[data-seq]")).to_have_count(40)
+    ana.locator("#transcript .row[data-seq] .who").first.evaluate("e => e.scrollIntoView()")
+    assert ana.evaluate("[document.scrollingElement.scrollTop, document.scrollingElement.scrollHeight, innerHeight]") == [0, 800, 800]
 
 
 def test_the_presence_line_is_not_said_again_unchanged(people):
@@ -122,6 +139,8 @@ def test_the_expanded_pane_leaves_what_it_covers_out_of_reach(people):
     pane_ready(ana, "expanded")
     for sel in ("#composer-input", "#transcript", ".chat-header"):
         assert ana.locator(sel).evaluate("e => !!e.closest('[inert]')"), sel
+    # what is said under it is still said ("Ben has Party list open")
+    assert ana.evaluate("[...document.querySelectorAll('#chat > [role=status]')].filter((e) => e.closest('[inert]')).length") == 0
     # the keyboard goes round the pane (and the list beside it), never under it
     seen = set()
     for _ in range(30):

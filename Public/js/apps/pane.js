@@ -265,7 +265,11 @@ export class AppPane extends EventTarget {
    */
   coverChat() {
     const covering = !this.element.hidden && this.element.dataset.style === EXPANDED;
-    for (const el of this.element.parentElement?.children ?? []) if (el !== this.element) el.inert = covering;
+    for (const el of this.element.parentElement?.children ?? []) {
+      // what is said stays said ("Ben has Party list open", the offline banner)
+      const spoken = el.matches("[role=status], [role=alert], [aria-live]:not([aria-live=off])");
+      if (el !== this.element) el.inert = covering && !spoken;
+    }
   }
 
   async doStepOnly(step, ctx) {

@@ -135,7 +135,7 @@ export function messageRow(m, stickers, ctx, { showSender }) {
   showSender && !mine
     ? h("div", { class: "sender" }, ctx.nameOf(m.sender))
     // a screen reader moving through the rows still hears whose each one is
-    : h("span", { class: "visually-hidden" }, mine ? "You:" : `${ctx.nameOf(m.sender)}:`),
+    : h("span", { class: "visually-hidden who" }, mine ? "You:" : `${ctx.nameOf(m.sender)}:`),
   b);
   if (m.kind === "app" && !ctx.installed(m.appId)) {
     const app = ctx.app(m.appId);
@@ -157,8 +157,12 @@ export function messageWords(m, ctx) {
       return withoutOverrides(m.text);
     case "app": {
       const l = m.layout || {};
-      const said = [l.caption, l.subcaption, l.trailingCaption, l.imageTitle].find((s) => typeof s === "string" && s !== "");
-      return `${appName(ctx, m.appId)}: ${ctx.names(m.summaryText || said || "a message", m.appId)}`;
+      // the first of these that reads whole: names still on their way read as "…"
+      const named = [m.summaryText, l.caption, l.subcaption, l.trailingCaption, l.imageTitle]
+        .filter((s) => typeof s === "string" && s !== "")
+        .map((s) => [s, ctx.names(s, m.appId)])
+        .find(([s, n]) => !n.includes("…") || s.includes("…"));
+      return `${appName(ctx, m.appId)}: ${named ? named[1] : "a message"}`;
     }
     case "sticker":
       return m.description ? `a sticker: ${m.description}` : "a sticker";
