@@ -95,6 +95,20 @@ def test_health(server):
     assert json.loads(body) == {"status": "ok"}
 
 
+def test_a_browser_carrying_its_parent_domains_cookies_is_served(server):
+    """Parlor on chat.example.org gets example.org's cookies with every request: past
+    4 KiB of headers lws dropped the connection unanswered, and neither the page nor
+    its WebSocket opened. 10 KiB of cookies now pass, for the page and the upgrade."""
+    from rawws import ws_handshake
+
+    cookies = "; ".join(f"_ga{i}={'x' * 500}" for i in range(20))
+    status, _, body = http_get(server, "/", headers={"Cookie": cookies})
+    assert status == 200 and b"<html" in body
+    status, _, sock = ws_handshake(server.port, origin=server.origin, headers=[f"Cookie: {cookies}"])
+    sock.close()
+    assert status == 101
+
+
 def test_index_is_served(server, public_dir):
     status, headers, body = http_get(server, "/")
     assert status == 200

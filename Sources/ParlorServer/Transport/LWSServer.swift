@@ -246,6 +246,12 @@ public final class LWSServer: @unchecked Sendable {
         info.user = user
         info.retry_and_idle_policy = UnsafePointer(retry)
         info.timeout_secs = 10  // handshakes and stalled HTTP exchanges
+        // lws keeps 4 KiB of a request's headers and drops the connection, unanswered,
+        // past it: a browser carrying its parent domain's cookies (chat.example.org
+        // under example.org) sends more, and the page did not load at all. 16 KiB, twice
+        // nginx's default buffer; held only while a request's headers are read (lws
+        // lends it from a pool and takes it back at the upgrade).
+        info.max_http_header_data2 = 16 * 1024
         info.alpn = cMemory.string("http/1.1")
         info.vhost_name = cMemory.string("default")
         info.server_string = cMemory.string("parlor")
