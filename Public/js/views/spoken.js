@@ -17,10 +17,17 @@ function ensure() {
   return region;
 }
 
-/** Says `text` once (the region holds only the latest words). */
+let pending = [];
+
+/** Says `text` once; what is said within the same moment is said together, in order. */
 export function say(text) {
   const el = ensure();
+  pending.push(text);
+  if (pending.length > 1) return;
   // the same words again are still news (a second "Ben: ok"): clear, then set
   el.textContent = "";
-  setTimeout(() => { el.textContent = text; }, 30);
+  setTimeout(() => {
+    el.textContent = pending.join(". ");
+    pending = [];
+  }, 30);
 }
