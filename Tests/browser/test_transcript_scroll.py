@@ -101,3 +101,31 @@ def test_a_message_arriving_before_the_swipe_is_seen_does_not_pull_the_reader_do
     expect(ben.locator(".new-pill")).to_have_text("1 new message ↓")
     expect(ben.locator(".new-pill")).to_be_visible()
     assert ben.evaluate("document.getElementById('transcript').scrollTop") == top, "the reader was moved"
+
+
+def test_showing_earlier_messages_keeps_the_reader_where_they_were(people):
+    """A page of earlier messages comes in above: the row at the top of the view stays
+    there. It was anchored on the "Show earlier messages" button, which stays first
+    whatever comes in (as is the day's heading when the page is of the same day), and
+    when it was a row, that row was drawn again (it lost its sender line to a neighbour
+    from the same sender above) and the new one was not looked for: either way the
+    reader was taken to the oldest row of each page."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Long ago")
+    for n in range(70):
+        send_text(ana, f"line {n}")
+    expect(ana.locator(".row[data-seq]:not(.pending)")).to_have_count(70)
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator(".row[data-seq]")).to_have_count(70)
+    ben.reload()  # a page of history, not the replay a joiner gets
+    more = ben.get_by_role("button", name="Show earlier messages")
+    expect(more).to_be_visible()
+    loaded = ben.locator(".row[data-seq]").count()
+    ben.locator("#transcript").evaluate("t => { t.scrollTop = 0; }")
+    first = ben.locator(".row[data-seq]").first
+    seq = first.get_attribute("data-seq")
+    top = first.evaluate("r => r.getBoundingClientRect().top")
+    more.click()
+    expect(ben.locator(".row[data-seq]")).not_to_have_count(loaded)
+    again = ben.locator(f".row[data-seq='{seq}']")
+    assert abs(again.evaluate("r => r.getBoundingClientRect().top") - top) <= 2

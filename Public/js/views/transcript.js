@@ -130,7 +130,10 @@ export class TranscriptView {
     if (switched || this.atBottom) this.scrollToBottom();
     else {
       // what the reader looks at stays put, whether rows came below (new) or above (older)
-      if (anchor && anchor.isConnected) this.el.scrollTop += anchor.getBoundingClientRect().top - anchorTop;
+      // the same message, drawn again if it changed (the first row gains a neighbour
+      // from its sender above, and loses its sender line)
+      const again = anchor && (anchor.isConnected ? anchor : this.el.querySelector(`:scope > [data-seq="${CSS.escape(anchor.dataset.seq)}"]`));
+      if (again) this.el.scrollTop += again.getBoundingClientRect().top - anchorTop;
       const arrived = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
       if (arrived) this.showPill(this.unseen + arrived);
     }
@@ -148,10 +151,17 @@ export class TranscriptView {
     say(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx)).join(". "));
   }
 
-  /** The first element at least partly in view. */
+  /**
+   * The first message at least partly in view: not the "Show earlier messages" button
+   * nor a day's heading, which stay first whatever comes in below them (the reader was
+   * taken to the oldest row of each page loaded instead of staying where they were).
+   */
   firstVisible() {
     const top = this.el.getBoundingClientRect().top;
-    for (const child of this.el.children) if (child.getBoundingClientRect().bottom > top) return child;
+    for (const child of this.el.children) {
+      if (child.dataset.seq === undefined) continue;
+      if (child.getBoundingClientRect().bottom > top) return child;
+    }
     return null;
   }
 
