@@ -37,7 +37,7 @@ export class SidebarView {
 
   /** Focus to the list: that conversation's link, or the open one's, else the first, else New conversation. */
   focus(conversationId) {
-    const link = conversationId && this.list.querySelector(`li[data-conversation-id="${CSS.escape(conversationId)}"] a`);
+    const link = conversationId && this.linkOf(conversationId);
     (link || this.list.querySelector("a[aria-current=page]") || this.list.querySelector("a") || this.newButton).focus();
   }
 
@@ -67,9 +67,13 @@ export class SidebarView {
       else this.list.insertBefore(li, cursor);
     }
     for (const id of this.items.keys()) if (!state.conversations.some((c) => c.id === id)) this.items.delete(id);
-    if (focused && document.activeElement !== this.list.querySelector(`li[data-conversation-id="${CSS.escape(focused)}"] a`)) {
-      this.list.querySelector(`li[data-conversation-id="${CSS.escape(focused)}"] a`)?.focus({ preventScroll: true });
-    }
+    const link = focused && this.linkOf(focused);
+    if (link && document.activeElement !== link) link.focus({ preventScroll: true });
+  }
+
+  /** The link of a conversation's item. */
+  linkOf(conversationId) {
+    return this.list.querySelector(`li[data-conversation-id="${CSS.escape(conversationId)}"] a`);
   }
 
   /** One conversation's item: the one drawn before if nothing it shows has changed. */

@@ -132,7 +132,7 @@ export class TranscriptView {
       // what the reader looks at stays put, whether rows came below (new) or above (older)
       // the same message, drawn again if it changed (the first row gains a neighbour
       // from its sender above, and loses its sender line)
-      const again = anchor && (anchor.isConnected ? anchor : this.el.querySelector(`:scope > [data-seq="${CSS.escape(anchor.dataset.seq)}"]`));
+      const again = anchor && (anchor.isConnected ? anchor : this.rowOf("seq", anchor.dataset.seq));
       if (again) this.el.scrollTop += again.getBoundingClientRect().top - anchorTop;
       const arrived = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
       if (arrived) this.showPill(this.unseen + arrived);
@@ -210,6 +210,11 @@ export class TranscriptView {
     if (focusedRow && !focusedRow.row.isConnected) this.refocus(focusedRow);
   }
 
+  /** The row drawn now for a message (`data-seq`) or a local echo (`data-client-id`). */
+  rowOf(key, value) {
+    return this.el.querySelector(`:scope > [data-${key}="${CSS.escape(value)}"]`);
+  }
+
   /** The row the focus is in (a Delete or Get button), and what had it. */
   rowWithFocus() {
     const active = document.activeElement;
@@ -224,8 +229,7 @@ export class TranscriptView {
    */
   refocus({ row, active }) {
     const { seq, clientId } = row.dataset;
-    const again = seq ? this.el.querySelector(`:scope > [data-seq="${CSS.escape(seq)}"]`)
-      : clientId ? this.el.querySelector(`:scope > [data-client-id="${CSS.escape(clientId)}"]`) : null;
+    const again = seq ? this.rowOf("seq", seq) : clientId ? this.rowOf("client-id", clientId) : null;
     const label = active.getAttribute("aria-label");
     const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
     (same || this.el).focus({ preventScroll: true });

@@ -15,8 +15,6 @@ struct LiveState {
     var playing = Playing()
     /// Each signed-in user's open connections, for events meant for all of them.
     var userConnections: [String: SmallSet<ConnectionID>] = [:]
-    /// Each client address's open connections, signed in or not.
-    var addressConnections: [String: SmallSet<ConnectionID>] = [:]
     /// Addresses whose connections held more than `Limits.outboundBytesPerAddress`
     /// together at the last sweep.
     var addressesOverAtSweep: Set<String> = []
@@ -74,7 +72,6 @@ struct LiveState {
     /// engine's per-address limits count by.
     mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
         let id = connections.insert { LiveConnection(id: $0, openedAt: now, address: peer) }
-        addressConnections[peer, default: SmallSet()].insert(id)
         metrics.connections.record(connections.count)
         effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
@@ -156,8 +153,6 @@ struct LiveState {
             userConnections[u]?.remove(id)
             if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
         }
-        addressConnections[c.address]?.remove(id)
-        if addressConnections[c.address]?.isEmpty == true { addressConnections[c.address] = nil }
         effects.append(.submit(.closed(id)))
         let seconds = (now &- c.openedAt) / 1_000_000_000
         log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
@@ -182,17 +177,19 @@ struct LiveState {
         sweepPlaying(now: now)
         sweepRemotePresence(now: now)
         let limit = UInt64(Limits.authSeconds) * 1_000_000_000
-        var queuedByAddress: [String: Int] = [:]
+        // The connections holding anything, by address: the sweep visits each anyway, so
+        // no table of addresses is kept as connections come and go.
+        var queuedByAddress: [String: [(id: ConnectionID, bytes: Int)]] = [:]
         defer { checkAddressBacklogs(queuedByAddress) }
         for id in connections.ids {
             releasedBuffers += connections[id]!.releaseIdleBuffers()
             let c = connections[id]!
             guard c.closeCode == nil else { continue }
-            if c.queue.bytes > 0 { queuedByAddress[c.address, default: 0] += c.queue.bytes }
             if connections[id]!.checkBacklog(&effects) {
                 closedAsSlow(id)
                 continue
             }
+            if c.queue.bytes > 0 { queuedByAddress[c.address, default: []].append((id, c.queue.bytes)) }
             if c.userId == nil && c.inFlight == 0 && now &- c.openedAt > limit {
                 connections[id]!.scheduleClose(4001, "authentication timeout", flush: false, &effects)
                 continue
@@ -214,18 +211,18 @@ struct LiveState {
     /// a slow consumer (4008), then the next, until the rest hold less. At two sweeps,
     /// like one connection's bound: 32 clients from one address in the chat burst
     /// benchmark passed it for a moment, and one of them, reading, was closed.
-    private mutating func checkAddressBacklogs(_ queued: [String: Int]) {
+    private mutating func checkAddressBacklogs(_ queued: [String: [(id: ConnectionID, bytes: Int)]]) {
         var over: Set<String> = []
-        for (address, total) in queued where total > Limits.outboundBytesPerAddress {
+        for (address, queues) in queued {
+            let total = queues.reduce(0) { $0 + $1.bytes }
+            guard total > Limits.outboundBytesPerAddress else { continue }
             over.insert(address)
-            guard addressesOverAtSweep.contains(address), let ids = addressConnections[address] else {
+            guard addressesOverAtSweep.contains(address) else {
                 log.notice("address backlog past its bound", metadata: ["peer": "\(address)", "bytes": "\(total)"])
                 continue
             }
             var held = total
-            var byBytes: [(id: ConnectionID, bytes: Int)] = []
-            ids.forEach { id in if let c = connections[id], c.closeCode == nil { byBytes.append((id, c.queue.bytes)) } }
-            for (id, bytes) in byBytes.sorted(by: { $0.bytes > $1.bytes }) where held > Limits.outboundBytesPerAddress {
+            for (id, bytes) in queues.sorted(by: { $0.bytes > $1.bytes }) where held > Limits.outboundBytesPerAddress {
                 held -= bytes
                 connections[id]!.scheduleClose(4008, "slow_consumer", flush: false, &effects)
                 closedAsSlow(id)
