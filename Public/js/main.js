@@ -267,13 +267,22 @@ let ctxSignature = "";
 let ctxMaps = [];
 let ctxVersion = 0;
 
+// At most one render a frame: each frame the server sends is a task of its own, and a
+// render after each one (a busy room, the replay of hundreds of messages after a
+// reload) drew the page more often than a phone could, until it stopped answering.
+// The timeout draws a hidden tab, where frames do not come.
 store.addEventListener("change", (e) => {
   for (const p of e.detail.parts) changed.add(p);
   if (!scheduled) {
     scheduled = true;
-    queueMicrotask(render);
+    requestAnimationFrame(renderIfScheduled);
+    setTimeout(renderIfScheduled, 100);
   }
 });
+
+function renderIfScheduled() {
+  if (scheduled) render();
+}
 catalog.addEventListener("change", () => {
   changed.add("apps");
   previews.refresh();
