@@ -107,6 +107,9 @@ const chat = new ChatView($("chat"), {
   },
 });
 
+// the open conversation's older messages stay while the reader is up among them
+sync.readingBack = (id) => id === store.state.currentId && !chat.transcript.atBottom;
+
 const pane = new AppPane({ element: chat.paneEl, store, sync, catalog, outgoing, announce });
 pane.addEventListener("layout", () => {
   if (chat.transcript.atBottom) chat.transcript.scrollToBottom();
@@ -389,7 +392,10 @@ chat.transcriptEl.addEventListener("scroll", () => {
   const id = store.state.currentId;
   if (id && chat.transcript.atBottom) store.markRead(id, store.transcript(id).lastSeq);
 });
+// the copies that wait a moment (store.writeSoon) are written before the page may be gone
+addEventListener("pagehide", () => store.flush());
 document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") store.flush();
   const id = store.state.currentId;
   if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, store.transcript(id).lastSeq);
 });
@@ -588,6 +594,7 @@ function openConversation(id) {
     return;
   }
   if (pane.activeAppId) pane.close();
+  if (s.currentId) sync.letGoOlder(s.currentId);
   setDrawer(false);
   conflictNotice = null;
   chat.composer.showNotice(null);

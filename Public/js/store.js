@@ -79,6 +79,27 @@ export class Store extends EventTarget {
     this.waiters = new Waiters();
     /** requests on the wire, by what they ask */
     this.requests = new Requests();
+    /** copies that may wait a moment (writeSoon): key → value */
+    this.unwritten = new Map();
+    this.flushTimer = null;
+  }
+
+  /**
+   * Keeps a copy for the next load that may wait a moment: written at most once a
+   * second, and at once when the page is hidden or left (main.js calls flush). The
+   * previews of every conversation (67 KB for 300) and the read marks were written
+   * again for each message of a busy room.
+   */
+  writeSoon(key, value) {
+    this.unwritten.set(key, value);
+    this.flushTimer ??= setTimeout(() => this.flush(), 1000);
+  }
+
+  flush() {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    for (const [key, value] of this.unwritten) writeJSON(key, value);
+    this.unwritten.clear();
   }
 
   /**
@@ -105,7 +126,9 @@ export class Store extends EventTarget {
   settleConflicts(before, changed) {
     const s = this.state;
     let transcripts = null;
-    for (const [id, t] of Object.entries(s.transcripts)) {
+    // a loop over the keys, not entries: this runs for each message, over every conversation
+    for (const id in s.transcripts) {
+      const t = s.transcripts[id];
       if (t === before.transcripts[id] && s.staged[id] === before.staged[id]) continue;
       const after = dropSettledConflicts(t, s.staged[id]);
       if (after === t) continue;
@@ -205,6 +228,7 @@ export class Store extends EventTarget {
     // Nothing may write it back meanwhile (a send that fails as the token dies writes
     // the outbox): every write-through needs a signed-in user.
     this.state = { ...this.state, user: null };
+    this.unwritten.clear();
     const mine = (k) => k.startsWith("parlor.") && (k.endsWith(`.${userId}`) || k.includes(`.${userId}.`));
     const keys = [];
     for (let i = 0; i < localStorage.length; i++) keys.push(localStorage.key(i));
@@ -219,14 +243,14 @@ export class Store extends EventTarget {
     const uid = this.state.user?.id;
     if (!uid || (this.state.lastRead[conversationId] || 0) >= seq) return;
     this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
-    writeJSON(KEY.lastRead(uid), this.state.lastRead);
+    this.writeSoon(KEY.lastRead(uid), this.state.lastRead);
   }
 
   /** The list's previews, derived again (sync/previews.js); a copy is kept for the next load. */
   savePreviews(previews) {
     this.update(["previews"], () => ({ previews }));
     const uid = this.state.user?.id;
-    if (uid) writeJSON(KEY.previews(uid), previews);
+    if (uid) this.writeSoon(KEY.previews(uid), previews);
   }
 
   outbox() {

@@ -5,7 +5,7 @@
 // member list) and uploads.js (image blobs). This class wires them to the
 // client's events, folds live events into the store, and is what the page calls.
 
-import { applyMessage } from "./state/transcript.js";
+import { applyMessage, trimmed } from "./state/transcript.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere } from "./state/conversations.js";
 import { ProtocolError } from "./net/client.js";
 import { Resume } from "./sync/resume.js";
@@ -19,6 +19,13 @@ import { PlayingMarks } from "./sync/playing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
+/**
+ * A transcript holding more than `max` messages lets the oldest go, down to
+ * `keep`, unless someone is reading them (state/transcript.js: trimmed); they
+ * come back by history paging.
+ */
+export const HOLD = { max: 250, keep: 150 };
+
 export class Sync extends EventTarget {
   /**
    * @param {import("./net/client.js").ParlorClient} client
@@ -31,6 +38,8 @@ export class Sync extends EventTarget {
     this.store = store;
     this.random = random;
     this.resume = new Resume(client, store);
+    /** Whether someone is reading a conversation's older messages now (the page says): they are kept. */
+    this.readingBack = () => false;
     /** images of staged and outbox messages, uploaded when those are sent */
     this.images = new PendingImages();
     this.outbox = new Outbox(client, store, {
@@ -98,7 +107,8 @@ export class Sync extends EventTarget {
   onMessage({ conversationId, message, supersedes }) {
     const selfId = this.store.state.user?.id;
     this.names.learn(conversationId, message.sender);
-    const t = applyMessage(this.store.transcript(conversationId), message, supersedes, selfId);
+    let t = applyMessage(this.store.transcript(conversationId), message, supersedes, selfId);
+    if (t.messages.length > HOLD.max && !this.readingBack(conversationId)) t = trimmed(t, HOLD.keep);
     this.store.setTranscript(conversationId, t, ["conversations"]);
     this.store.update(["conversations"], (s) => ({ conversations: touchConversation(s.conversations, conversationId, message) }));
     if (message.sender === selfId) this.outbox.settle(message.clientId, message);
@@ -135,6 +145,13 @@ export class Sync extends EventTarget {
 
   loadOlder(conversationId, limit) {
     return this.resume.loadOlder(conversationId, limit);
+  }
+
+  /** A conversation left for another: the pages of older messages read in it are let go. */
+  letGoOlder(conversationId) {
+    const t = this.store.transcript(conversationId);
+    const after = trimmed(t, HOLD.keep);
+    if (after !== t) this.store.setTranscript(conversationId, after);
   }
 
   /** See sync/outbox.js: resolves with the stored message, rejects with the server's refusal. */

@@ -110,6 +110,8 @@ def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
     create_conversation(ana, "Secrets")
     send_text(ana, "the door code is 7788")
     ana.fill("#composer-input", "half-typed secret reply")
+    # the previews' copy is written within a second of the change (store.writeSoon)
+    ana.wait_for_function("() => Object.keys(localStorage).some((k) => k.startsWith('parlor.previews.'))")
     uid = ana.evaluate("() => Object.keys(localStorage).find((k) => k.startsWith('parlor.previews.')).split('.').pop()")
     expect(ana.locator("#composer-input")).to_have_value("half-typed secret reply")
     kept = ana.evaluate(f"() => Object.keys(localStorage).filter((k) => k.includes('{uid}'))")

@@ -129,3 +129,41 @@ def test_showing_earlier_messages_keeps_the_reader_where_they_were(people):
     expect(ben.locator(".row[data-seq]")).not_to_have_count(loaded)
     again = ben.locator(f".row[data-seq='{seq}']")
     assert abs(again.evaluate("r => r.getBoundingClientRect().top") - top) <= 2
+
+
+def test_a_busy_room_keeps_its_newest_messages_drawn_not_all(people):
+    """A tab open in a busy room drew every message that ever arrived, and a phone
+    froze past a few hundred rows: the page holds the newest (Sync's HOLD: past 250,
+    the oldest go down to 150), follows the newest while the reader is at the bottom,
+    and gives the rest back a page at a time. A reader up among older messages loses
+    none of them under their eyes."""
+    ana, ben = long_talk(people, "Busy")
+    for n in range(20, 280):
+        send_text(ana, f"line {n}")
+    newest = ben.locator(".row[data-seq]", has_text="line 279")
+    expect(newest).to_have_count(1)
+    ben.wait_for_function("row => { const t = document.getElementById('transcript').getBoundingClientRect(); return row.getBoundingClientRect().bottom <= t.bottom + 1; }",
+                          arg=newest.element_handle())
+    held = ben.locator(".row[data-seq]").count()
+    assert 150 <= held <= 250, f"{held} rows drawn of 280"
+    more = ben.get_by_role("button", name="Show earlier messages")
+    expect(more).to_be_visible()
+
+    # up among the older messages: nothing is let go while more arrive
+    ben.locator("#transcript").evaluate("t => { t.scrollTop = 0; }")
+    more.click()
+    expect(ben.locator(".row[data-seq]")).to_have_count(held + 50)
+    top = ben.locator(".row[data-seq]").first
+    seq = top.get_attribute("data-seq")
+    for n in range(280, 420):
+        send_text(ana, f"line {n}")
+    expect(ben.locator(".row[data-seq]")).to_have_count(held + 50 + 140)
+    assert ben.locator(".row[data-seq]").first.get_attribute("data-seq") == seq
+    expect(ben.locator(".new-pill")).to_have_text("140 new messages ↓")
+    shot(ben, "scroll-phone-busy-room-reading-back")
+
+    # back at the bottom, the next message lets the old ones go
+    ben.locator(".new-pill").click()
+    send_text(ana, "line 420")
+    expect(ben.locator(".row[data-seq]", has_text="line 420")).to_have_count(1)
+    expect(ben.locator(".row[data-seq]")).to_have_count(150)

@@ -48,6 +48,7 @@ test("previews survive a reload: restored for the user until the page holds a ne
   new Previews(store, { appName: () => "WenderPic" });
   store.update(["transcript:c1"], (s) => ({ participants: { ...s.participants, [participantsKey("c1", "wenderpic")]: anaMap } }));
   store.update(["conversations"], () => ({ conversations: [conversation] }));
+  store.flush(); // the page hidden or left (a running page writes its copy at most once a second)
   const kept = JSON.parse(storage.getItem(`parlor.previews.${ME.id}`));
   assert.deepEqual(kept.c1, { seq: 4, at: drew.createdAt, text: "Ana drew a WenderPic" });
 

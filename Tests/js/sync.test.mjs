@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Store } from "../../Public/js/store.js";
-import { Sync } from "../../Public/js/sync.js";
+import { Sync, HOLD } from "../../Public/js/sync.js";
 import { ProtocolError } from "../../Public/js/net/client.js";
 import { FakeClient } from "./fake-client.mjs";
 import { installFakeStorage } from "./fake-storage.mjs";
@@ -267,4 +267,80 @@ test("a text stays behind a drawing whose upload failed and is tried again, what
   await tick();
   assert.equal(client.sends()[1].fields.message.text, "what is it?");
   client.sends()[1].resolve({ message: { seq: 2, clientId: client.sends()[1].fields.clientId, sender: ME.id, createdAt: 2, ...client.sends()[1].fields.message } });
+});
+
+test("a busy conversation holds its newest messages, not all: the oldest go, unless the reader is up among them, and come back by history", async () => {
+  const { store, client, sync } = inConversation();
+  let reading = false;
+  sync.readingBack = (id) => id === C && reading;
+  const text = (seq) => ({ seq, clientId: `t${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });
+  const arrive = (from, to) => {
+    for (let seq = from; seq <= to; seq++) client.serverSends("message", { conversationId: C, message: text(seq) });
+  };
+  arrive(1, HOLD.max);
+  assert.equal(store.transcript(C).messages.length, HOLD.max, "up to the bound, all kept");
+  arrive(HOLD.max + 1, HOLD.max + 1);
+  let t = store.transcript(C);
+  assert.equal(t.messages.length, HOLD.keep);
+  assert.equal(t.messages.at(-1).seq, HOLD.max + 1, "the newest kept");
+  assert.equal(t.hasMoreBefore, true, "the rest is history to page");
+
+  // scrolled up: nothing is let go under the reader
+  reading = true;
+  arrive(HOLD.max + 2, 2 * HOLD.max);
+  assert.equal(store.transcript(C).messages.length, 2 * HOLD.max - HOLD.max - 1 + HOLD.keep);
+  // back at the bottom, the next message lets the old ones go
+  reading = false;
+  arrive(2 * HOLD.max + 1, 2 * HOLD.max + 1);
+  t = store.transcript(C);
+  assert.equal(t.messages.length, HOLD.keep);
+
+  // "Show earlier messages" pages from the oldest held
+  sync.loadOlder(C);
+  assert.deepEqual(asked(client, "history").at(-1).fields, { conversationId: C, beforeSeq: t.messages[0].seq, limit: 50 });
+
+  // pages read and then left behind for another conversation are let go too
+  asked(client, "history").at(-1).resolve({ messages: Array.from({ length: 50 }, (_, i) => text(t.messages[0].seq - 50 + i)), hasMore: true });
+  await tick();
+  assert.equal(store.transcript(C).messages.length, HOLD.keep + 50);
+  sync.letGoOlder(C);
+  assert.equal(store.transcript(C).messages.length, HOLD.keep);
+});
+
+test("the open conversation's last page is asked once, and asked again after a reconnect when the connection dropped with it on its way", async () => {
+  const { store, client, sync } = setup();
+  storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ [C]: 20 }));
+  const conversations = [{ id: C, title: "A", lastSeq: 20, members: [] }];
+  sync.addEventListener("ready", () => {
+    // what opening it does (main.js); after a reconnect it is open already, and opened no more
+    if (store.state.currentId === C) return;
+    store.update(["current"], () => ({ currentId: C }));
+    sync.loadOlder(C).catch(() => {});
+  });
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[0].resolve({ conversations });
+  await tick();
+  asked(client, "subscribe")[0].resolve({ conversation: conversations[0], lastSeq: 20 });
+  await tick();
+  assert.equal(asked(client, "history").length, 1, "opening it and its subscription ask for one page between them");
+  assert.equal(asked(client, "history")[0].fields.beforeSeq, 21, "the page before the read mark");
+
+  // the connection drops with the page on its way: nothing is shown
+  client.setStatus("offline");
+  asked(client, "history")[0].reject(new ProtocolError({ code: "offline", message: "not connected" }));
+  await tick();
+  assert.equal(store.transcript(C).messages.length, 0);
+
+  // signed in again: the page is asked for again, and shown
+  client.setStatus("online");
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[1].resolve({ conversations });
+  await tick();
+  asked(client, "subscribe")[1].resolve({ conversation: conversations[0], lastSeq: 20 });
+  await tick();
+  const again = asked(client, "history");
+  assert.equal(again.length, 2, "asked again once subscribed");
+  again[1].resolve({ messages: [{ seq: 20, clientId: "x", sender: ANA.userId, createdAt: 20, kind: "text", text: "hi" }], hasMore: true });
+  await tick();
+  assert.deepEqual(store.transcript(C).messages.map((m) => m.seq), [20]);
 });

@@ -162,6 +162,19 @@ export function resync(t, lastSeq) {
   return { messages: [], pending: t.pending, lastSeq, hasMoreBefore: lastSeq > 0, loaded: false };
 }
 
+/**
+ * Only the newest `keep` messages, the older ones left to history paging again:
+ * a tab open for days in busy conversations would otherwise hold, and draw,
+ * every message that ever arrived (a phone froze past a few hundred rows).
+ * @param {Transcript} t
+ * @param {number} keep
+ * @returns {Transcript} t itself when it holds no more than that
+ */
+export function trimmed(t, keep) {
+  if (t.messages.length <= keep) return t;
+  return { ...t, messages: t.messages.slice(t.messages.length - keep), hasMoreBefore: true };
+}
+
 /** The seq a client pages history from: before the oldest one held. */
 export function historyCursor(t) {
   return t.messages.length ? t.messages[0].seq : t.lastSeq + 1;

@@ -7,8 +7,6 @@
 import { derivePreviews, nameParticipants } from "../state/previews.js";
 import { participantsKey } from "../state/participants.js";
 
-const RELEVANT = (part) => part === "conversations" || part === "user" || part === "apps" || part.startsWith("transcript:");
-
 export class Previews {
   /**
    * @param {import("../store.js").Store} store
@@ -17,21 +15,40 @@ export class Previews {
   constructor(store, { appName }) {
     this.store = store;
     this.appName = appName;
-    store.addEventListener("change", (e) => {
-      if ([...e.detail.parts].some(RELEVANT)) this.refresh();
-    });
+    /** each conversation as last derived: the same object has not changed since */
+    this.seen = new Map();
+    store.addEventListener("change", (e) => this.changed(e.detail.parts));
   }
 
-  /** Derives the previews again (also when the app catalog changed: an app's name). */
-  refresh() {
+  /**
+   * Only the conversations a change touched are derived again: deriving all of them
+   * for each message took a sixth of a phone's time to load 300 conversations.
+   */
+  changed(parts) {
+    if (parts.has("user") || parts.has("apps")) return this.refresh();
+    const ids = new Set();
+    for (const part of parts) if (part.startsWith("transcript:")) ids.add(part.slice("transcript:".length));
+    if (parts.has("conversations")) {
+      for (const c of this.store.state.conversations) if (this.seen.get(c.id) !== c) ids.add(c.id);
+    }
+    if (ids.size) this.refresh(ids);
+  }
+
+  /**
+   * Derives the previews again (also when the app catalog changed: an app's name).
+   * @param {Set<string>} [only] these conversations' alone
+   */
+  refresh(only) {
     const s = this.store.state;
     if (!s.user) return;
+    const conversations = only ? s.conversations.filter((c) => only.has(c.id)) : s.conversations;
+    for (const c of conversations) this.seen.set(c.id, c);
     const howFor = (conversationId) => ({
       selfId: s.user.id,
       appName: this.appName,
       names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
     });
-    const next = derivePreviews(s.previews, s.conversations, s.transcripts, howFor);
+    const next = derivePreviews(s.previews, conversations, s.transcripts, howFor);
     if (next !== s.previews) this.store.savePreviews(next);
   }
 }

@@ -14,6 +14,8 @@ export class Resume {
   constructor(client, store) {
     this.client = client;
     this.store = store;
+    /** conversationId → the page of history on its way: asked once, whoever asks */
+    this.loading = new Map();
   }
 
   /**
@@ -38,14 +40,26 @@ export class Resume {
     this.store.setTranscript(conversationId, startAt(held, afterSeq));
     const r = await this.client.request("subscribe", { conversationId, afterSeq });
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
-    if (r.resync) {
-      this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
-      if (this.store.state.currentId === conversationId) await this.loadOlder(conversationId);
+    if (r.resync) this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
+    // the open conversation shows its last page, also when asking for it failed before
+    // (the connection dropped while it was on its way): it showed nothing, and was never asked again
+    const t = this.store.transcript(conversationId);
+    if (this.store.state.currentId === conversationId && (!t.loaded || (t.messages.length === 0 && t.hasMoreBefore))) {
+      await this.loadOlder(conversationId);
     }
   }
 
-  /** Loads a page of older messages for a conversation. */
-  async loadOlder(conversationId, limit = 50) {
+  /** Loads a page of older messages for a conversation (the one on its way, if one is). */
+  loadOlder(conversationId, limit = 50) {
+    let loading = this.loading.get(conversationId);
+    if (!loading) {
+      loading = this.loadPage(conversationId, limit).finally(() => this.loading.delete(conversationId));
+      this.loading.set(conversationId, loading);
+    }
+    return loading;
+  }
+
+  async loadPage(conversationId, limit) {
     const t = this.store.transcript(conversationId);
     if (t.loaded && !t.hasMoreBefore) return;
     const beforeSeq = historyCursor(t);

@@ -45,8 +45,11 @@ export class TranscriptView {
     this.seenTop = 0;
     // rows change size after they are drawn: keep the newest one in view
     this.resized = new ResizeObserver(() => {
-      if (this.atBottom) this.scrollToBottom();
+      const follow = this.atBottom;
+      this.fit();
+      if (follow) this.scrollToBottom();
     });
+    this.resized.observe(el);
   }
 
   /**
@@ -85,13 +88,15 @@ export class TranscriptView {
   render(conversationId, t, ctx, ctxVersion) {
     const switched = conversationId !== this.conversationId;
     if (switched) {
-      this.cache.clear();
-      this.resized.disconnect();
-      this.el.replaceChildren();
+      this.clear();
       this.conversationId = conversationId;
       this.atBottom = true;
     }
-    const anchor = switched || this.atBottom ? null : this.firstVisible();
+    // read before the rows change: rows let go above the view move it (the browser keeps
+    // what is in view in place), and read after, the reader at the bottom seemed to
+    // have scrolled up by the rows that came below
+    const follow = switched || this.atBottom;
+    const anchor = follow ? null : this.firstVisible();
     const anchorTop = anchor && anchor.getBoundingClientRect().top;
     const rows = transcriptRows(t);
     // a first page of history is not news, nor what a conversation shows when opened
@@ -126,8 +131,9 @@ export class TranscriptView {
     if (rows.length === 0 && !t.hasMoreBefore && t.loaded) wanted.push(this.emptyHint);
     wanted.push(this.pill);
     this.reconcile(wanted);
+    this.fit();
     if (switched) this.seenSeq = t.lastSeq;
-    if (switched || this.atBottom) this.scrollToBottom();
+    if (follow) this.scrollToBottom();
     else {
       // what the reader looks at stays put, whether rows came below (new) or above (older)
       // the same message, drawn again if it changed (the first row gains a neighbour
@@ -165,12 +171,28 @@ export class TranscriptView {
     return null;
   }
 
+  /**
+   * Taller than its view, the transcript is laid out as a block, else as a flex
+   * column that pushes it down to the composer (the CSS of .transcript says why).
+   * Both lay the rows out alike, so the switch moves nothing.
+   */
+  fit() {
+    const tall = this.el.scrollHeight > this.el.clientHeight;
+    if (tall !== this.el.classList.contains("tall")) this.el.classList.toggle("tall", tall);
+  }
+
   /** Forgets everything drawn (the next render starts afresh). */
   reset() {
+    this.clear();
+    this.conversationId = null;
+  }
+
+  clear() {
     this.cache.clear();
     this.resized.disconnect();
+    this.resized.observe(this.el);
+    this.el.classList.remove("tall");
     this.el.replaceChildren();
-    this.conversationId = null;
   }
 
   /** Reuses a row's element while what it depends on is unchanged. */
