@@ -145,6 +145,20 @@ const newConversation = textDialog({
   },
 });
 
+const deleteAccountDialog = textDialog({
+  id: "delete-account", title: "Delete your account?", label: "Type your name to confirm", submit: "Delete account", maxLength: 64, danger: true,
+  text: "You leave every conversation, and this account can never be used again, on any device. What you sent stays, shown as from “Deleted account”: delete first any message you want gone.",
+  onSubmit: async (name) => {
+    signingOut = "Your account was deleted.";
+    try {
+      await client.request("account.delete", { confirm: name });
+    } catch (e) {
+      signingOut = false;
+      throw new Error(e.code === "invalid_field" ? "That is not your name as it is on this account." : e.code === "forbidden" ? "You are this server's only admin: make someone else an admin first." : errorText(e));
+    }
+  },
+});
+
 const renameDialog = textDialog({
   id: "rename", title: "Your name", label: "Name", submit: "Save", maxLength: 64,
   onSubmit: (name) => sync.rename(name),
@@ -170,6 +184,7 @@ async function invite(conversationId) {
 
 const recovery = new RecoveryKeyDialog({ onSaved: () => store.saveRecoveryKey(null) });
 const reminder = new RecoveryReminder({ parent: $("sidebar"), before: $("sidebar").querySelector(".me"), onShow: () => recovery.show(store.state.unsavedRecoveryKey) });
+/** what the welcome screen says after a sign-out this page asked for (false: it did not ask) */
 let signingOut = false;
 
 const account = new AccountDialog({
@@ -188,13 +203,14 @@ const account = new AccountDialog({
   },
   signOut: async () => {
     // revoking this device ends its token on the server too; the 4003 that follows signs the page out
-    signingOut = true;
+    signingOut = "You signed out of this browser.";
     try {
       await client.request("devices.revoke", { deviceId: store.state.device?.id });
     } catch {
       signedOut();
     }
   },
+  deleteAccount: () => deleteAccountDialog.show(),
 });
 
 const members = new MembersDialog({
@@ -250,7 +266,7 @@ async function signedOut() {
   signingOut = false;
   history.replaceState(null, "", `${location.pathname}#/`);
   // said on the welcome screen of the reloaded page
-  sessionStorage.setItem("parlor.signedOut", mine ? "You signed out of this browser." : "This device was signed out (from another device, or by an admin). Sign in again to continue.");
+  sessionStorage.setItem("parlor.signedOut", mine || "This device was signed out (from another device, or by an admin). Sign in again to continue.");
   // the page holds that account's state: start from a clean one
   location.reload();
 }

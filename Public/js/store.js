@@ -172,7 +172,7 @@ export class Store extends EventTarget {
     const m = c && c.members.find((x) => x.userId === userId);
     if (m) return shownName(c.members, m);
     if (this.state.user && userId === this.state.user.id) return this.state.user.name;
-    return "Someone";
+    return c?.former?.[userId] ?? "Someone";
   }
 
   // ---- persisted --------------------------------------------------------

@@ -121,3 +121,41 @@ def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
     expect(ana.locator("#welcome")).to_be_visible()
     left = ana.evaluate("() => Object.entries(localStorage)")
     assert not [k for k, v in left if uid in k or "7788" in v or "half-typed" in v], left
+
+
+def test_a_person_deletes_their_own_account(people):
+    """Account → Delete account…: the name typed again; the page signs out and says so;
+    the others see the account leave, and what it sent stays, from "Deleted account"."""
+    ana = people.join("Ana")  # the first account, the server's admin
+    link = create_conversation(ana, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    send_text(ben, "see you thursday")
+    expect(ana.locator(".row[data-seq]", has_text="see you thursday")).to_have_count(1)
+
+    ben.get_by_role("button", name="Account").click()
+    ben.get_by_role("button", name="Delete account…").click()
+    dialog = ben.locator("#delete-account")
+    expect(dialog).to_be_visible()
+    expect(ben.locator("#account")).to_be_hidden()
+    ben.get_by_label("Type your name to confirm").fill("Bem")
+    dialog.get_by_role("button", name="Delete account").click()
+    expect(dialog.locator(".form-error")).to_have_text("That is not your name as it is on this account.")
+    shot(ben, "account-delete-light")
+    ben.get_by_label("Type your name to confirm").fill("Ben")
+    dialog.get_by_role("button", name="Delete account").click()
+    expect(ben.locator("#welcome")).to_be_visible()
+    expect(ben.locator("#welcome")).to_contain_text("Your account was deleted.")
+    assert not [k for k in ben.evaluate("() => Object.keys(localStorage)") if k.startswith("parlor.") and k != "parlor.signedOut"]
+
+    # Ana: Ben's line stays, and he is no longer a member
+    expect(ana.locator(".chat-header")).to_contain_text("Just you so far")
+    row = ana.locator(".row[data-seq]", has_text="see you thursday")
+    expect(row).to_contain_text("Deleted account")
+    shot(ana, "account-deleted-seen-by-others-light")
+
+    # the server's only admin is told to make another first
+    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Delete account…").click()
+    ana.get_by_label("Type your name to confirm").fill("Ana")
+    ana.locator("#delete-account").get_by_role("button", name="Delete account").click()
+    expect(ana.locator("#delete-account .form-error")).to_have_text("You are this server's only admin: make someone else an admin first.")

@@ -40,6 +40,7 @@ test("members leave or are removed: list and count follow; this user's conversat
   assert.deepEqual(afterLeave[0].members.map((m) => m.userId), ["uA", "uMe"]);
   assert.equal(afterLeave[0].memberCount, 2);
   assert.equal(afterLeave[0].left, undefined);
+  assert.deepEqual(afterLeave[0].former, { uB: "B" }, "what B sent keeps B's name while the page knows it");
   const removed = applyMember(afterLeave, "c1", { userId: "uMe", name: "Me" }, { change: "removed", by: "uA", memberCount: 1, selfId: "uMe" });
   assert.equal(removed[0].left, "removed");
   assert.equal(removed[0].leftBy, "uA");

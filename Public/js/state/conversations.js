@@ -53,7 +53,9 @@ export function applyMember(list, conversationId, member, { change, memberCount,
       const members = (c.members || []).filter((m) => m.userId !== member.userId);
       const count = memberCount ?? Math.max(members.length, (c.memberCount ?? members.length + 1) - 1);
       const gone = member.userId === selfId ? { left: change, leftBy: by } : {};
-      return { ...c, members, memberCount: Math.max(count, members.length), ...gone };
+      // what they sent stays theirs by name while this page knows it ("Someone" after a reload)
+      const former = member.name ? { ...c.former, [member.userId]: member.name } : c.former;
+      return { ...c, members, memberCount: Math.max(count, members.length), former, ...gone };
     });
   }
   return list.map((c) => {

@@ -1,6 +1,7 @@
 // Your account: the devices signed in to it (this one marked), renamed or
 // signed out one by one or all at once; "Add a device" (a one-time link and a
-// short code, with their expiry); a new recovery key; signing this browser out.
+// short code, with their expiry); a new recovery key; signing this browser out;
+// deleting the account.
 // Every request is made by `api` on a click; the dialog draws what it answers.
 
 import { h } from "./dom.js";
@@ -18,6 +19,7 @@ export class AccountDialog {
    * @param {() => Promise<{link: string, code: string, expiresAt: number}>} api.createLink
    * @param {() => Promise<void>} api.newRecoveryKey
    * @param {() => void} api.signOut
+   * @param {() => void} api.deleteAccount  asks, in a dialog of its own
    */
   constructor(api) {
     this.api = api;
@@ -37,6 +39,11 @@ export class AccountDialog {
         h("div", { class: "row-actions" },
           h("button", { class: "button small", type: "button", onclick: () => this.run(api.newRecoveryKey) }, "New recovery key"),
           h("button", { class: "button small danger", type: "button", onclick: () => api.signOut() }, "Sign out of this browser")),
+        h("div", { class: "row-actions" },
+          h("button", { class: "button small danger", type: "button", onclick: () => {
+            this.dialog.close();
+            api.deleteAccount();
+          } }, "Delete account…")),
         h("div", { class: "dialog-actions" },
           h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
     document.body.append(this.dialog);

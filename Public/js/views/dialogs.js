@@ -13,19 +13,22 @@ import { counted, shortWhen, clockTime } from "../state/format.js";
  * @param {string} o.submit
  * @param {number} o.maxLength
  * @param {(value: string) => Promise<void>} o.onSubmit  throw to show an error
+ * @param {string} [o.text]  what the form does, said above the field
+ * @param {boolean} [o.danger]  it cannot be undone: the button says so
  */
-export function textDialog({ id, title, label, submit, maxLength, onSubmit }) {
+export function textDialog({ id, title, label, submit, maxLength, onSubmit, text, danger = false }) {
   const input = h("input", { id: `${id}-input`, name: "value", required: true, maxlength: maxLength, autocomplete: "off" });
   const error = h("p", { class: "form-error", role: "alert" });
-  const button = h("button", { class: "button primary", type: "submit" }, submit);
+  const button = h("button", { class: ["button", "primary", danger && "danger-fill"], type: "submit" }, submit);
   const form = h("form", { class: "dialog-body", method: "dialog" },
     h("h2", { id: `${id}-title` }, title),
+    text ? h("p", { id: `${id}-text` }, text) : null,
     h("label", { class: "field", for: `${id}-input` }, label, input),
     error,
     h("div", { class: "dialog-actions" },
       h("button", { class: "button", type: "button", onclick: () => dialog.close() }, "Cancel"),
       button));
-  const dialog = h("dialog", { id, "aria-labelledby": `${id}-title` }, form);
+  const dialog = h("dialog", { id, "aria-labelledby": `${id}-title`, "aria-describedby": text ? `${id}-text` : null }, form);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const value = input.value.trim();

@@ -23,6 +23,7 @@ extension Engine {
                     w.field("admin", u.user.admin)
                     w.field("createdAt", u.createdAt)
                     w.field("deactivatedAt", u.deactivatedAt)
+                    w.field("deletedAt", u.deletedAt)
                     w.field("devices", u.devices)
                     w.endObject()
                 }
@@ -45,7 +46,7 @@ extension Engine {
         case .reactivateUser(let userId):
             guard try tx.user(id: userId) != nil else { throw noUser }
             guard try tx.reactivate(userId: userId) else {
-                throw ParlorError(.invalidField, "this account is not deactivated", field: "userId")
+                throw ParlorError(.invalidField, "this account is not deactivated, or its person deleted it", field: "userId")
             }
             // its devices and recovery key went with the deactivation: the way back in is
             // a device link, which the admin hands to the person

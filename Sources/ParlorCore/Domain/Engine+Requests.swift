@@ -9,6 +9,11 @@ extension Engine {
         case .listDevices, .renameDevice, .revokeDevice, .revokeAllDevices, .createDeviceLink, .createRecoveryKey:
             try handleDevices(request, id: id, conn: conn, userId: userId, tx, &out)
 
+        case .deleteAccount(let confirm):
+            try deleteAccount(userId, confirm: confirm, tx, &out)
+            out.result(conn, id) { _ in }
+            signOut(user: userId, &out)
+
         case .rename(let name):
             try limit(\.changes, userId, "changes")
             try tx.renameUser(id: userId, name: name)

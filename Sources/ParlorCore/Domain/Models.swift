@@ -99,5 +99,7 @@ public struct UserSummary: Equatable, Sendable {
     public var user: User
     public var createdAt: Int
     public var deactivatedAt: Int?
+    /// Its person deleted it (`account.delete`): it cannot be reactivated.
+    public var deletedAt: Int?
     public var devices: Int
 }

@@ -18,6 +18,8 @@ public enum Request: Equatable, Sendable {
     case revokeAllDevices(keepThis: Bool)
     case createDeviceLink
     case createRecoveryKey
+    /// The person deletes their own account; `confirm` is its name, typed again.
+    case deleteAccount(confirm: String)
     case admin(AdminRequest)
     case rename(name: String)
     case listConversations
@@ -59,6 +61,7 @@ public enum Request: Equatable, Sendable {
         case .revokeAllDevices: "devices.revokeAll"
         case .createDeviceLink: "devices.createLink"
         case .createRecoveryKey: "recovery.create"
+        case .deleteAccount: "account.delete"
         case .admin(let a): a.typeName
         case .rename: "rename"
         case .listConversations: "conversations.list"

@@ -80,6 +80,7 @@ public enum RequestParser {
         case "devices.revokeAll": return .revokeAllDevices(keepThis: try f.optionalBool("keepThis") ?? false)
         case "devices.createLink": return .createDeviceLink
         case "recovery.create": return .createRecoveryKey
+        case "account.delete": return .deleteAccount(confirm: try f.name("confirm"))
         case "rename": return .rename(name: try f.name("name"))
         case "conversations.list": return .listConversations
         case "conversations.create":

@@ -73,8 +73,13 @@ public protocol StoreTransaction {
     func setAdmin(userId: String, _ admin: Bool) throws -> Bool
     /// Deletes the user's devices, links and recovery key; they can no longer sign in.
     func deactivate(userId: String, at: Int) throws -> Bool
-    /// Clears a deactivation; false if the user was not deactivated.
+    /// Clears a deactivation; false if the user was not deactivated, or deleted.
     func reactivate(userId: String) throws -> Bool
+    /// Admins who can still sign in.
+    func activeAdminCount() throws -> Int
+    /// What `deactivate` does, and the account keeps nothing of its person but its id
+    /// and `name` (a stand-in): no admin right, apps or apps' storage; it stays deleted.
+    func deleteAccount(userId: String, name: String, at: Int) throws
     /// Every usable invite and registration link.
     func allInvites(at: Int, limit: Int) throws -> [Invite]
     /// The messages that show this image.

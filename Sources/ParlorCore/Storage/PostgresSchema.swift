@@ -145,6 +145,8 @@ enum PostgresSchema {
             );
             INSERT INTO blob_uploads (hash, user_id) SELECT hash, uploaded_by FROM blobs ON CONFLICT DO NOTHING;
             """),
+        // As SQLite's v12-deleted-accounts.
+        (4, "ALTER TABLE users ADD COLUMN deleted_at BIGINT"),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -143,6 +143,11 @@ enum SQLiteSchema {
                 INSERT OR IGNORE INTO blob_uploads (hash, user_id) SELECT hash, uploaded_by FROM blobs;
                 """)
         }
+        m.registerMigration("v12-deleted-accounts") { db in
+            // A person may delete their own account (account.delete): it keeps its id and
+            // a stand-in name, for the messages it sent, and can never sign in again.
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN deleted_at INTEGER")
+        }
         return m
     }
 

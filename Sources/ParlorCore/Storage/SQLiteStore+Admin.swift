@@ -5,12 +5,12 @@ import GRDB
 extension SQLiteTransaction {
     func users(after: String?, limit: Int) throws -> [UserSummary] {
         try rows("""
-            SELECT u.id, u.name, u.admin, u.created_at, u.deactivated_at,
+            SELECT u.id, u.name, u.admin, u.created_at, u.deactivated_at, u.deleted_at,
                    (SELECT count(*) FROM devices d WHERE d.user_id = u.id)
             FROM users u WHERE u.id > ? ORDER BY u.id LIMIT ?
             """, [after ?? "", limit]).map {
             UserSummary(user: User(id: $0[0], name: $0[1], admin: $0[2]), createdAt: $0[3], deactivatedAt: $0[4],
-                        devices: $0[5])
+                        deletedAt: $0[5], devices: $0[6])
         }
     }
 
@@ -20,8 +20,20 @@ extension SQLiteTransaction {
     }
 
     func reactivate(userId: String) throws -> Bool {
-        try exec("UPDATE users SET deactivated_at = NULL WHERE id = ? AND deactivated_at IS NOT NULL", [userId])
+        try exec("UPDATE users SET deactivated_at = NULL WHERE id = ? AND deactivated_at IS NOT NULL AND deleted_at IS NULL",
+                 [userId])
         return db.changesCount > 0
+    }
+
+    func activeAdminCount() throws -> Int {
+        try row("SELECT count(*) FROM users WHERE admin = 1 AND deactivated_at IS NULL", []).map { $0[0] } ?? 0
+    }
+
+    func deleteAccount(userId: String, name: String, at: Int) throws {
+        _ = try deactivate(userId: userId, at: at)
+        try exec("UPDATE users SET name = ?, admin = 0, deleted_at = ? WHERE id = ?", [name, at, userId])
+        try exec("DELETE FROM app_data WHERE user_id = ?", [userId])
+        try exec("DELETE FROM installed_apps WHERE user_id = ?", [userId])
     }
 
     func deactivate(userId: String, at: Int) throws -> Bool {
