@@ -349,7 +349,7 @@ function contextVersion(conversationId) {
   const c = store.conversation(conversationId);
   const prefix = participantsKey(conversationId, "");
   const maps = Object.keys(s.participants).filter((k) => k.startsWith(prefix)).map((k) => s.participants[k]);
-  const sig = JSON.stringify([c?.members, s.installedApps, catalog.apps.size, s.user?.name, s.user?.admin, c?.left]);
+  const sig = JSON.stringify([c?.members, c?.former, s.installedApps, catalog.apps.size, s.user?.name, s.user?.admin, c?.left]);
   // a map asked for again (a member joined) is a new object under the same key
   if (sig !== ctxSignature || maps.length !== ctxMaps.length || maps.some((m, i) => m !== ctxMaps[i])) {
     ctxSignature = sig;

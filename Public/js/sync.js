@@ -6,7 +6,7 @@
 // client's events, folds live events into the store, and is what the page calls.
 
 import { applyMessage, trimmed } from "./state/transcript.js";
-import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere } from "./state/conversations.js";
+import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere, rememberFormer } from "./state/conversations.js";
 import { ProtocolError } from "./net/client.js";
 import { Resume } from "./sync/resume.js";
 import { Outbox } from "./sync/outbox.js";
@@ -37,7 +37,7 @@ export class Sync extends EventTarget {
     this.client = client;
     this.store = store;
     this.random = random;
-    this.resume = new Resume(client, store);
+    this.resume = new Resume(client, store, (conversationId, userId) => this.names.learn(conversationId, userId));
     /** Whether someone is reading a conversation's older messages now (the page says): they are kept. */
     this.readingBack = () => false;
     /** images of staged and outbox messages, uploaded when those are sent */
@@ -53,7 +53,10 @@ export class Sync extends EventTarget {
     this.storage = new AppData(client, store);
     this.participantMaps = new Participants(client, store);
     this.playing = new PlayingMarks(client, store);
-    this.names = new Names(client, store, (conversationId, member) => this.onMember({ conversationId, member }));
+    this.names = new Names(client, store, (conversationId, member, { former = false } = {}) => {
+      if (former) this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({ conversations: rememberFormer(s.conversations, conversationId, member) }));
+      else this.onMember({ conversationId, member });
+    });
     client.addEventListener("ready", (e) => this.onReady(e.detail));
     client.addEventListener("status", (e) => {
       const online = e.detail.status === "online";

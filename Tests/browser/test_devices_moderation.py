@@ -151,6 +151,8 @@ def test_a_person_deletes_their_own_account(people):
     expect(ana.locator(".chat-header")).to_contain_text("Just you so far")
     row = ana.locator(".row[data-seq]", has_text="see you thursday")
     expect(row).to_contain_text("Deleted account")
+    ana.reload()  # named by the server as a former member, not "Someone"
+    expect(ana.locator(".row[data-seq]", has_text="see you thursday")).to_contain_text("Deleted account")
     shot(ana, "account-deleted-seen-by-others-light")
 
     # the server's only admin is told to make another first

@@ -42,6 +42,8 @@ async def test_a_person_deletes_their_own_account(server):
         # what Ben sent stays, as a departed member's does
         history = (await ana.call("history", conversationId=cid, limit=50))["messages"]
         assert [m["text"] for m in history if m.get("sender") == ben.uid] == ["see you thursday", "still here"]
+        r = await ana.call("members", conversationId=cid, userIds=[ben.uid])
+        assert r["formerMembers"] == [{"userId": ben.uid, "name": "Deleted account"}], r
 
         # no way back in: token, recovery key, his invite; nor can an admin bring it back
         await (await env.connect()).expect_error("auth", "invalid_token", token=ben.token)

@@ -33,6 +33,20 @@ async def test_leave_ends_subscription_and_tells_everyone(server):
         convs = (await ben.call("conversations.list"))["conversations"]
         assert cid not in [c["id"] for c in convs]
 
+        # what Ben sent is still his by name: asked for, he is named as a former member
+        r = await ana.call("members", conversationId=cid, userIds=[ben.uid, ana.uid])
+        assert r["members"] == [{"userId": ana.uid, "name": "Ana"}]
+        assert r["formerMembers"] == [{"userId": ben.uid, "name": "Ben"}]
+        # and a member again once he is back
+        invite = (await ana.call("invites.create", conversationId=cid))["invite"]
+        await ben.call("conversations.join", invite=invite)
+        r = await ana.call("members", conversationId=cid, userIds=[ben.uid])
+        assert r["members"] == [{"userId": ben.uid, "name": "Ben"}] and "formerMembers" not in r
+        # a stranger's id is named by no one
+        cy = await env.register("Cy")
+        r = await ana.call("members", conversationId=cid, userIds=[cy.uid])
+        assert r == {"members": []}, r
+
 
 async def test_creator_removes_a_member_live(server):
     async with Env(server) as env:

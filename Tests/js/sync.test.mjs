@@ -147,6 +147,17 @@ test("senders beyond the member list are looked up in one batch, and again if th
   client.serverSends("message", { conversationId: C, message: text(6, "uZoe") });
   await tick();
   assert.equal(asked(client, "members").length, 2, "known now");
+
+  // someone who left: named on what they sent, not listed as a member, asked once
+  client.serverSends("message", { conversationId: C, message: text(7, "uXia") });
+  await tick();
+  asked(client, "members")[2].resolve({ members: [], formerMembers: [{ userId: "uXia", name: "Xia" }] });
+  await tick();
+  assert.equal(store.memberName(C, "uXia"), "Xia");
+  assert.ok(!store.conversation(C).members.some((m) => m.userId === "uXia"));
+  client.serverSends("message", { conversationId: C, message: text(8, "uXia") });
+  await tick();
+  assert.equal(asked(client, "members").length, 3);
 });
 
 test("app storage: asked once, then held; a write updates it; offline reads the copy this browser kept", async () => {
@@ -343,4 +354,18 @@ test("the open conversation's last page is asked once, and asked again after a r
   again[1].resolve({ messages: [{ seq: 20, clientId: "x", sender: ANA.userId, createdAt: 20, kind: "text", text: "hi" }], hasMore: true });
   await tick();
   assert.deepEqual(store.transcript(C).messages.map((m) => m.seq), [20]);
+});
+
+test("a page of history names its senders beyond the member list, as live messages do", async () => {
+  const { store, client, sync } = inConversation();
+  store.setTranscript(C, { ...store.transcript(C), lastSeq: 1, hasMoreBefore: true });
+  sync.loadOlder(C);
+  asked(client, "history")[0].resolve({ messages: [{ seq: 1, clientId: "h1", sender: "uXia", createdAt: 1, kind: "text", text: "bye all" }], hasMore: false });
+  await tick();
+  await tick();
+  const ask = asked(client, "members")[0];
+  assert.deepEqual(ask.fields, { conversationId: C, userIds: ["uXia"] });
+  ask.resolve({ members: [], formerMembers: [{ userId: "uXia", name: "Xia" }] });
+  await tick();
+  assert.equal(store.memberName(C, "uXia"), "Xia");
 });

@@ -74,6 +74,13 @@ export function applyMember(list, conversationId, member, { change, memberCount,
   });
 }
 
+/** The name of someone who left a conversation, for what they sent (store.memberName). */
+export function rememberFormer(list, conversationId, member) {
+  return list.map((c) => (c.id === conversationId && c.former?.[member.userId] !== member.name
+    ? { ...c, former: { ...c.former, [member.userId]: member.name } }
+    : c));
+}
+
 /** Who may rename a conversation and remove its members: its creator, and admins. */
 export function canModerate(conversation, user) {
   return !!user && (user.admin === true || (conversation?.createdBy !== undefined && conversation.createdBy === user.id));

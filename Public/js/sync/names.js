@@ -8,7 +8,8 @@ export class Names {
   /**
    * @param {import("../net/client.js").ParlorClient} client
    * @param {import("../store.js").Store} store
-   * @param {(conversationId: string, member: object) => void} learned  gets each member the server named
+   * @param {(conversationId: string, member: object, o?: {former?: boolean}) => void} learned  gets each member the
+   *   server named, and each who left (`former`: what they sent is theirs by name, they are not listed)
    */
   constructor(client, store, learned) {
     Object.assign(this, { client, store, learned });
@@ -19,7 +20,7 @@ export class Names {
   /** A message from `userId`: look their name up unless it is known or on its way. */
   learn(conversationId, userId) {
     const c = this.store.conversation(conversationId);
-    if (!c || !userId || userId === this.store.state.user?.id || c.members.some((m) => m.userId === userId)) return;
+    if (!c || !userId || userId === this.store.state.user?.id || c.members.some((m) => m.userId === userId) || c.former?.[userId]) return;
     this.store.requests.join(`names|${conversationId}|${userId}`, () => this.batchFor(conversationId, userId)).catch(() => {});
   }
 
@@ -32,7 +33,10 @@ export class Names {
         this.batches.delete(conversationId);
         resolve(this.client.request("members", { conversationId, userIds: [...userIds].slice(0, MAX_BATCH) }));
       }));
-      answer.then((r) => { for (const member of r.members) this.learned(conversationId, member); }, () => {});
+      answer.then((r) => {
+        for (const member of r.members) this.learned(conversationId, member);
+        for (const member of r.formerMembers ?? []) this.learned(conversationId, member, { former: true });
+      }, () => {});
       batch = { userIds, answer };
       this.batches.set(conversationId, batch);
     }

@@ -10,10 +10,12 @@ export class Resume {
   /**
    * @param {import("../net/client.js").ParlorClient} client
    * @param {import("../store.js").Store} store
+   * @param {(conversationId: string, userId: string) => void} [learn]  meets the sender of each message of a page
    */
-  constructor(client, store) {
+  constructor(client, store, learn = () => {}) {
     this.client = client;
     this.store = store;
+    this.learn = learn;
     /** conversationId → the page of history on its way: asked once, whoever asks */
     this.loading = new Map();
   }
@@ -69,5 +71,7 @@ export class Resume {
     }
     const r = await this.client.request("history", { conversationId, beforeSeq, limit });
     this.store.setTranscript(conversationId, applyHistory(this.store.transcript(conversationId), r.messages, r.hasMore));
+    // senders beyond the member list (who left, or a big room's) are named as a live message's are
+    for (const m of r.messages) this.learn(conversationId, m.sender);
   }
 }

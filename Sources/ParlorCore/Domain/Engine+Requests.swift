@@ -193,11 +193,19 @@ extension Engine {
         case .members(let cid, let userIds):
             try requireMember(cid, userId, tx)
             let found = try tx.members(conversationId: cid, userIds: userIds)
+            let rest = userIds.filter { uid in !found.contains { $0.userId == uid } }
+            let former = rest.isEmpty ? [] : try tx.formerMembers(conversationId: cid, userIds: rest)
             out.result(conn, id) { w in
                 w.key("members")
                 w.beginArray()
                 for m in found { MessageJSON.write(m, into: &w) }
                 w.endArray()
+                if !former.isEmpty {
+                    w.key("formerMembers")
+                    w.beginArray()
+                    for m in former { MessageJSON.write(m, into: &w) }
+                    w.endArray()
+                }
             }
 
         case .getAppData(let appId):

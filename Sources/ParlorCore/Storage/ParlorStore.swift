@@ -108,10 +108,12 @@ public protocol StoreTransaction {
     func conversationIds(of userId: String) throws -> [String]
     /// Those of `userIds` who are members, with their names.
     func members(conversationId: String, userIds: [String]) throws -> [Member]
+    /// Those of `userIds` who were members and left or were removed, with their names.
+    func formerMembers(conversationId: String, userIds: [String]) throws -> [Member]
     func isMember(conversationId: String, userId: String) throws -> Bool
     /// Returns false if the user was already a member.
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool
-    /// Returns false if the user was not a member.
+    /// Returns false if the user was not a member; else they are a former member.
     func removeMember(conversationId: String, userId: String) throws -> Bool
     func renameConversation(id: String, title: String) throws
     func createInvite(_ invite: Invite, codeHash: [UInt8]) throws

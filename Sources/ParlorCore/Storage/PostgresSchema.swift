@@ -147,6 +147,14 @@ enum PostgresSchema {
             """),
         // As SQLite's v12-deleted-accounts.
         (4, "ALTER TABLE users ADD COLUMN deleted_at BIGINT"),
+        // As SQLite's v13-former-members.
+        (5, """
+            CREATE TABLE former_members (
+                conversation_id TEXT COLLATE "C" NOT NULL,
+                user_id TEXT COLLATE "C" NOT NULL,
+                PRIMARY KEY (conversation_id, user_id)
+            );
+            """),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

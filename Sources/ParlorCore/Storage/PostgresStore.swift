@@ -161,12 +161,27 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool {
-        try exec("INSERT INTO members (conversation_id, user_id, joined_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-                 [conversationId, userId, at]) > 0
+        guard try exec("INSERT INTO members (conversation_id, user_id, joined_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+                       [conversationId, userId, at]) > 0 else { return false }
+        try exec("DELETE FROM former_members WHERE conversation_id = $1 AND user_id = $2", [conversationId, userId])
+        return true
     }
 
     func removeMember(conversationId: String, userId: String) throws -> Bool {
-        try exec("DELETE FROM members WHERE conversation_id = $1 AND user_id = $2", [conversationId, userId]) > 0
+        guard try exec("DELETE FROM members WHERE conversation_id = $1 AND user_id = $2", [conversationId, userId]) > 0
+        else { return false }
+        try exec("INSERT INTO former_members (conversation_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                 [conversationId, userId])
+        return true
+    }
+
+    func formerMembers(conversationId: String, userIds: [String]) throws -> [Member] {
+        try userIds.compactMap { uid in
+            try row("""
+                SELECT u.id, u.name FROM former_members f JOIN users u ON u.id = f.user_id
+                WHERE f.conversation_id = $1 AND f.user_id = $2
+                """, [conversationId, uid]).map { Member(userId: $0[0], name: $0[1]) }
+        }
     }
 
     func renameConversation(id: String, title: String) throws {

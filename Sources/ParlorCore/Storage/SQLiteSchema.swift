@@ -148,6 +148,18 @@ enum SQLiteSchema {
             // a stand-in name, for the messages it sent, and can never sign in again.
             try db.execute(sql: "ALTER TABLE users ADD COLUMN deleted_at INTEGER")
         }
+        m.registerMigration("v13-former-members") { db in
+            // Who left or was removed: the messages they sent are shown with their name
+            // (`members` answers it), not as "Someone". Written when someone leaves, never
+            // on a send. Those who left before this version are not known.
+            try db.execute(sql: """
+                CREATE TABLE former_members (
+                    conversation_id TEXT NOT NULL,
+                    user_id TEXT NOT NULL,
+                    PRIMARY KEY (conversation_id, user_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return m
     }
 

@@ -9,7 +9,18 @@ extension SQLiteTransaction {
 
     func removeMember(conversationId: String, userId: String) throws -> Bool {
         try exec("DELETE FROM members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        try exec("INSERT OR IGNORE INTO former_members (conversation_id, user_id) VALUES (?, ?)", [conversationId, userId])
+        return true
+    }
+
+    func formerMembers(conversationId: String, userIds: [String]) throws -> [Member] {
+        try userIds.compactMap { uid in
+            try row("""
+                SELECT u.id, u.name FROM former_members f JOIN users u ON u.id = f.user_id
+                WHERE f.conversation_id = ? AND f.user_id = ?
+                """, [conversationId, uid]).map { Member(userId: $0[0], name: $0[1]) }
+        }
     }
 
     func renameConversation(id: String, title: String) throws {

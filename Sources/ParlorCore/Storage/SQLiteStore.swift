@@ -236,7 +236,9 @@ struct SQLiteTransaction: StoreTransaction {
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool {
         try exec("INSERT OR IGNORE INTO members (conversation_id, user_id, joined_at) VALUES (?, ?, ?)",
                  [conversationId, userId, at])
-        return db.changesCount > 0
+        guard db.changesCount > 0 else { return false }
+        try exec("DELETE FROM former_members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId])
+        return true
     }
 
 
