@@ -17,7 +17,7 @@ import time
 import pytest
 from pathlib import Path
 
-from client import Env, new_client_id
+from client import Env, ProtocolError, new_client_id
 from server import PARLOR_BIN, ParlorServer
 from test_http import http_get
 from test_security import rss_kib
@@ -82,24 +82,100 @@ def tiny_disk(tmp_path):
     subprocess.run(["umount", "-l", str(mnt)])
 
 
+def fill(disk):
+    """Writes a file until the disk is full; returns it."""
+    filler = disk / "filler"
+    with open(filler, "wb") as f:
+        try:
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        except OSError:
+            pass
+    return filler
+
+
 async def test_health_fails_on_a_full_disk(tiny_disk, public_dir):
     srv = ParlorServer(tiny_disk / "data", public_dir, extra_args=["--min-free-disk-mb", "1"], name="tiny")
     srv.start()
     try:
         assert http_get(srv, "/health")[0] == 200
-        filler = tiny_disk / "filler"
-        with open(filler, "wb") as f:
-            try:
-                while True:
-                    f.write(b"\0" * 65536)
-            except OSError:
-                pass
+        filler = fill(tiny_disk)
         status, _, body = http_get(srv, "/health")
         assert status == 503, body
         report = json.loads(body)
         assert report["status"] == "failing" and "free" in report["problem"]
         filler.unlink()
         assert http_get(srv, "/health")[0] == 200
+    finally:
+        srv.stop()
+
+
+@pytest.mark.sqlite_only
+async def test_a_full_disk_refuses_writes_and_still_answers_reads(tiny_disk, public_dir):
+    """A small VPS whose disk filled up: a batch that could not be stored answered every
+    request in it `internal`, reads and sign-ins too, so nobody could even read while
+    anyone sent, and each failed batch was a line in the log. Now every write is refused
+    as `disk_full` (stored nothing, says when to try again), reads, sign-ins and
+    subscribes are answered, the log says it in a line or two, and once space is freed
+    sends are stored again without a restart, and nothing acknowledged is lost."""
+    srv = ParlorServer(tiny_disk / "data", public_dir, extra_args=["--min-free-disk-mb", "1"], name="tiny-full")
+    srv.start()
+    try:
+        async with Env(srv) as env:
+            ana = await env.register("Ana")
+            ben = await env.register("Ben")
+            cid, _ = await env.conversation(ana, ben)
+            acked = [(await ana.send_text(cid, "before the disk filled"))["seq"]]
+            filler = fill(tiny_disk)
+            logged = len(srv.lines)
+
+            # a send may still fit in what the database's files already hold: the first refusal
+            for n in range(150):
+                try:
+                    acked.append((await ana.send_text(cid, f"filling {n}"))["seq"])
+                except ProtocolError as e:
+                    assert e.code == "disk_full", e
+                    break
+            else:
+                pytest.fail("the disk never refused a send")
+
+            # sends and reads in the same batches: every write refused, every read answered
+            def send(n):
+                return ana.call("send", conversationId=cid, clientId=new_client_id(),
+                                message={"kind": "text", "text": f"refused {n}"})
+            answers = await asyncio.gather(*[send(n) for n in range(30)],
+                                           *[ben.call("history", conversationId=cid, limit=50) for _ in range(30)],
+                                           *[ben.call("conversations.list") for _ in range(10)],
+                                           return_exceptions=True)
+            sends, reads = answers[:30], answers[30:]
+            assert all(getattr(a, "code", None) == "disk_full" for a in sends), sends[:3]
+            assert all(a.frame.get("retryAfterMs", 0) > 0 for a in sends), sends[0].frame
+            assert not [r for r in reads if isinstance(r, BaseException)], reads[:3]
+            # signing in and subscribing need no write
+            again = await env.login(ben.token, "ben-again")
+            sub = await again.call("subscribe", conversationId=cid, afterSeq=0)
+            assert sub is not None
+            await ana.expect_error("rename", "disk_full", name="Ana Full")
+            await ana.expect_error("conversations.create", "disk_full", title="Another")
+
+            # the log: a line, not one per failed batch
+            full_lines = [line for line in srv.lines[logged:] if "the disk is full" in line]
+            assert 1 <= len(full_lines) <= 3, full_lines
+
+            # space again: stored at once, no restart
+            filler.unlink()
+            acked.append((await ana.send_text(cid, "after"))["seq"])
+
+        srv.stop()
+        srv.start()
+        async with Env(srv) as env:
+            ana = await env.login(ana.token)
+            history = (await ana.call("history", conversationId=cid, limit=200))["messages"]
+            texts = [m["text"] for m in history]
+            assert sorted(m["seq"] for m in history if m["seq"] in acked) == sorted(acked), "an acknowledged send was lost"
+            assert not [t for t in texts if t.startswith("refused")], "a refused send was stored"
+            assert (await ana.call("conversations.list"))["conversations"][0]["title"] != "Another"
     finally:
         srv.stop()
 

@@ -25,7 +25,7 @@ test("the schedule: internal and timeout exponential with jitter, capped, bounde
   for (const code of ["too_long", "not_member", "session_conflict", "client_id_reused", "invalid_field", "offline"]) {
     assert.equal(sendRetryDelay(code, 1), null, code);
   }
-  assert.deepEqual([...RETRYABLE].sort(), ["internal", "rate_limited", "server_busy", "timeout"]);
+  assert.deepEqual([...RETRYABLE].sort(), ["disk_full", "internal", "rate_limited", "server_busy", "timeout"]);
   assert.equal(sendRetryDelay("rate_limited", 1, () => 0, 2000), 2050, "the server's time and a margin");
   assert.equal(sendRetryDelay("server_busy", SEND_ATTEMPTS + 5, () => 0, 700), 750, "a busy server's time, never given up");
   assert.equal(sendRetryDelay("rate_limited", SEND_ATTEMPTS + 5, () => 0, 300), 350, "never given up: slowing down is not failing");
@@ -183,10 +183,10 @@ test("a flush while a retry waits sends once, and the live copy settles a waitin
   assert.equal(client.sends().length, 2, "no retry after it settled");
 });
 
-// A send refused with a time to wait (a rate limit, a busy server) is not failed: it
+// A send refused with a time to wait (a rate limit, a busy server, a full disk) is not failed: it
 // shows Sending… for that time, the page is told once (with the code, for the words),
 // and it goes again with the same clientId, stored once.
-for (const [code, retryAfterMs] of [["rate_limited", 1200], ["server_busy", 800]]) {
+for (const [code, retryAfterMs] of [["rate_limited", 1200], ["server_busy", 800], ["disk_full", 30000]]) {
   test(`${code}: Sending… for the time the server gave, told once, then sent again with the same clientId, stored once`, async (t) => {
     const { store, client, sync } = setup(t);
     const told = [];

@@ -9,15 +9,16 @@
 //
 // `rate_limited` is retried too, after the time the server gave (`retryAfterMs`):
 // the message was refused before anything was stored, so waiting is all it takes,
-// and it does not use up the attempts (slowing down is not failing). So is
-// `server_busy` (the server is past its capacity and turned the send away unread).
+// and it does not use up the attempts (slowing down is not failing). So are
+// `server_busy` (the server is past its capacity and turned the send away unread)
+// and `disk_full` (nothing was stored; the server's operator has to free space).
 
 import { backoffDelay } from "./backoff.js";
 
-export const RETRYABLE = new Set(["internal", "timeout", "rate_limited", "server_busy"]);
+export const RETRYABLE = new Set(["internal", "timeout", "rate_limited", "server_busy", "disk_full"]);
 
 /** The refusals that say how long to wait, and are retried after it however often. */
-export const WAITS = new Set(["rate_limited", "server_busy"]);
+export const WAITS = new Set(["rate_limited", "server_busy", "disk_full"]);
 
 /** A rate_limited answer without a time to wait (an older server) waits this long. */
 const RATE_LIMITED_DEFAULT_MS = 1000;

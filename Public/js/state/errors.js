@@ -9,6 +9,11 @@ export function slowDown(retryAfterMs) {
   return `Slow down — try again in ${seconds(retryAfterMs)} s.`;
 }
 
+/** "The server is out of space — trying again in 30 s". */
+export function diskFull(retryAfterMs) {
+  return `The server is out of disk space, so nothing was saved — trying again in ${seconds(retryAfterMs)} s.`;
+}
+
 /** "The server is busy — trying again in 2 s". */
 export function serverBusy(retryAfterMs) {
   return `The server is busy — trying again in ${seconds(retryAfterMs)} s.`;
@@ -34,5 +39,6 @@ const TEXT = {
 export function errorText(error) {
   if (error?.code === "rate_limited") return slowDown(error.retryAfterMs);
   if (error?.code === "server_busy") return serverBusy(error.retryAfterMs);
+  if (error?.code === "disk_full") return diskFull(error.retryAfterMs);
   return TEXT[error?.code] || error?.message || "That did not work.";
 }

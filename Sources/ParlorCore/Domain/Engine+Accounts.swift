@@ -38,7 +38,9 @@ extension Engine {
                 throw ParlorError(.invalidToken, "this token is not valid")
             }
             (device, user) = found
-            try tx.touchDevice(id: device.id, at: now())
+            // when it was last seen is not worth refusing a sign-in for on a full disk
+            if readOnlyRun { _ = try? tx.isolated { try tx.touchDevice(id: device.id, at: now()) } }
+            else { try tx.touchDevice(id: device.id, at: now()) }
         case .linkDevice(let code, let deviceName):
             let invalid = ParlorError(.invalidLink, "this link is not valid, has expired or was used")
             let hash = Secrets.tokenHash(code.count == Limits.linkCodeChars + 1 || code.count == Limits.linkCodeChars

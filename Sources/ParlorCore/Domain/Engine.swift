@@ -46,9 +46,14 @@ public final class Engine {
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
     private var batchFailed = false
+    private var batchFailure: (any Error)?
     /// Every request of the batch in a savepoint of its own: the second run of a batch
     /// whose first run (sends without savepoints) failed after a write.
     private(set) var isolateEveryRequest = false
+    /// The third run of a batch the disk was too full to store: every write is refused
+    /// (`disk_full`), and what only reads (history, a sign-in, a subscribe) is answered.
+    private(set) var readOnlyRun = false
+    var failureLog = BatchFailureLog()
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 settings: EngineSettings = EngineSettings(),
@@ -77,6 +82,17 @@ public final class Engine {
             defer { isolateEveryRequest = false }
             actions = (try? run(batch)) ?? []
         }
+        if batchFailed, store.runsReadOnly, let failure = batchFailure, Self.isDiskFull(failure) {
+            (readOnlyRun, isolateEveryRequest) = (true, true)
+            defer { (readOnlyRun, isolateEveryRequest) = (false, false) }
+            if let answered = try? run(batch), !batchFailed { actions = answered }
+            (batchFailed, batchFailure) = (true, failure)  // nothing of it was stored
+        }
+        if batchFailed, let failure = batchFailure {
+            failureLog.failed(batch.count, cause: Self.describe(failure), diskFull: Self.isDiskFull(failure), at: now(), log)
+        } else {
+            failureLog.stored(at: now(), log)
+        }
         let committed = !batchFailed
         metrics.batch(size: batch.count, queued: queued,
                       nanoseconds: Int64(DispatchTime.now().uptimeNanoseconds - start), committed: committed)
@@ -88,14 +104,17 @@ public final class Engine {
 
     private func run(_ batch: [EngineInput]) throws(RunAgainIsolated) -> [EngineAction] {
         batchFailed = false
+        batchFailure = nil
         // Other nodes write too: what this one remembers is checked again each batch.
         let shared = store.sharedWithOtherNodes
         if shared { cache = EngineCache() }
         let (followedBefore, pendingBefore) = (followed, pendingConversations)
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
+        let transaction: ((any StoreTransaction) throws -> Void) throws -> Void = readOnlyRun
+            ? { try self.store.readOnly($0) } : { try self.store.write($0) }
         do {
-            try store.write { tx in
+            try transaction { tx in
                 if shared { try lockBatchConversations(batch, tx) }
                 for input in batch {
                     switch input {
@@ -109,6 +128,8 @@ public final class Engine {
                         connections[conn] = ConnectionState(address: address)
                     case .checkUploadToken(let id, let token, let bytes):
                         out.actions.append(.uploadAuthorized(id, try uploadVerdict(token, bytes: bytes, tx)))
+                    case .blobStored(let id, _, _, _, _) where readOnlyRun:
+                        out.actions.append(.uploadDone(id, status: 507, body: Array(#"{"code":"disk_full","message":"the server is out of disk space"}"#.utf8)))
                     case .blobStored(let id, let userId, let hash, let size, let reply):
                         try tx.isolated { try tx.recordBlob(hash: hash, size: size, by: userId, at: now()) }
                         out.actions.append(.uploadDone(id, status: 201, body: reply))
@@ -125,6 +146,8 @@ public final class Engine {
                         // The replay's end drops its entry: undone if the batch is.
                         if journal[conn] == nil { journal[conn] = .some(connections[conn]) }
                         try continueReplay(conn, cid, afterSeq: afterSeq, generation: generation, tx, &out)
+                    case .sweep where readOnlyRun:
+                        break  // it writes; the next second's sweep does it
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
                         try collectImages(tx, &out)
@@ -154,7 +177,7 @@ public final class Engine {
                 throw again
             }
             batchFailed = true
-            log.error("batch failed; nothing of it was stored", metadata: ["requests": "\(batch.count)", "cause": "\(Self.describe(error))"])
+            batchFailure = error
             // A sign-out from another node needs no database: its closes go out anyway.
             var closes: [EngineAction] = []
             for case .signedOutElsewhere(let device, let user) in batch {
@@ -199,6 +222,11 @@ public final class Engine {
             // statement outside a savepoint. The second run tells that apart.
             throw RunAgainIsolated(cause: error)
         }
+    }
+
+    /// SQLite's SQLITE_FULL: the disk (or the database's size limit) is full.
+    static func isDiskFull(_ error: any Error) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_FULL
     }
 
     /// An error's cause for the log: SQLite's code and message, never SQL or arguments.
@@ -254,6 +282,10 @@ public final class Engine {
                 if e.code == .internalError { cache = EngineCache() }
                 outcome = e.code.rawValue
                 out.reply(conn, id, e)
+            } catch where readOnlyRun {
+                outcome = ParlorError.Code.diskFull.rawValue
+                cache = EngineCache()
+                out.reply(conn, id, .diskFull)
             } catch {
                 outcome = ParlorError.Code.internalError.rawValue
                 cache = EngineCache()
@@ -282,6 +314,9 @@ public final class Engine {
                         out.actions.append(.close(conn, code: 4001, reason: "too many failed sign-ins"))
                     }
                 }
+            } catch where readOnlyRun {
+                outcome = ParlorError.Code.diskFull.rawValue
+                out.reply(conn, id, .diskFull)
             } catch {
                 outcome = ParlorError.Code.internalError.rawValue
                 out.reply(conn, id, ParlorError(.internalError, "the server could not complete this request"))

@@ -40,6 +40,11 @@ public enum Limits {
     /// Sends are refused as `server_busy` while the oldest request the engine has not
     /// answered has waited longer than this (a server past its capacity; 0: never).
     public static let busyAfterMs = 1000
+    /// A write refused because the disk is full says to try again after this: its
+    /// operator has to free space, which takes a while.
+    public static let diskFullRetryMs = 30_000
+    /// While batches keep failing, the log says so once, then a count this often.
+    public static let failureLogSeconds = 10
     public static let authFailures = 3
     public static let presenceRoomSize = 200
     /// Cluster mode: each node repeats the presence it holds this often, and drops

@@ -24,6 +24,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case forbidden = "forbidden"
         case rateLimited = "rate_limited"
         case serverBusy = "server_busy"
+        case diskFull = "disk_full"
         case tooManySessions = "too_many_sessions"
         case internalError = "internal"
     }
@@ -57,6 +58,13 @@ public struct ParlorError: Error, Equatable, Sendable {
     public static func rateLimited(_ what: String, retryAfterMs: Int) -> ParlorError {
         var e = ParlorError(.rateLimited, "too many \(what); try again in \((retryAfterMs + 999) / 1000) s")
         e.retryAfterMs = retryAfterMs
+        return e
+    }
+
+    /// The server's disk is full: nothing was stored. Reads are still answered.
+    public static var diskFull: ParlorError {
+        var e = ParlorError(.diskFull, "the server is out of disk space: nothing was stored; try again later")
+        e.retryAfterMs = Limits.diskFullRetryMs
         return e
     }
 

@@ -14,12 +14,20 @@ public protocol ParlorStore: AnyObject {
     var syncsSeparately: Bool { get }
     /// Makes every transaction committed so far durable (any thread).
     func syncCommitted() throws
+    /// Can run a batch with every write refused (`readOnly`): what a full disk leaves.
+    var runsReadOnly: Bool { get }
+    /// A transaction in which any write fails, and which commits nothing.
+    func readOnly(_ body: (any StoreTransaction) throws -> Void) throws
 }
 
 extension ParlorStore {
     public var sharedWithOtherNodes: Bool { false }
     public var syncsSeparately: Bool { false }
     public func syncCommitted() throws {}
+    public var runsReadOnly: Bool { false }
+    public func readOnly(_ body: (any StoreTransaction) throws -> Void) throws {
+        throw StoreError("this store has no read-only transactions")
+    }
 }
 
 extension StoreTransaction {

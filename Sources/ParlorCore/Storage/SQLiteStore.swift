@@ -86,6 +86,21 @@ public final class SQLiteStore: ParlorStore {
 
     public var syncsSeparately: Bool { walSync != nil }
 
+    public var runsReadOnly: Bool { true }
+
+    /// `query_only`: every statement that would change the database fails (SQLITE_READONLY)
+    /// and the commit writes nothing, so a full disk cannot fail it.
+    public func readOnly(_ body: (any StoreTransaction) throws -> Void) throws {
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA query_only = ON")
+            defer { try? db.execute(sql: "PRAGMA query_only = OFF") }
+            try db.inTransaction(.deferred) {
+                try body(SQLiteTransaction(db: db, statements: statements))
+                return .commit
+            }
+        }
+    }
+
     public func syncCommitted() throws { try walSync?.sync() }
 
     /// `parlor admin` with a server running: queue the frame for it; returns its id.
