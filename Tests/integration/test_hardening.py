@@ -19,7 +19,7 @@ from pathlib import Path
 
 from client import Env, ProtocolError, new_client_id
 from server import PARLOR_BIN, ParlorServer
-from test_http import http_get
+from test_http import http_get, png_bytes, upload
 from test_security import rss_kib
 
 
@@ -178,6 +178,58 @@ async def test_a_full_disk_refuses_writes_and_still_answers_reads(tiny_disk, pub
             assert (await ana.call("conversations.list"))["conversations"][0]["title"] != "Another"
     finally:
         srv.stop()
+
+
+def test_uploads_under_way_count_against_the_disk_reserve(tmp_path, public_dir):
+    """The reserve was checked against the free space when an upload's headers came,
+    not counting its own bytes nor those still to come of uploads under way: four
+    uploads admitted at once on 10 MiB free, 8 kept in reserve, emptied the disk."""
+    mnt = tmp_path / "twelve"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mnt)]).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    srv = ParlorServer(mnt / "data", public_dir, extra_args=["--min-free-disk-mb", "4"], name="reserve")
+    srv.start()
+    sock = None
+    try:
+        async def register():
+            async with Env(srv) as env:
+                return (await env.register("Ana")).token
+        token = asyncio.run(register())
+        # an uncompressed PNG: about 4.7 MB, under the 5 MiB an image may have
+        big = png_bytes(1250, 1250, level=0)
+        assert 4_500_000 < len(big) < 5 << 20
+
+        def free():
+            st = os.statvfs(mnt)
+            return st.f_bavail * st.f_frsize
+
+        # the first upload is admitted and under way: half of it sent, the rest to come
+        before = free()
+        sock = socket.create_connection(("127.0.0.1", srv.port), timeout=15)
+        sock.sendall((f"POST /blobs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(big)}\r\n"
+                      f"Authorization: Bearer {token}\r\nConnection: close\r\n\r\n").encode())
+        sock.sendall(big[:len(big) // 2])
+        deadline = time.monotonic() + 10
+        while before - free() < 1 << 20:
+            assert time.monotonic() < deadline, "the first upload was never written"
+            time.sleep(0.02)
+
+        # a second one would leave less than the reserve once both are written: refused at once
+        status, _, body, js = upload(srv, big, token)
+        assert status == 507 and js["code"] == "storage_full", (status, body)
+        assert free() > 4 << 20
+
+        # the first one ends well
+        sock.sendall(big[len(big) // 2:])
+        resp = http.client.HTTPResponse(sock)
+        resp.begin()
+        assert resp.status == 201, resp.read()
+    finally:
+        if sock:
+            sock.close()
+        srv.stop()
+        subprocess.run(["umount", "-l", str(mnt)])
 
 
 def _start_fails(tmp_path, public_dir, data):

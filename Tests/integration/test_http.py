@@ -62,13 +62,13 @@ def upload(server, data: bytes, token: str | None, content_type="application/oct
     return status, hdrs, body, js
 
 
-def png_bytes(w=3, h=2, rgb=(200, 30, 90)) -> bytes:
+def png_bytes(w=3, h=2, rgb=(200, 30, 90), level=-1) -> bytes:
     def chunk(t, d):
         return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
 
     raw = b"".join(b"\x00" + bytes(rgb) * w for _ in range(h))
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+            + chunk(b"IDAT", zlib.compress(raw, level)) + chunk(b"IEND", b""))
 
 
 GIF_1x1 = (b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff!\xf9\x04\x01\x00\x00\x00\x00"

@@ -11,6 +11,8 @@ struct BatchFailureLog {
     private var failedSinceLine = 0
     private var failedInAll = 0
 
+    var failing: Bool { since != nil }
+
     mutating func failed(_ requests: Int, cause: String, diskFull: Bool, at now: Int, _ log: Logger) {
         failedInAll += 1
         failedSinceLine += 1

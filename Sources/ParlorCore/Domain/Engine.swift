@@ -90,7 +90,7 @@ public final class Engine {
         }
         if batchFailed, let failure = batchFailure {
             failureLog.failed(batch.count, cause: Self.describe(failure), diskFull: Self.isDiskFull(failure), at: now(), log)
-        } else {
+        } else if failureLog.failing {
             failureLog.stored(at: now(), log)
         }
         let committed = !batchFailed

@@ -28,12 +28,16 @@ extension LWSServer {
         }, headers: [("cache-control:", "no-store")])
     }
 
-    /// Less free space than `minFreeDiskBytes` where the database and images live.
-    func diskProblem() -> String? {
+    /// Less free space than `minFreeDiskBytes` where the database and images live, once
+    /// `promised` bytes more are written there.
+    func diskProblem(promised: Int = 0) -> String? {
         var fs = statvfs()
         guard statvfs(blobs.directory, &fs) == 0 else { return "data directory: \(String(cString: strerror(errno)))" }
         let free = Int(fs.f_bavail) * Int(fs.f_frsize)
-        guard free < config.minFreeDiskBytes else { return nil }
+        guard free - promised < config.minFreeDiskBytes else { return nil }
+        if free >= config.minFreeDiskBytes {
+            return "data directory: \(free / 1024) KiB free, \(promised / 1024) KiB of it promised to uploads, under the \(config.minFreeDiskBytes / 1024) KiB kept in reserve"
+        }
         return "data directory: \(free / 1024) KiB free, under the \(config.minFreeDiskBytes / 1024) KiB kept in reserve"
     }
 }

@@ -25,7 +25,10 @@ extension LWSServer {
             log.notice("upload refused: no token", metadata: ["peer": "\(address)"])
             return respondError(wsi, id, 401, "invalid_token", "send Authorization: Bearer <token>", close: true)
         }
-        if let problem = diskProblem() {
+        // the upload's own bytes and those still to come of the others count against the
+        // reserve: four uploads admitted at once on 10 MiB free, 8 kept, emptied the disk
+        let coming = uploads.values.reduce(length) { $0 + max(0, $1.expected - $1.received) }
+        if let problem = diskProblem(promised: coming) {
             log.warning("upload refused: disk", metadata: ["peer": "\(address)", "problem": "\(problem)"])
             return respondError(wsi, id, 507, "storage_full", "the server is out of space", close: true)
         }
