@@ -139,6 +139,11 @@ struct Serve: ParsableCommand {
         log.info("listening on \(scheme)://\(host):\(bound)", metadata: ["data": "\(data)", "public": "\(publicDir)",
                                                                     "store": "\(settings.store == nil ? "sqlite" : "postgres")", "bus": "\(bus == nil ? "none" : "nats")",
                                                                     "registration": "\(settings.engine.registration.rawValue)"])
+        // a full disk refuses every write: said at once, not first at the first refusal
+        if let problem = server.diskProblem() {
+            log.warning("the data directory's disk is under its reserve: uploads are refused, and every write once it is full (disk_full), until space is freed",
+                        metadata: ["problem": "\(problem)"])
+        }
 
         var received: Int32 = 0
         sigwait(&stopSignals, &received)

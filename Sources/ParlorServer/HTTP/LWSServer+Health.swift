@@ -30,7 +30,7 @@ extension LWSServer {
 
     /// Less free space than `minFreeDiskBytes` where the database and images live, once
     /// `promised` bytes more are written there.
-    func diskProblem(promised: Int = 0) -> String? {
+    public func diskProblem(promised: Int = 0) -> String? {
         var fs = statvfs()
         guard statvfs(blobs.directory, &fs) == 0 else { return "data directory: \(String(cString: strerror(errno)))" }
         let free = Int(fs.f_bavail) * Int(fs.f_frsize)
