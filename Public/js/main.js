@@ -109,6 +109,11 @@ const chat = new ChatView($("chat"), {
 
 // the open conversation's older messages stay while the reader is up among them
 sync.readingBack = (id) => id === store.state.currentId && !chat.transcript.atBottom;
+// after a reload, the conversation in the address is caught up before the others
+sync.showingFirst = () => {
+  const r = parseRoute(location.hash, location.search);
+  return r.name === "conversation" ? r.id : store.state.currentId;
+};
 
 const pane = new AppPane({ element: chat.paneEl, store, sync, catalog, outgoing, announce });
 pane.addEventListener("layout", () => {

@@ -38,6 +38,9 @@ export class Sync extends EventTarget {
     this.store = store;
     this.random = random;
     this.resume = new Resume(client, store, (conversationId, userId) => this.names.learn(conversationId, userId));
+    /** The conversation the page is about to show, if any (the page says): caught up first. */
+    this.resume.showingFirst = () => this.showingFirst();
+    this.showingFirst = () => null;
     /** Whether someone is reading a conversation's older messages now (the page says): they are kept. */
     this.readingBack = () => false;
     /** images of staged and outbox messages, uploaded when those are sent */

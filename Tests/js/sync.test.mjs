@@ -369,3 +369,14 @@ test("a page of history names its senders beyond the member list, as live messag
   await tick();
   assert.equal(store.memberName(C, "uXia"), "Xia");
 });
+
+test("after a reload, the conversation in the address is subscribed first and its last page asked right after, before the others", async () => {
+  const { client, sync } = setup();
+  storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ c3: 9 }));
+  sync.showingFirst = () => "c3";
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[0].resolve({ conversations: ["c1", "c2", "c3", "c4"].map((id) => ({ id, title: id, lastSeq: 9, members: [] })) });
+  await tick();
+  const order = client.requests.filter((r) => r.type === "subscribe" || r.type === "history").map((r) => `${r.type}:${r.fields.conversationId}`);
+  assert.deepEqual(order, ["subscribe:c3", "history:c3", "subscribe:c1", "subscribe:c2", "subscribe:c4"]);
+});
