@@ -155,6 +155,13 @@ def test_a_person_deletes_their_own_account(people):
     expect(ana.locator(".row[data-seq]", has_text="see you thursday")).to_contain_text("Deleted account")
     shot(ana, "account-deleted-seen-by-others-light")
 
+    # the admin's list says it was deleted, and offers no way back
+    ana.get_by_role("button", name="Admin", exact=True).click()
+    gone = ana.locator("#admin[open] .admin-user", has_text="Deleted account")
+    expect(gone.locator(".tag", has_text="Deleted")).to_be_visible()
+    expect(gone.get_by_role("button")).to_have_count(0)
+    ana.locator("#admin[open]").get_by_role("button", name="Done").click()
+
     # the server's only admin is told to make another first
     ana.get_by_role("button", name="Account").click()
     ana.get_by_role("button", name="Delete account…").click()

@@ -95,7 +95,8 @@ export class AdminDialog {
     this.users.replaceChildren(...users.map((u) => h("li", { class: "admin-user", dataset: { userId: u.id } },
       h("span", { class: "member-name" }, u.name),
       u.admin ? h("span", { class: "tag" }, "Admin") : null,
-      u.deactivatedAt ? h("span", { class: "tag muted" }, "Deactivated") : null,
+      // deleted by its person: nothing to give back, so no Reactivate
+      u.deletedAt ? h("span", { class: "tag muted" }, "Deleted") : u.deactivatedAt ? h("span", { class: "tag muted" }, "Deactivated") : null,
       h("span", { class: "muted small" }, `${u.devices ?? 0} device${u.devices === 1 ? "" : "s"}`),
       u.id === self || u.deactivatedAt ? null : h("button", { class: "button small", type: "button", "aria-label": `${u.admin ? "Unmake" : "Make"} ${u.name} admin`, onclick: async () => {
         await this.run(this.api.setAdmin, u.id, !u.admin);
@@ -113,7 +114,7 @@ export class AdminDialog {
         await this.refreshUsers();
       } }, "Deactivate"),
       // the way back in is a one-time code for a new device, which the admin hands over
-      u.deactivatedAt ? h("button", { class: "button small", type: "button", "aria-label": `Reactivate ${u.name}`, onclick: async () => {
+      u.deactivatedAt && !u.deletedAt ? h("button", { class: "button small", type: "button", "aria-label": `Reactivate ${u.name}`, onclick: async () => {
         const link = await this.run(this.api.reactivate, u.id);
         if (link?.code) {
           this.status.textContent = `${u.name} can sign in again: give them the code ${link.code}. They choose “Sign in with a code from another device” and type it, before ${new Date(link.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
