@@ -27,6 +27,26 @@ import Testing
         #expect(stored == ackedClientIds)
     }
 
+    /// On a full disk a write is refused as `disk_full`, and the reads of the same
+    /// batch are answered: they were refused with it as `internal` (an outside review).
+    @Test func aFullDiskRefusesWritesAndAnswersReads() throws {
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: 48)
+        h.register(1, "Ana")
+        let cid = h.conversation(owner: 1)
+        let huge = String(repeating: "€", count: 9_000)
+        var frames: [(ConnectionID, String)] = []
+        for i in 0..<12 {
+            frames.append((1, #"{"type":"send","id":"s\#(i)","conversationId":"\#(cid)","clientId":"k\#(i)","message":{"kind":"text","text":"\#(huge)"}}"#))
+            frames.append((1, #"{"type":"history","id":"h\#(i)","conversationId":"\#(cid)","limit":5}"#))
+        }
+        let replies = EngineHarness.frames(h.batch(frames)).filter { $0["re"] != nil }
+        let reads = replies.filter { $0["re"]?.string?.hasPrefix("h") == true }
+        let refused = replies.filter { $0["re"]?.string?.hasPrefix("s") == true && $0["type"] == .string("error") }
+        #expect(!refused.isEmpty, "the cap was meant to be hit")
+        #expect(refused.allSatisfy { $0["code"] == .string("disk_full") && $0["retryAfterMs"] != nil })
+        #expect(reads.count == 12 && reads.allSatisfy { $0["type"] == .string("result") })
+    }
+
     /// Sends run without a savepoint each. One that fails after it has written (here a
     /// session update, then an insert the database refuses) cannot be undone alone: the
     /// batch is undone and run again with a savepoint per request, so it fails alone.

@@ -107,7 +107,7 @@ public final class Engine {
         batchFailure = nil
         // Other nodes write too: what this one remembers is checked again each batch.
         let shared = store.sharedWithOtherNodes
-        if shared { cache = EngineCache() }
+        if shared || cache.entries > settings.cacheEntries { cache = EngineCache() }
         let (followedBefore, pendingBefore) = (followed, pendingConversations)
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
@@ -224,9 +224,11 @@ public final class Engine {
         }
     }
 
-    /// SQLite's SQLITE_FULL: the disk (or the database's size limit) is full.
+    /// SQLite's SQLITE_FULL: the disk (or the database's size limit) is full. SQLite may
+    /// roll the whole transaction back on it (then it is the cause of a TransactionAborted).
     static func isDiskFull(_ error: any Error) -> Bool {
-        (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+        if let aborted = error as? TransactionAborted { return aborted.cause.map(isDiskFull) ?? false }
+        return (error as? DatabaseError)?.resultCode == .SQLITE_FULL
     }
 
     /// An error's cause for the log: SQLite's code and message, never SQL or arguments.
@@ -282,7 +284,7 @@ public final class Engine {
                 if e.code == .internalError { cache = EngineCache() }
                 outcome = e.code.rawValue
                 out.reply(conn, id, e)
-            } catch where readOnlyRun {
+            } catch where readOnlyRun || Self.isDiskFull(error) {
                 outcome = ParlorError.Code.diskFull.rawValue
                 cache = EngineCache()
                 out.reply(conn, id, .diskFull)
@@ -339,6 +341,10 @@ struct EngineCache {
     var blobs: Set<String> = []
     /// (user, hash): images the user was found to upload or be shown.
     var imageShowers: Set<IdPair> = []
+
+    var entries: Int {
+        members.count + lastSeq.count + participants.count + sessions.count + blobs.count + imageShowers.count
+    }
 }
 
 /// The actions of one batch, with helpers for the common replies.

@@ -35,6 +35,10 @@ public struct EngineSettings: Sendable {
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).
     public var imageGraceSeconds = 86_400
+    /// Entries the engine's cache of what it read (members, last seqs, sessions' heads,
+    /// participants, images) may hold before it starts afresh: it held everything touched
+    /// since the server started, a little more each day (an outside soak run, months).
+    public var cacheEntries = 200_000
     /// Refusals in a row (rate limited) after which a connection is closed with 1008.
     public var refusalsBeforeClose = 10
 
