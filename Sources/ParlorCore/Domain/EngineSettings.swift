@@ -38,7 +38,7 @@ public struct EngineSettings: Sendable {
     /// Entries the engine's cache of what it read (members, last seqs, sessions' heads,
     /// participants, images) may hold before it starts afresh: it held everything touched
     /// since the server started, a little more each day (an outside soak run, months).
-    public var cacheEntries = 200_000
+    public var cacheEntries = 100_000
     /// Refusals in a row (rate limited) after which a connection is closed with 1008.
     public var refusalsBeforeClose = 10
 
