@@ -45,6 +45,7 @@ public final class Engine {
     var pendingConversations: Set<String> = []
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
+    var lastInvitePrune = 0
     private var batchFailed = false
     private var batchFailure: (any Error)?
     /// Every request of the batch in a savepoint of its own: the second run of a batch

@@ -97,6 +97,10 @@ public enum Limits {
     /// backlog is worked off in small transactions.
     public static let imagesCollectedPerSweep = 100
     public static let imageSweepSeconds = 60
+    /// Invites that can no longer be used are deleted this long after (an outside soak
+    /// run: every invite ever made stayed), looked for once an hour.
+    public static let deadInviteDays = 30
+    public static let inviteSweepSeconds = 3600
     /// Signed-in devices one account may have.
     public static let devicesPerUser = 50
     /// Characters of a device link's short code and of a recovery key (each from an

@@ -131,6 +131,9 @@ public protocol StoreTransaction {
     func invites(conversationId: String?, at: Int) throws -> [Invite]
     func countInviteUse(id: String) throws
     func revokeInvite(id: String, at: Int) throws
+    /// Deletes invites that can no longer be used (revoked, expired or used up) since
+    /// before `before`; returns how many.
+    func pruneInvites(before: Int) throws -> Int
 
     // Messages and sessions
     /// In a shared store this also locks the conversation until the transaction ends:

@@ -205,6 +205,13 @@ extension PostgresTransaction {
         return true
     }
 
+    func pruneInvites(before: Int) throws -> Int {
+        try exec("""
+            DELETE FROM invites WHERE revoked_at < $1 OR expires_at < $1
+                OR (max_uses IS NOT NULL AND uses >= max_uses AND created_at < $1)
+            """, [before])
+    }
+
     func allInvites(at: Int, limit: Int) throws -> [Invite] {
         try rows("""
             SELECT \(Self.inviteColumns) FROM invites

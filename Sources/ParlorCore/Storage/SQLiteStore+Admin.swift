@@ -47,6 +47,15 @@ extension SQLiteTransaction {
         return true
     }
 
+    func pruneInvites(before: Int) throws -> Int {
+        // used up: counted by its creation, which it cannot be used before
+        try exec("""
+            DELETE FROM invites WHERE revoked_at < ?1 OR expires_at < ?1
+                OR (max_uses IS NOT NULL AND uses >= max_uses AND created_at < ?1)
+            """, [before])
+        return db.changesCount
+    }
+
     func allInvites(at: Int, limit: Int) throws -> [Invite] {
         try rows("""
             SELECT id, conversation_id, created_by, created_at, expires_at, max_uses, uses, revoked_at FROM invites
