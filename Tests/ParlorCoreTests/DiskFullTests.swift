@@ -47,6 +47,29 @@ import Testing
         #expect(reads.count == 12 && reads.allSatisfy { $0["type"] == .string("result") })
     }
 
+    /// A sign-out in a batch whose commit failed (a full disk, in life; here a deferred
+    /// foreign key) signed out nothing: the person's other connections stayed marked
+    /// signed out (every request `invalid_token`) though the batch was undone.
+    @Test func aSignOutInAnUndoneBatchSignsNobodyOut() throws {
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" })
+        h.register(3, "Admin")  // the first account: Ana is not the only admin
+        let (_, token) = h.register(1, "Ana")
+        h.request(2, #"{"type":"auth","id":"a","token":"\#(token)"}"#)
+        let cid = h.conversation(owner: 1)
+        let db = try DatabaseQueue(path: h.root + "/parlor.sqlite")
+        try db.write { db in
+            try db.execute(sql: """
+                CREATE TABLE refuse_at_commit (user_id TEXT REFERENCES users(id) DEFERRABLE INITIALLY DEFERRED);
+                CREATE TRIGGER refuse_deletion AFTER UPDATE OF deleted_at ON users
+                BEGIN INSERT INTO refuse_at_commit VALUES ('nobody'); END
+                """)
+        }
+        let deleted = h.request(1, #"{"type":"account.delete","id":"d","confirm":"Ana"}"#)
+        #expect(deleted["code"] == .string("internal"))
+        let other = h.request(2, #"{"type":"history","id":"h","conversationId":"\#(cid)","limit":1}"#)
+        #expect(other["type"] == .string("result"), "\(other)")
+    }
+
     /// Sends run without a savepoint each. One that fails after it has written (here a
     /// session update, then an insert the database refuses) cannot be undone alone: the
     /// batch is undone and run again with a savepoint per request, so it fails alone.

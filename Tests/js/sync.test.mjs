@@ -380,3 +380,39 @@ test("after a reload, the conversation in the address is subscribed first and it
   const order = client.requests.filter((r) => r.type === "subscribe" || r.type === "history").map((r) => `${r.type}:${r.fields.conversationId}`);
   assert.deepEqual(order, ["subscribe:c3", "history:c3", "subscribe:c1", "subscribe:c2", "subscribe:c4"]);
 });
+
+test("a page asked for before the transcript started over (resync) or let pages go is dropped, not put in with a gap", async () => {
+  const { store, client, sync } = setup();
+  const msg = (seq) => ({ seq, clientId: `k${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });
+  const page = (from, n) => Array.from({ length: n }, (_, i) => msg(from + i));
+  // a reload into a conversation read up to 100, now 1,000 messages further on
+  storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ c3: 100 }));
+  sync.showingFirst = () => "c3";
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  const conv = { id: "c3", title: "c3", lastSeq: 1100, members: [] };
+  asked(client, "conversations.list")[0].resolve({ conversations: [conv] });
+  await tick();
+  store.update(["current"], () => ({ currentId: "c3" }));
+  const early = asked(client, "history")[0];
+  assert.equal(early.fields.beforeSeq, 101);
+  asked(client, "subscribe")[0].resolve({ conversation: conv, lastSeq: 1100, resync: true });
+  await tick();
+  const fresh = asked(client, "history")[1];
+  assert.equal(fresh?.fields.beforeSeq, 1101, "the newest page is asked for anew");
+  early.resolve({ messages: page(51, 50), hasMore: true });
+  await tick();
+  fresh.resolve({ messages: page(1051, 50), hasMore: true });
+  await tick();
+  let seqs = store.transcript("c3").messages.map((m) => m.seq);
+  assert.deepEqual([seqs[0], seqs.at(-1), seqs.length], [1051, 1100, 50], "the newest page, without the stale one");
+
+  // a page on its way when the conversation is left (its older pages let go): dropped
+  store.setTranscript("c3", { ...store.transcript("c3"), messages: page(801, 300) });
+  const loading = sync.loadOlder("c3");
+  const late = asked(client, "history").at(-1);
+  sync.letGoOlder("c3");
+  late.resolve({ messages: page(751, 50), hasMore: true });
+  await loading;
+  seqs = store.transcript("c3").messages.map((m) => m.seq);
+  assert.ok(seqs.every((s, i) => i === 0 || s === seqs[i - 1] + 1), `no gap: ${seqs[0]}..${seqs.at(-1)}`);
+});

@@ -32,6 +32,8 @@
  * @property {number} lastSeq      the highest seq seen (what a resume starts after)
  * @property {boolean} hasMoreBefore  older messages exist that are not loaded
  * @property {boolean} loaded      history was fetched at least once
+ * @property {number} [epoch]      counts the times the transcript started over or let
+ *   older messages go: a page of history asked for before belongs to no place in it
  */
 
 /** @returns {Transcript} */
@@ -159,7 +161,7 @@ export function applyHistory(t, page, hasMore) {
  * @param {number} lastSeq
  */
 export function resync(t, lastSeq) {
-  return { messages: [], pending: t.pending, lastSeq, hasMoreBefore: lastSeq > 0, loaded: false };
+  return { messages: [], pending: t.pending, lastSeq, hasMoreBefore: lastSeq > 0, loaded: false, epoch: (t.epoch ?? 0) + 1 };
 }
 
 /**
@@ -172,7 +174,7 @@ export function resync(t, lastSeq) {
  */
 export function trimmed(t, keep) {
   if (t.messages.length <= keep) return t;
-  return { ...t, messages: t.messages.slice(t.messages.length - keep), hasMoreBefore: true };
+  return { ...t, messages: t.messages.slice(t.messages.length - keep), hasMoreBefore: true, epoch: (t.epoch ?? 0) + 1 };
 }
 
 /** The seq a client pages history from: before the oldest one held. */

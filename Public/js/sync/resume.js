@@ -63,12 +63,16 @@ export class Resume {
     }
   }
 
-  /** Loads a page of older messages for a conversation (the one on its way, if one is). */
+  /**
+   * Loads a page of older messages for a conversation: the one on its way, if one is
+   * for the transcript as it is (not for one that started over or let pages go since).
+   */
   loadOlder(conversationId, limit = 50) {
-    let loading = this.loading.get(conversationId);
+    const key = `${conversationId}|${this.store.transcript(conversationId).epoch ?? 0}`;
+    let loading = this.loading.get(key);
     if (!loading) {
-      loading = this.loadPage(conversationId, limit).finally(() => this.loading.delete(conversationId));
-      this.loading.set(conversationId, loading);
+      loading = this.loadPage(conversationId, limit).finally(() => this.loading.delete(key));
+      this.loading.set(key, loading);
     }
     return loading;
   }
@@ -82,7 +86,11 @@ export class Resume {
       return;
     }
     const r = await this.client.request("history", { conversationId, beforeSeq, limit });
-    this.store.setTranscript(conversationId, applyHistory(this.store.transcript(conversationId), r.messages, r.hasMore));
+    const now = this.store.transcript(conversationId);
+    // started over (a resync) or let older pages go meanwhile: the page would leave a gap
+    // between it and what is held, never filled (the newest page is asked for anew)
+    if ((now.epoch ?? 0) !== (t.epoch ?? 0)) return;
+    this.store.setTranscript(conversationId, applyHistory(now, r.messages, r.hasMore));
     // senders beyond the member list (who left, or a big room's) are named as a live message's are
     for (const m of r.messages) this.learn(conversationId, m.sender);
   }

@@ -118,6 +118,7 @@ extension Engine {
     func signOut(device: String, _ out: inout Outbox, announce: Bool = true) {
         for (conn, state) in connections where state.deviceId == device {
             connections[conn]?.signedOut = true
+            if announce { signedOutInBatch.append(conn) }
             out.actions.append(.close(conn, code: 4003, reason: "signed out"))
         }
         // Other nodes close theirs too.

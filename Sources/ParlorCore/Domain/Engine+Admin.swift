@@ -113,6 +113,7 @@ extension Engine {
     func signOut(user: String, _ out: inout Outbox, announce: Bool = true) {
         for (conn, state) in connections where state.userId == user {
             connections[conn]?.signedOut = true
+            if announce { signedOutInBatch.append(conn) }
             out.actions.append(.close(conn, code: 4003, reason: "signed out"))
         }
         if announce && store.sharedWithOtherNodes { out.actions.append(.signedOut(device: nil, user: user)) }

@@ -55,6 +55,9 @@ public final class Engine {
     /// (`disk_full`), and what only reads (history, a sign-in, a subscribe) is answered.
     private(set) var readOnlyRun = false
     var failureLog = BatchFailureLog()
+    /// Connections a request of this batch signed out (a revoke, an account deleted):
+    /// signed in again if the batch is undone, though they sent nothing in it.
+    var signedOutInBatch: [ConnectionID] = []
 
     public init(store: any ParlorStore, apps: AppCatalog, blobs: BlobStore, logger: Logger,
                 settings: EngineSettings = EngineSettings(),
@@ -106,6 +109,7 @@ public final class Engine {
     private func run(_ batch: [EngineInput]) throws(RunAgainIsolated) -> [EngineAction] {
         batchFailed = false
         batchFailure = nil
+        signedOutInBatch = []
         // Other nodes write too: what this one remembers is checked again each batch.
         let shared = store.sharedWithOtherNodes
         if shared || cache.entries > settings.cacheEntries { cache = EngineCache() }
@@ -171,6 +175,7 @@ public final class Engine {
             return out.actions
         } catch {
             for (conn, state) in journal { connections[conn] = state ?? nil }
+            for conn in signedOutInBatch where journal[conn] == nil { connections[conn]?.signedOut = false }
             cache = EngineCache()
             (followed, pendingConversations) = (followedBefore, pendingBefore)
             if let again = error as? RunAgainIsolated, !isolateEveryRequest {
