@@ -9,9 +9,9 @@ export function slowDown(retryAfterMs) {
   return `Slow down — try again in ${seconds(retryAfterMs)} s.`;
 }
 
-/** "The server is out of space — trying again in 30 s". */
+/** Said of any request; a send adds that it goes again by itself (main.js). */
 export function diskFull(retryAfterMs) {
-  return `The server is out of disk space, so nothing was saved — trying again in ${seconds(retryAfterMs)} s.`;
+  return `The server is out of disk space, so nothing was saved. Try again in ${seconds(retryAfterMs)} s or later.`;
 }
 
 /** "The server is busy — trying again in 2 s". */
