@@ -17,10 +17,14 @@ export class AppStoreDialog {
         this.list,
         h("div", { class: "dialog-actions" }, h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Done"))));
     document.body.append(this.dialog);
-    // the button that opened it gets the focus back (the browser's own restoring
-    // gives up on a button drawn again meanwhile, and the focus fell to the page)
+    // the button that opened it gets the focus back where the browser's own restoring
+    // gave up (on a button drawn again meanwhile, the focus fell to the page); only
+    // then: the close event comes a task later, and the focus may have moved on since
+    // (a test moved it to the header's App Store button, and this took it back)
     this.dialog.addEventListener("close", () => {
-      if (this.opener?.isConnected) this.opener.focus();
+      const a = document.activeElement;
+      const lost = !a || a === document.body || this.dialog.contains(a);
+      if (lost && this.opener?.isConnected) this.opener.focus();
       this.opener = null;
     });
   }
