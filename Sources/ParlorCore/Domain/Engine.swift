@@ -116,10 +116,8 @@ public final class Engine {
         let (followedBefore, pendingBefore) = (followed, pendingConversations)
         var out = Outbox()
         var journal: [ConnectionID: ConnectionState?] = [:]
-        let transaction: ((any StoreTransaction) throws -> Void) throws -> Void = readOnlyRun
-            ? { try self.store.readOnly($0) } : { try self.store.write($0) }
         do {
-            try transaction { tx in
+            try inTransaction { tx in
                 if shared { try lockBatchConversations(batch, tx) }
                 for input in batch {
                     switch input {
@@ -228,6 +226,11 @@ public final class Engine {
             // statement outside a savepoint. The second run tells that apart.
             throw RunAgainIsolated(cause: error)
         }
+    }
+
+    /// The batch's transaction: read-only in the run after the disk was found full.
+    private func inTransaction(_ body: (any StoreTransaction) throws -> Void) throws {
+        if readOnlyRun { try store.readOnly(body) } else { try store.write(body) }
     }
 
     /// SQLite's SQLITE_FULL: the disk (or the database's size limit) is full. SQLite may
