@@ -155,6 +155,8 @@ enum PostgresSchema {
                 PRIMARY KEY (conversation_id, user_id)
             );
             """),
+        // As SQLite's v14-former-senders.
+        (6, SQLiteSchema.formerSenders),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -151,7 +151,7 @@ enum SQLiteSchema {
         m.registerMigration("v13-former-members") { db in
             // Who left or was removed: the messages they sent are shown with their name
             // (`members` answers it), not as "Someone". Written when someone leaves, never
-            // on a send. Those who left before this version are not known.
+            // on a send. Those who left before it: v14.
             try db.execute(sql: """
                 CREATE TABLE former_members (
                     conversation_id TEXT NOT NULL,
@@ -160,8 +160,22 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        m.registerMigration("v14-former-senders") { db in
+            // Those who left before v13 were "Someone" on what they had sent: each
+            // sender of a conversation who is no longer its member is a former member.
+            try db.execute(sql: Self.formerSenders)
+        }
         return m
     }
+
+    /// Shared with PostgreSQL's migration 6: one scan of the messages, once.
+    static let formerSenders = """
+        INSERT INTO former_members (conversation_id, user_id)
+        SELECT DISTINCT m.conversation_id, m.sender_id FROM messages m
+        WHERE m.sender_id IN (SELECT id FROM users)
+          AND NOT EXISTS (SELECT 1 FROM members b WHERE b.conversation_id = m.conversation_id AND b.user_id = m.sender_id)
+          AND NOT EXISTS (SELECT 1 FROM former_members f WHERE f.conversation_id = m.conversation_id AND f.user_id = m.sender_id)
+        """
 
     /// A sender's clientIds were indexed sender first, so each send landed in a page of
     /// its own sender's part of the index: a batch of moves by 40 people wrote 40 pages
