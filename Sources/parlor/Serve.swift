@@ -93,6 +93,7 @@ struct Serve: ParsableCommand {
             log.critical("cannot start: another parlor serve is using the data directory \(data)")
             throw ExitCode(1)
         }
+        OrphanImages.collect(store, blobs, shared: settings.store != nil, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
                             settings: settings.engine)
 

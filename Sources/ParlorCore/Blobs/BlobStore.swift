@@ -72,6 +72,19 @@ public struct BlobStore: Sendable {
         return (hash, type, bytes.count)
     }
 
+    /// The stored files last changed before `before`, by hash.
+    public func files(changedBefore before: Date) -> [(hash: String, path: String)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in
+            guard let dot = name.firstIndex(of: "."), case let hash = String(name[..<dot]), Validators.isBlobHash(hash),
+                  ImageType(rawValue: String(name[name.index(after: dot)...])) != nil else { return nil }
+            let path = "\(directory)/\(name)"
+            guard let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  changed < before else { return nil }
+            return (hash, path)
+        }
+    }
+
     /// Deletes a stored blob's file (from then on it is a 404).
     public func remove(_ hash: String) {
         guard let (path, _) = find(hash) else { return }

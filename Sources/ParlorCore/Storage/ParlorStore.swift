@@ -74,6 +74,8 @@ public protocol StoreTransaction {
     func unreferencedBlobs(before: Int, limit: Int) throws -> [String]
     /// The image's file is being deleted: it no longer counts for anyone.
     func forgetBlob(hash: String) throws
+    /// Whether a row names this image: its upload recorded, or a message showing it.
+    func blobIsKnown(hash: String) throws -> Bool
 
     // Administration
     /// Users by id, after `after`, at most `limit`.

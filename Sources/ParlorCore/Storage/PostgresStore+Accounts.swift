@@ -154,6 +154,12 @@ extension PostgresTransaction {
             """, [before, limit]).map { $0[0] }
     }
 
+    func blobIsKnown(hash: String) throws -> Bool {
+        try row("""
+            SELECT (EXISTS (SELECT 1 FROM blobs WHERE hash = $1) OR EXISTS (SELECT 1 FROM message_blobs WHERE hash = $1))::int
+            """, [hash]).map { $0[0] } ?? false
+    }
+
     func forgetBlob(hash: String) throws {
         try exec("DELETE FROM blobs WHERE hash = $1", [hash])
         try exec("DELETE FROM blob_uploads WHERE hash = $1", [hash])
