@@ -100,4 +100,32 @@ import Testing
         let page = h.request(1, #"{"type":"history","id":"h","conversationId":"\#(cid)","limit":10}"#)
         #expect((page["result"]?["messages"]?.array ?? []).compactMap { $0["clientId"]?.string } == ["before", "after", "good"])
     }
+
+    /// A batch undone and run again took its rate-limit tokens once a run: a sender with
+    /// four sends left was refused the third send of a batch that one send made run again.
+    @Test func aBatchRunAgainTakesItsRateLimitTokensOnce() throws {
+        var settings = EngineSettings.openRegistration
+        settings.sendsPerUser = Rate(4, per: 3600)
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, settings: settings)
+        h.register(1, "Ana")
+        let cid = h.conversation(owner: 1)
+        let db = try DatabaseQueue(path: h.root + "/parlor.sqlite")
+        try db.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_bad BEFORE INSERT ON messages WHEN NEW.client_id = 'bad'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+        func text(_ k: String) -> (ConnectionID, String) {
+            (1, #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"text","text":"hi"}}"#)
+        }
+        let replies = EngineHarness.frames(h.batch([
+            text("a"), (1, SessionTests().appSend(cid, "bad", session: "game", base: 0)), text("b"),
+        ])).filter { $0["re"] != nil }
+        #expect(replies.first { $0["re"] == .string("a") }?["type"] == .string("result"))
+        #expect(replies.first { $0["re"] == .string("b") }?["type"] == .string("result"), "\(replies)")
+        // a, bad and b took three: one is left, then none.
+        #expect(h.request(1, text("c").1)["type"] == .string("result"))
+        #expect(h.request(1, text("d").1)["code"] == .string("rate_limited"))
+    }
 }

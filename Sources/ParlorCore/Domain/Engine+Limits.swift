@@ -26,6 +26,16 @@ struct EngineLimiters {
         historyBytes = RateLimiter(s.historyBytesPerUser)
     }
 
+    mutating func commit() {
+        registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
+        uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); historyBytes.commit()
+    }
+
+    mutating func undo() {
+        registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
+        uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); historyBytes.undo()
+    }
+
     mutating func prune(now: Int) {
         for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.historyBytes] {
             self[keyPath: kp].prune(now: now)

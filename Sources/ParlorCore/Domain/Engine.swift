@@ -80,8 +80,8 @@ public final class Engine {
             actions = try run(batch)
         } catch {
             // A send failed after a write: nothing of the batch was kept. Run it again
-            // with a savepoint per request, so only that request fails. Its requests
-            // take rate-limit tokens twice (a rare path: a full disk, an I/O error).
+            // with a savepoint per request, so only that request fails (the first
+            // run's rate-limit tokens were given back with the rest of it).
             isolateEveryRequest = true
             defer { isolateEveryRequest = false }
             actions = (try? run(batch)) ?? []
@@ -168,10 +168,12 @@ public final class Engine {
                     try catchUpPending(tx, &out)
                 }
             }
+            limiters.commit()
             // Images of deleted messages go once that deletion is durable.
             for hash in out.unlinkedImages { blobs.remove(hash) }
             return out.actions
         } catch {
+            limiters.undo()
             for (conn, state) in journal { connections[conn] = state ?? nil }
             for conn in signedOutInBatch where journal[conn] == nil { connections[conn]?.signedOut = false }
             cache = EngineCache()

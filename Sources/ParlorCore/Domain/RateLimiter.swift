@@ -32,6 +32,9 @@ public struct Rate: Equatable, Sendable, CustomStringConvertible {
 public struct RateLimiter {
     public let rate: Rate
     private var buckets: [String: (tokens: Double, at: Int)] = [:]
+    /// The buckets the batch being run changed, as they were before it (`undo`): a
+    /// batch run again after a failure takes once, not once a run.
+    private var before: [String: (tokens: Double, at: Int)?] = [:]
 
     public init(_ rate: Rate) { self.rate = rate }
 
@@ -45,7 +48,7 @@ public struct RateLimiter {
     public mutating func take(_ key: String, cost: Double = 1, now: Int) -> Int? {
         if let wait = wait(key, cost: cost, now: now) { return wait }
         guard !rate.isUnlimited else { return nil }
-        buckets[key] = (level(key, now: now) - cost, now)
+        set(key, level(key, now: now) - cost, now)
         return nil
     }
 
@@ -53,7 +56,23 @@ public struct RateLimiter {
     /// done (the bytes of an answer), after `wait` said there was room for a little.
     public mutating func charge(_ key: String, cost: Double, now: Int) {
         guard !rate.isUnlimited else { return }
-        buckets[key] = (level(key, now: now) - cost, now)
+        set(key, level(key, now: now) - cost, now)
+    }
+
+    private mutating func set(_ key: String, _ tokens: Double, _ now: Int) {
+        if before.index(forKey: key) == nil { before[key] = .some(buckets[key]) }
+        buckets[key] = (tokens, now)
+    }
+
+    /// The batch committed: what it took stays taken.
+    public mutating func commit() {
+        if !before.isEmpty { before.removeAll(keepingCapacity: true) }
+    }
+
+    /// The batch was undone: its takes are given back.
+    public mutating func undo() {
+        for (key, bucket) in before { buckets[key] = bucket }
+        before.removeAll(keepingCapacity: true)
     }
 
     /// How long until `cost` could be taken, without taking it; nil if it could now.
