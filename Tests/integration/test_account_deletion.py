@@ -4,6 +4,11 @@ sign in again. Asked wrongly, it changes nothing."""
 
 from __future__ import annotations
 
+import asyncio
+import subprocess
+
+import pytest
+
 from client import Env
 
 
@@ -71,3 +76,32 @@ async def test_the_only_admin_cannot_delete_their_account_until_another_is_made(
         assert await first.wait_closed(5) == 4003
         users = {u["id"]: u for u in (await cy.call("admin.users.list"))["users"]}
         assert users[first.uid]["deletedAt"] and not users[first.uid].get("admin")
+
+
+async def test_two_admins_deleting_their_accounts_at_once_leave_one(server_factory, store_kind):
+    """Cluster mode: two admins deleting their accounts at once on two nodes each counted
+    the other as the admin who stays, and left none. Ana's deletion is held uncommitted
+    here by psql, as another node's transaction would be, while Ben asks for his."""
+    if store_kind != "postgres":
+        pytest.skip("SQLite has one writer: the two deletions cannot overlap")
+    srv = server_factory()
+    async with Env(srv) as env:
+        ana = await env.register("Ana")  # the first account: an admin
+        ben = await env.register("Ben")
+        await ana.call("admin.users.setAdmin", userId=ben.uid, admin=True)
+        other_node = subprocess.Popen(["psql", "-X", "-q", "-t", "-A", "-d", srv.store_url], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
+        try:
+            other_node.stdin.write(f"BEGIN;\nUPDATE users SET admin = 0 WHERE id = '{ana.uid}';\nSELECT 'held';\n")
+            other_node.stdin.flush()
+            assert await asyncio.wait_for(asyncio.to_thread(other_node.stdout.readline), 10) == "held\n"
+            asked = asyncio.create_task(ben.expect_error("account.delete", "forbidden", confirm="Ben"))
+            await asyncio.sleep(0.5)
+            assert not asked.done(), "Ben's deletion went ahead while Ana's was not yet committed"
+            other_node.stdin.write("COMMIT;\n")
+            other_node.stdin.close()
+            await asyncio.wait_for(asked, 10)  # counted again once Ana's committed: the only admin
+        finally:
+            if not other_node.stdin.closed:
+                other_node.stdin.close()  # psql ends; a transaction still open is rolled back
+            other_node.wait(10)

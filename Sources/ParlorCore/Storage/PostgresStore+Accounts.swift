@@ -192,7 +192,12 @@ extension PostgresTransaction {
     }
 
     func activeAdminCount() throws -> Int {
-        try row("SELECT count(*) FROM users WHERE admin = 1 AND deactivated_at IS NULL", []).map { $0[0] } ?? 0
+        // The admins' rows stay locked to the end of the transaction: two admins deleting
+        // their accounts at once on two nodes each counted the other and left none. The
+        // second now waits, and counts again once the first committed.
+        try row("""
+            SELECT count(*) FROM (SELECT 1 FROM users WHERE admin = 1 AND deactivated_at IS NULL FOR UPDATE) a
+            """, []).map { $0[0] } ?? 0
     }
 
     func deleteAccount(userId: String, name: String, at: Int) throws {
