@@ -46,6 +46,7 @@ done
 [[ "$keep" =~ ^[0-9]+$ ]] || die "--keep must be a number, got: $keep"
 command -v sqlite3 >/dev/null || die "sqlite3 not found (apt-get install sqlite3)"
 [ -f "$data/parlor.sqlite" ] || die "no database at $data/parlor.sqlite"
+data="$(cd "$data" && pwd)"  # tar's second -C below is taken relative to its first
 case "${TMPDIR:-}" in *"'"*) die "TMPDIR must not contain a single quote" ;; esac
 
 umask 077

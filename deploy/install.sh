@@ -15,8 +15,12 @@
 #   --allowed-origin URL  public address of the site, e.g. https://chat.example.org;
 #                         written to /etc/parlor/parlor.env when that file is created
 #   --no-start            install and enable, but do not (re)start the service
+#   --no-backup           on an upgrade, do not take a backup first (see below)
 #
-# What it does (safe to run again; this is also how you upgrade):
+# What it does (safe to run again; this is also how you upgrade). An upgrade first
+# takes a backup with parlor-backup into /var/backups/parlor: the new binary updates
+# the database when it starts, and the previous one cannot open it afterwards, so
+# going back means restoring that backup (README.md, "Upgrading").
 #   /usr/local/bin/parlor                  the binary (previous one kept as parlor.previous)
 #   /usr/local/share/parlor/Public/        the web client
 #   /usr/local/share/parlor/README.md      the self-hoster's guide
@@ -38,6 +42,7 @@ public="$repo/Public"
 origin=""
 port=""
 start=1
+backup=1
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 say()   { printf '==> %s\n' "$*"; }
@@ -51,6 +56,7 @@ while [ $# -gt 0 ]; do
     --port)           [ $# -ge 2 ] || die "--port needs a number"; port="$2"; shift 2 ;;
     --allowed-origin) [ $# -ge 2 ] || die "--allowed-origin needs a URL"; origin="$2"; shift 2 ;;
     --no-start)       start=0; shift ;;
+    --no-backup)      backup=0; shift ;;
     -h|--help)        usage; exit 0 ;;
     *)                die "unknown option: $1 (see --help)" ;;
   esac
@@ -136,7 +142,16 @@ say "creating directories"
 run install -d -m 0750 -o parlor -g parlor /var/lib/parlor
 run install -d -m 0755 /usr/local/share/parlor /etc/parlor
 
-# 3. Binary (atomic replace; keep the previous one for a rollback) and scripts.
+# 3. Before a new binary replaces the running one: a backup, the way back.
+unit_flags parlor.service
+if [ "$backup" -eq 1 ] && [ -f "$unit_data/parlor.sqlite" ] && [ -f /usr/local/bin/parlor ] &&
+   ! cmp -s "$binary" /usr/local/bin/parlor; then
+  say "upgrading: backing up $unit_data first (going back restores it; --no-backup skips this)"
+  run "$here/backup.sh" --data "$unit_data" --quiet ||
+    die "the backup failed, so nothing was changed; fix it, or run again with --no-backup"
+fi
+
+# 3b. Binary (atomic replace; keep the previous one for a rollback) and scripts.
 say "installing binary to /usr/local/bin/parlor"
 run install -m 0755 -o root -g root "$binary" /usr/local/bin/parlor.new
 if [ -f /usr/local/bin/parlor ] && ! cmp -s /usr/local/bin/parlor.new /usr/local/bin/parlor; then

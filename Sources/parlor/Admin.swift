@@ -136,7 +136,7 @@ private func send(_ options: Admin.Options, _ fields: [String: Any?]) throws {
         log.critical("no Parlor database at \(DataDirectory.database(data)): give the server's data directory with --data (or PARLOR_DATA)")
         throw ExitCode(2)
     }
-    let (store, blobs) = try DataDirectory.open(data, store: storeURL, log: log)
+    let (store, blobs) = try DataDirectory.open(data, store: storeURL, log: log, serving: false)
     let reply: [UInt8]
     // A cluster's nodes would not see what ran here (closing a deactivated user's
     // connections, a tombstone for everyone): with PostgreSQL a node always runs it.

@@ -25,13 +25,21 @@ extension PostgresStore: AdminQueue {
 /// a directory this user cannot write, an empty or newer database. With a PostgreSQL
 /// URL the database is there and the directory holds only the images.
 enum DataDirectory {
+    /// The exit status of a database of another version: the systemd unit does not
+    /// restart on it (RestartPreventExitStatus), since no restart can help.
+    static let wrongVersionExit: Int32 = 3
+
     /// The SQLite database of a data directory.
     static func database(_ path: String) -> String { path + "/parlor.sqlite" }
 
-    static func open(_ path: String, store url: String?, log: Logger) throws -> (any AdminQueue, BlobStore) {
-        func fail(_ why: String) -> ExitCode {
+    /// `serving`: the server's own opening holds the directory's lock before it updates
+    /// the database (a newer binary started by mistake beside a running older server
+    /// updated its database, and the old server could never start again); `parlor
+    /// admin` never updates it.
+    static func open(_ path: String, store url: String?, log: Logger, serving: Bool) throws -> (any AdminQueue, BlobStore) {
+        func fail(_ why: String, code: Int32 = 1) -> ExitCode {
             log.critical("cannot start: \(why)")
-            return ExitCode(1)
+            return ExitCode(code)
         }
         if let error = makeDirectories(path) {
             throw fail("cannot create the data directory \(path): \(error)")
@@ -39,16 +47,25 @@ enum DataDirectory {
         guard access(path, W_OK | X_OK) == 0 else {
             throw fail("the data directory \(path) is not writable by this user (uid \(getuid())): \(String(cString: strerror(errno)))")
         }
+        if serving && url == nil && !lock(path) {
+            throw fail("another parlor serve is using the data directory \(path)")
+        }
+        // Said before they run: on a large database some take seconds, with nothing served.
+        let announce = { (pending: [String]) in
+            log.notice("updating the database; a large one can take a while", metadata: [
+                "migrations": "\(pending.joined(separator: ","))"])
+        }
         let store: any AdminQueue
         do {
-            store = try url.map { try PostgresStore(url: $0) } ?? SQLiteStore(path: database(path))
+            store = try url.map { try PostgresStore(url: $0, migrate: serving, announce: announce) }
+                ?? SQLiteStore(path: database(path), migrate: serving, announce: announce)
             if let sqlite = store as? SQLiteStore, let upgrade = sqlite.upgrade, !upgrade.migrations.isEmpty {
                 log.notice("database updated", metadata: [
                     "migrations": "\(upgrade.migrations.joined(separator: ","))",
                     "seconds": "\(String(format: "%.1f", upgrade.seconds))"])
             }
         } catch let e as StoreError {
-            throw fail(e.description)
+            throw fail(e.description, code: e.wrongVersion ? Self.wrongVersionExit : 1)
         } catch let e as PGError {
             throw fail("cannot open the PostgreSQL store: \(e.logDescription)")
         } catch let e as DatabaseError {

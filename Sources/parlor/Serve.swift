@@ -87,12 +87,8 @@ struct Serve: ParsableCommand {
                                                    100_000, 250_000, 1_000_000].map { Duration.microseconds($0) }
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
-        let (store, blobs) = try DataDirectory.open(data, store: settings.store, log: log)
         // The nodes of a cluster share the image directory; on SQLite one server owns it.
-        guard settings.store != nil || DataDirectory.lock(data) else {
-            log.critical("cannot start: another parlor serve is using the data directory \(data)")
-            throw ExitCode(1)
-        }
+        let (store, blobs) = try DataDirectory.open(data, store: settings.store, log: log, serving: true)
         OrphanImages.collect(store, blobs, shared: settings.store != nil, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
                             settings: settings.engine)

@@ -45,8 +45,11 @@ async def test_a_cron_backup_of_a_service_owned_directory_restores(server_factor
     chown_tree(data, "nobody")
 
     out = tmp_path / "backups"
-    r = subprocess.run(["bash", str(ROOT / "deploy" / "backup.sh"), "--data", str(data), "--output", str(out),
-                        "--keep", "14", "--quiet"], env=CRON_ENV, capture_output=True, text=True, timeout=60)
+    # --data relative, as the server's own default (./data) is: tar was sent to look for
+    # blobs/ under the staging directory
+    r = subprocess.run(["bash", str(ROOT / "deploy" / "backup.sh"), "--data", data.name, "--output", str(out),
+                        "--keep", "14", "--quiet"], env=CRON_ENV, capture_output=True, text=True, timeout=60,
+                       cwd=data.parent)
     assert r.returncode == 0, r.stderr
     tarball = Path(r.stdout.strip().splitlines()[-1])
     assert tarball.exists() and tarball.parent == out

@@ -266,7 +266,36 @@ def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
     with sqlite3.connect(newer / "parlor.sqlite") as db:
         db.execute("INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
     code, lines = _start_fails(tmp_path, public_dir, newer)
-    assert code == 1 and len(lines) == 1 and "newer version" in lines[0], lines
+    # 3: a service manager should not restart it (the unit's RestartPreventExitStatus)
+    assert code == 3 and len(lines) == 1 and "newer version" in lines[0], lines
+    assert "parlor-restore" in lines[0], "a rollback's way out is named"
+
+
+def test_a_second_server_on_a_data_directory_updates_nothing(tmp_path, public_dir):
+    """A newer binary started by mistake beside a running older server updated its
+    database, then found the directory taken: the older server could never start again."""
+    data = tmp_path / "shared"
+    srv = ParlorServer(data, public_dir, name="older").start()
+    try:
+        with sqlite3.connect(data / "parlor.sqlite") as db:  # as an older version's database is
+            db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v14-former-senders'")
+        code, lines = _start_fails(tmp_path, public_dir, data)
+        assert code == 1 and len(lines) == 1 and "another parlor serve is using" in lines[0], lines
+        with sqlite3.connect(data / "parlor.sqlite") as db:
+            left = db.execute("SELECT count(*) FROM grdb_migrations WHERE identifier = 'v14-former-senders'").fetchone()
+        assert left == (0,), "the running server's database was updated under it"
+    finally:
+        srv.stop()
+
+    # `parlor admin` never updates it either, running server or not
+    p = subprocess.run([str(PARLOR_BIN), "admin", "users", "--data", str(data)], capture_output=True, text=True, timeout=30)
+    assert p.returncode == 3 and "older than this parlor" in p.stderr and "v14-former-senders" in p.stderr, p.stderr
+
+    # the server's own start does, and says so before and after
+    srv.start()
+    srv.stop()
+    assert any("updating the database" in line and "v14-former-senders" in line for line in srv.lines), srv.lines
+    assert any("database updated" in line for line in srv.lines)
 
 
 def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
@@ -290,7 +319,7 @@ def test_a_bad_postgres_store_is_one_clear_line(tmp_path, public_dir, postgres):
     database = url.rsplit("/", 1)[1]
     postgres.sql("INSERT INTO parlor_schema (version) VALUES (99)", database)
     code, lines = start(url, env=True)  # PARLOR_STORE, as a unit's environment file gives it
-    assert code == 1 and len(lines) == 1 and "newer than this Parlor knows" in lines[0], lines
+    assert code == 3 and len(lines) == 1 and "newer version" in lines[0] and "schema 99" in lines[0], lines
     assert postgres.sql("SELECT max(version) FROM parlor_schema", database) == "99"
 
 

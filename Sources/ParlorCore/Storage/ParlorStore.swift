@@ -194,5 +194,24 @@ public struct TransactionAborted: Error {
 /// A store that cannot be opened as it is: the message says what to do.
 public struct StoreError: Error, CustomStringConvertible {
     public let description: String
+    /// The database is of another version than this build: starting again cannot help
+    /// (a service manager should stop restarting it).
+    public var wrongVersion = false
     public init(_ description: String) { self.description = description }
+
+    /// `parlor admin` never updates a database: an older server may be running on it.
+    static func olderDatabase(_ pending: String) -> StoreError {
+        var e = StoreError("the database is older than this parlor (it would need \(pending)): start this version's "
+                           + "`parlor serve` once to update it (take a backup first), or use the parlor that wrote it")
+        e.wrongVersion = true
+        return e
+    }
+
+    static func newerDatabase(_ versions: String) -> StoreError {
+        var e = StoreError("the database was written by a newer version of Parlor\(versions): run that version (or newer; "
+                           + "in a cluster, on every node), or roll back by restoring the backup taken before the upgrade "
+                           + "(parlor-restore)")
+        e.wrongVersion = true
+        return e
+    }
 }

@@ -162,7 +162,7 @@ enum PostgresSchema {
     /// Brings the database to the newest version this build knows, once per cluster:
     /// nodes starting together wait on one advisory lock, and the first does the work.
     /// A database written by a newer version is refused, untouched.
-    static func migrate(_ db: PGConnection) throws {
+    static func migrate(_ db: PGConnection, apply: Bool = true, announce: ([String]) -> Void = { _ in }) throws {
         // "parlor" in ASCII as a number: names Parlor's schema among advisory locks.
         try db.simple("SELECT pg_advisory_lock(123563833847666)")
         defer { try? db.simple("SELECT pg_advisory_unlock(123563833847666)") }
@@ -170,7 +170,12 @@ enum PostgresSchema {
         let current: Int = try db.run("SELECT coalesce(max(version), 0) FROM parlor_schema", []).rows[0][0]
         let newest = migrations.last?.version ?? 0
         if current > newest {
-            throw StoreError("the database is at schema version \(current), newer than this Parlor knows (\(newest)); run that version of Parlor (or newer) on every node")
+            throw StoreError.newerDatabase(" (schema \(current); this one knows up to \(newest))")
+        }
+        let pending = migrations.filter { $0.version > current }.map { "schema \($0.version)" }
+        if current > 0 && !pending.isEmpty {
+            guard apply else { throw StoreError.olderDatabase(pending.joined(separator: ", ")) }
+            announce(pending)
         }
         for m in migrations where m.version > current {
             try db.simple("BEGIN")

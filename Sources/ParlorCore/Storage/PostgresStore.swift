@@ -12,9 +12,10 @@ public final class PostgresStore: ParlorStore {
     public var sharedWithOtherNodes: Bool { true }
 
     /// `url` is a libpq connection string (`postgres://user@host:5432/db`).
-    public init(url: String) throws {
+    /// `migrate` and `announce` as SQLiteStore's.
+    public init(url: String, migrate: Bool = true, announce: ([String]) -> Void = { _ in }) throws {
         db = try PGConnection(url: url)
-        try PostgresSchema.migrate(db)
+        try PostgresSchema.migrate(db, apply: migrate, announce: announce)
     }
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {

@@ -28,8 +28,12 @@ public final class SQLiteStore: ParlorStore {
 
     /// `path` nil opens a private in-memory database (tests). `maxPages` caps the file, as
     /// a full disk would, and `checkpointAfterBytes` starts checkpoints sooner (tests).
+    /// `migrate` false (`parlor admin`): an older database is refused, not updated, since
+    /// an older server may be running on it. `announce` hears the migrations about to
+    /// run on an existing database, before they run (some take seconds).
     public init(path: String?, maxPages: Int? = nil,
-                checkpointAfterBytes: Int? = nil) throws {
+                checkpointAfterBytes: Int? = nil, migrate: Bool = true,
+                announce: ([String]) -> Void = { _ in }) throws {
         _ = Self.walBuffer
         var config = Configuration()
         config.prepareDatabase { db in
@@ -63,15 +67,19 @@ public final class SQLiteStore: ParlorStore {
         let migrator = SQLiteSchema.migrator
         let applied = try queue.read { db in
             if try migrator.hasBeenSuperseded(db) {
-                throw StoreError("the database was written by a newer version of Parlor; run that version (or newer)")
+                throw StoreError.newerDatabase("")
             }
             return try migrator.appliedIdentifiers(db)
+        }
+        let pending = migrator.migrations.filter { !applied.contains($0) }
+        if !applied.isEmpty && !pending.isEmpty {
+            guard migrate else { throw StoreError.olderDatabase(pending.joined(separator: ", ")) }
+            announce(pending)
         }
         let start = DispatchTime.now().uptimeNanoseconds
         try migrator.migrate(queue)
         if !applied.isEmpty {
-            upgrade = (migrator.migrations.filter { !applied.contains($0) },
-                       Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            upgrade = (pending, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
     }
 
