@@ -313,7 +313,7 @@ import Testing
 
     @Test func theLastDuplicateWinsAndDeepFramesKeepTheirId() {
         let dup = #"{"type":"subscribe","id":"1","conversationId":5,"afterSeq":2,"conversationId":"c","afterSeq":"x","afterSeq":4}"#
-        #expect(RequestParser.parse(Array(dup.utf8)).result == .success(.subscribe(conversationId: "c", afterSeq: 4)))
+        #expect(RequestParser.parse(Array(dup.utf8)).result == .success(.subscribe(conversationId: "c", afterSeq: 4, afterClientId: nil)))
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
         let r = RequestParser.parse(Array(#"{"type":"send","id":"q7","message":\#(deep)}"#.utf8))
         #expect(r.id == "q7")

@@ -68,7 +68,8 @@ enum LegacyRequestParser {
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":
-            return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0)
+            return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0,
+                              afterClientId: try f.optionalIdentifier("afterClientId", max: Limits.idChars))
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
         case "send":
             guard case .object(let m)? = f.o["message"] else { throw .invalid("message") }

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import shutil
+
+import pytest
 
 from client import Env
 
@@ -143,3 +146,46 @@ async def test_resync_when_more_than_500_missed(server):
         assert b1.message_seqs(cid) == [511]
         assert b2.message_seqs(cid) == [511]
         assert b3.message_seqs(cid) == list(range(11, 512))
+
+
+@pytest.mark.sqlite_only
+async def test_after_a_restore_a_client_that_saw_lost_messages_starts_over(server_factory, tmp_path):
+    """A server restored from a backup gives the seqs of what was lost to new messages.
+    A client that saw a lost message at its afterSeq got only what came after, kept the
+    lost ones, and never saw the new ones at those seqs. Naming the message it holds
+    there (afterClientId) makes the server answer resync."""
+    srv = server_factory()
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
+        await ana.send_text(cid, "kept 1")
+        await ana.send_text(cid, "kept 2")
+    srv.stop()
+    backup = tmp_path / "backup"
+    shutil.copytree(srv.data_dir, backup)
+
+    srv.start()
+    async with Env(srv) as env:
+        ben2 = await env.login(ben.token)
+        lost = [await ben2.send_text(cid, f"lost {i}", client_id=f"lost-{i}") for i in range(2)]
+        assert [m["seq"] for m in lost] == [3, 4]
+    srv.stop()
+    shutil.rmtree(srv.data_dir)
+    shutil.copytree(backup, srv.data_dir)  # the restore
+
+    srv.start()
+    async with Env(srv) as env:
+        ben3 = await env.login(ben.token)
+        new = [await ben3.send_text(cid, f"new {i}") for i in range(3)]
+        assert [m["seq"] for m in new] == [3, 4, 5], "the restored history goes on from 2"
+        ana2 = await env.login(ana.token)
+        sub = await ana2.call("subscribe", conversationId=cid, afterSeq=4, afterClientId="lost-1")
+        assert sub["resync"] is True and sub["lastSeq"] == 5, sub
+        # a client whose message at afterSeq is the server's resumes as before
+        ana3 = await env.login(ana.token, label="ana3")
+        sub = await ana3.call("subscribe", conversationId=cid, afterSeq=4, afterClientId=new[1]["clientId"])
+        assert sub["resync"] is False, sub
+        await ana3.wait_message(cid, seq=5)
+        # an id that is not one is refused as bad input
+        await ana3.expect_error("subscribe", "invalid_field", conversationId=cid, afterSeq=4, afterClientId="")

@@ -416,3 +416,26 @@ test("a page asked for before the transcript started over (resync) or let pages 
   seqs = store.transcript("c3").messages.map((m) => m.seq);
   assert.ok(seqs.every((s, i) => i === 0 || s === seqs[i - 1] + 1), `no gap: ${seqs[0]}..${seqs.at(-1)}`);
 });
+
+test("a subscribe names the message held at afterSeq, so a server restored from a backup can tell that history went another way", async () => {
+  const { store, client, sync } = setup();
+  const conversations = [{ id: C, title: "A", lastSeq: 2, members: [] }];
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[0].resolve({ conversations });
+  await tick();
+  asked(client, "subscribe")[0].resolve({ conversation: conversations[0], lastSeq: 2 });
+  client.serverSends("message", { conversationId: C, message: { seq: 1, clientId: "k1", sender: ANA.userId, createdAt: 1, kind: "text", text: "a" } });
+  client.serverSends("message", { conversationId: C, message: { seq: 2, clientId: "k2", sender: ANA.userId, createdAt: 2, kind: "text", text: "b" } });
+  await tick();
+
+  client.setStatus("offline");
+  client.setStatus("online");
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[1].resolve({ conversations });
+  await tick();
+  assert.deepEqual(asked(client, "subscribe")[1].fields, { conversationId: C, afterSeq: 2, afterClientId: "k2" });
+  // the server's seq 2 is another message: it answers resync, and the page starts over
+  asked(client, "subscribe")[1].resolve({ conversation: conversations[0], lastSeq: 3, resync: true });
+  await tick();
+  assert.deepEqual(store.transcript(C).messages, [], "the lost messages are not kept");
+});

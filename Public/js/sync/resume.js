@@ -52,7 +52,11 @@ export class Resume {
     const held = this.store.transcript(conversationId);
     const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, this.store.state.lastRead[conversationId] || 0);
     this.store.setTranscript(conversationId, startAt(held, afterSeq));
-    const r = await this.client.request("subscribe", { conversationId, afterSeq });
+    // Which message this page holds at afterSeq: after a server was restored from a
+    // backup, others' new messages took seqs this page had seen, and without it the
+    // page kept the lost ones and never got those (the server answers resync).
+    const afterClientId = held.messages.find((m) => m.seq === afterSeq)?.clientId;
+    const r = await this.client.request("subscribe", { conversationId, afterSeq, ...(afterClientId ? { afterClientId } : {}) });
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
     if (r.resync) this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
     // the open conversation shows its last page, also when asking for it failed before

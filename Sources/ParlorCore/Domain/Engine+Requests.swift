@@ -120,10 +120,17 @@ extension Engine {
             try deleteMessage(cid, seq, by: userId, tx, &out)
             out.result(conn, id) { _ in }
 
-        case .subscribe(let cid, let afterSeq):
+        case .subscribe(let cid, let afterSeq, let afterClientId):
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
-            let resync = afterSeq > c.lastSeq || c.lastSeq - afterSeq > Limits.replayMessages
+            var resync = afterSeq > c.lastSeq || c.lastSeq - afterSeq > Limits.replayMessages
+            // The client's message at afterSeq is not this server's: its history went on
+            // from an earlier point (a restored backup) and others' new messages took the
+            // same seqs. Replaying after afterSeq would skip some and leave its own.
+            if !resync, afterSeq > 0, let afterClientId,
+               try tx.message(conversationId: cid, seq: afterSeq)?.clientId != afterClientId {
+                resync = true
+            }
             out.result(conn, id) { w in
                 w.key("conversation"); MessageJSON.write(c, into: &w)
                 w.field("lastSeq", c.lastSeq)

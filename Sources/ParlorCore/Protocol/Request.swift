@@ -34,7 +34,8 @@ public enum Request: Equatable, Sendable {
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
-    case subscribe(conversationId: String, afterSeq: Int)
+    /// `afterClientId`: the clientId of the message the client holds at `afterSeq`.
+    case subscribe(conversationId: String, afterSeq: Int, afterClientId: String?)
     case unsubscribe(conversationId: String)
     case send(conversationId: String, clientId: String, content: MessageContent)
     case history(conversationId: String, beforeSeq: Int?, limit: Int)
