@@ -17,6 +17,7 @@ const KEY = {
   lastRead: (u) => `parlor.lastRead.${u}`,
   outbox: (u) => `parlor.outbox.${u}`,
   refused: (u) => `parlor.refused.${u}`,
+  unheard: (u) => `parlor.unheard.${u}`,
   previews: (u) => `parlor.previews.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   staged: (u) => `parlor.staged.${u}`,
@@ -236,7 +237,7 @@ export class Store extends EventTarget {
   }
 
   loadForUser(userId) {
-    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
+    this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), unheard: readJSON(KEY.unheard(userId), []), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
   }
 
   markRead(conversationId, seq) {
@@ -275,6 +276,19 @@ export class Store extends EventTarget {
     if (!uid) return;
     this.update(["refused"], () => ({ refused: records }));
     writeJSON(KEY.refused(uid), records);
+  }
+
+  /** App moves whose sending their app did not see end (apps/pane.js: keepUnheard). */
+  unheard() {
+    return (this.state.user && this.state.unheard) || [];
+  }
+
+  /** Kept for the next load without `startedIn`, the frame each was started in (gone by then). */
+  saveUnheard(records) {
+    const uid = this.state.user?.id;
+    if (!uid) return;
+    this.state = { ...this.state, unheard: records };
+    writeJSON(KEY.unheard(uid), records.map(({ startedIn, ...r }) => r));
   }
 
   /** A composer's staged items, kept for the next load as the typed drafts are (state/composer.js). */

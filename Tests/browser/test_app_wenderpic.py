@@ -697,6 +697,61 @@ def test_a_drawing_sent_after_the_app_was_closed_is_not_the_next_new_game(people
     expect_a_blank_new_game(ana)
 
 
+@pytest.mark.parametrize("then", ["closed", "reloaded"])
+def test_more_ink_whose_answer_comes_after_the_app_closed_is_not_drawn_again(people, then):
+    """A slow network (an outside review): Ana sends more ink, and closes WenderPic (or
+    reloads) before the server's answer comes. Her app only ended the round's draft on
+    that answer, so the sent lines came back as a draft when she next opened the game,
+    and Done sent them again. The host now hands the app the move (didSendWhileClosed)."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Slow answers")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    slow = HeldAnswers()
+    slow.watch(ana, "Slow answers")
+    ana_sends_a_drawing(ana, ben)
+    open_the_drawing(ben)
+    frame(ben).get_by_label("Your guess").fill("kettle")
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    send(ben)
+    expect_bubble(ana, "👎 kettle", "Ben guessed", "1 guess")
+
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, TOP_LINE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
+    slow.hold()
+    send(ana)
+    slow.wait_for_sends(ana, 1)
+    if then == "closed":
+        ana.locator("#app-pane .pane-bar").get_by_role("button", name=f"Close {APP}").click()
+        expect(ana.locator("#app-pane")).to_be_hidden()
+        slow.release()
+    else:
+        slow.holding = False  # what was held is dropped with the socket; the page sends again
+        ana.reload()
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "Ana added more ink", "1 guess")
+
+    # Ben guesses wrong again: Ana opens the game for another round
+    app_rows(ben).locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    frame(ben).get_by_label("Your guess").fill("zebra")
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    send(ben)
+    expect_bubble(ana, "👎 zebra", "Ben guessed", "2 guesses")
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    expect(frame(ana).get_by_role("button", name="Undo")).to_be_disabled()
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
+    shot(ana, f"wenderpic-more-ink-answered-after-{then}")
+
+
 def test_a_drawing_in_the_message_box_survives_a_reload(people):
     """Done, a line typed, a reload: both are still in the message box (before,
     only the typed text was); Send sends the drawing, and the app, opened again,

@@ -42,8 +42,6 @@ export class AppPane extends EventTarget {
     Object.assign(this, { element, store, sync, catalog, outgoing, announce });
     this.frame = null;
     this.queue = Promise.resolve();
-    /** Staged app messages sent while the app that staged them was gone (see forwardSending). */
-    this.unheard = [];
     this.build();
     outgoing.addEventListener("startsending", (e) => this.forwardSending("didStartSending", e.detail));
     outgoing.addEventListener("cancelsending", (e) => this.forwardSending("didCancelSending", e.detail));
@@ -167,10 +165,11 @@ export class AppPane extends EventTarget {
   async handOverUnheard() {
     const s = this.state;
     const frame = this.frame;
-    const mine = (u) => u.conversationId === s.conversationId && u.appId === s.appId;
-    for (const u of this.unheard.filter(mine)) {
+    // one started in this frame is still its own to hear (its insert answers it)
+    const mine = (u) => u.conversationId === s.conversationId && u.appId === s.appId && u.startedIn !== frame;
+    for (const u of this.store.unheard().filter(mine)) {
       if (frame !== this.frame || frame.closed || frame.leaving) return;
-      this.unheard = this.unheard.filter((v) => v !== u);
+      this.store.saveUnheard(this.store.unheard().filter((v) => v !== u));
       await frame.hook("didSendWhileClosed", { message: this.snapshotOf(u.message, { isPending: false, senderParticipantId: this.participants?.local }) });
     }
   }
@@ -368,6 +367,10 @@ export class AppPane extends EventTarget {
     if (!item.ref) return;
     const here = this.state.active && conversationId === this.conversationId && item.appId === this.state.appId;
     if (here && item.frame === this.frame) {
+      // Kept until the app hears it was sent (its insert answers): closed or reloaded
+      // before that, it kept the move as unsent (WenderPic's lines came back as a draft,
+      // and Done sent them again); it hears didSendWhileClosed when it is next there.
+      if (hook === "didStartSending") this.keepUnheard(conversationId, item, this.frame);
       const snap = this.snapshotOf(item.message, { ref: item.ref, isPending: hook === "didCancelSending", senderParticipantId: this.participants.local });
       this.enqueue(async () => {
         if (this.frame && item.frame === this.frame) await this.frame.hook(hook, { message: snap });
@@ -395,8 +398,15 @@ export class AppPane extends EventTarget {
     }
   }
 
-  keepUnheard(conversationId, item) {
-    this.unheard = [...this.unheard, { conversationId, appId: item.appId, message: item.message }].slice(-UNHEARD_KEPT);
+  keepUnheard(conversationId, item, startedIn = null) {
+    const record = { conversationId, appId: item.appId, message: item.message, ref: item.ref ?? null, startedIn };
+    this.store.saveUnheard([...this.store.unheard(), record].slice(-UNHEARD_KEPT));
+  }
+
+  /** The app that started sending it heard it was sent: nothing to hand over. */
+  heard(frame, ref) {
+    const left = this.store.unheard().filter((u) => !(u.startedIn === frame && u.ref === ref));
+    if (left.length !== this.store.unheard().length) this.store.saveUnheard(left);
   }
 
   // ---- calls from the app ---------------------------------------------------------
@@ -424,8 +434,11 @@ export class AppPane extends EventTarget {
         const image = await this.checkedAppImage(args.image);
         try {
           const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image });
+          if (frame === this.frame && !frame.closed) this.heard(frame, args.ref ?? null);
           return this.snapshotOf(stored);
         } catch (error) {
+          // not sent: the app hears why now, or, refused, as didFailSending when next there
+          this.heard(frame, args.ref ?? null);
           throw await this.sendError(error, frame);
         }
       }
