@@ -22,6 +22,7 @@ const KEY = {
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   staged: (u) => `parlor.staged.${u}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
+  appDataPending: (u) => `parlor.appdataPending.${u}`,
   recoveryKey: "parlor.recoveryKey",
 };
 
@@ -323,6 +324,17 @@ export class Store extends EventTarget {
   offlineAppData(appId) {
     const uid = this.state.user?.id;
     return uid ? readJSON(KEY.appData(uid, appId), {}) : {};
+  }
+
+  /** App storage writes made offline, not yet on the server: [{appId, key, value}], one per key. */
+  pendingAppData() {
+    const uid = this.state.user?.id;
+    return uid ? readJSON(KEY.appDataPending(uid), []) : [];
+  }
+
+  savePendingAppData(list) {
+    const uid = this.state.user?.id;
+    if (uid) writeJSON(KEY.appDataPending(uid), list);
   }
 
   /** An app's storage as the server has it; a copy is kept for offline reads. */

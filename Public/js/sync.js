@@ -96,6 +96,7 @@ export class Sync extends EventTarget {
       if (!(error instanceof ProtocolError) || !TRANSIENT.has(error.code)) console.warn("Parlor: sync failed", error);
     }
     this.flushOutbox();
+    this.storage.flushPending();
   }
 
   /** The waiting images of what a previous page left staged or in the outbox: their previews, and nothing else kept. */

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, shot, two_with_app
-from test_app_wenderpic import APP, ana_sends_a_drawing, app_rows, draw_mouse, drawn, expect_bubble, open_the_drawing
+from test_app_wenderpic import APP, ana_sends_a_drawing, app_rows, draw_mouse, drawn, expect_bubble, ink, open_the_drawing
 import test_app_partylist as party
 import test_app_icecream as icecream
 
@@ -427,3 +427,34 @@ def test_a_vote_refused_after_the_winner_came_in_hands_the_winner_over_once(peop
         expect(current.locator(".trailing-subcaption")).to_have_text("1 no")
     # Ana's vote, once (an app hears only the others' messages)
     expect(frame(ben).locator("#lifecycle li", has_text="didReceive")).to_have_count(1)
+
+
+def test_a_drawing_made_offline_survives_closing_the_app(people):
+    """An outside review of phones on a bad network: lines drawn offline, then the pane
+    closed, were lost (the app's storage refused the write offline): reopened, a new
+    word and blank paper. App storage written offline is kept and sent once online."""
+    ben = people.join("Ben", viewport=(390, 844), mobile=True)
+    create_conversation(ben, "Doodles")
+    install_app(ben, APP)
+    open_from_drawer(ben, APP)
+    frame(ben).get_by_role("button", name="New Game").click()
+    pane_ready(ben, "expanded")
+    drawn(ben)
+    word = frame(ben).locator("#word").inner_text().strip()
+    ben.context.set_offline(True)
+    expect(ben.locator("html")).not_to_have_attribute("data-connection", "online")
+    draw_mouse(ben, [(0.2, 0.2), (0.8, 0.2), (0.8, 0.8)])
+    full = ink(ben)
+    ben.locator("#app-pane").get_by_role("button", name=f"Close {APP}").first.click()
+    expect(ben.locator("#app-pane")).to_be_hidden()
+    ben.context.set_offline(False)
+    expect(ben.locator("html")).to_have_attribute("data-connection", "online", timeout=30_000)
+    ben.reload()  # from the server's copy now, not this page's memory
+    expect(ben.locator("html")).to_have_attribute("data-connection", "online")
+    open_from_drawer(ben, APP)
+    frame(ben).get_by_role("button", name="New Game").click()
+    pane_ready(ben, "expanded")
+    drawn(ben)
+    expect(frame(ben).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.I))
+    assert ink(ben) == full, "the lines drawn offline are there, with the ink they took"
+    expect(frame(ben).get_by_role("button", name="Undo")).to_be_enabled()

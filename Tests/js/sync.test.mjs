@@ -439,3 +439,47 @@ test("a subscribe names the message held at afterSeq, so a server restored from 
   await tick();
   assert.deepEqual(store.transcript(C).messages, [], "the lost messages are not kept");
 });
+
+test("app storage: a write made offline is kept here, read back, and sent once signed in again; one refused for good is dropped", async () => {
+  const { store, client, sync } = inConversation();
+  sync.appData("wenderpic");
+  asked(client, "appdata.get")[0].resolve({ data: { words: "w" } });
+  await tick();
+  client.setStatus("offline");
+  const saved = sync.setAppData("wenderpic", "drafts", "lines");
+  await tick();
+  asked(client, "appdata.set")[0].reject(new ProtocolError({ code: "offline", message: "not connected" }));
+  await saved; // the app is not told it failed: it is kept
+  assert.deepEqual(store.state.appData.wenderpic, { words: "w", drafts: "lines" });
+  assert.deepEqual(JSON.parse(storage.getItem(`parlor.appdata.${ME.id}.wenderpic`)), { words: "w", drafts: "lines" });
+
+  // a reload: the server's copy is asked for again, and the pending write wins over it
+  store.update(["appData"], () => ({ appData: {} }));
+  const read = sync.appData("wenderpic");
+  asked(client, "appdata.get")[1].resolve({ data: { words: "w" } });
+  assert.deepEqual(await read, { words: "w", drafts: "lines" });
+
+  // signed in again: sent, and no longer pending
+  client.setStatus("online");
+  sync.storage.flushPending();
+  await tick();
+  const sent = asked(client, "appdata.set")[1];
+  assert.deepEqual(sent.fields, { appId: "wenderpic", key: "drafts", value: "lines" });
+  sent.resolve({});
+  await tick();
+  assert.deepEqual(store.pendingAppData(), []);
+
+  // refused for good when sent: dropped, not sent at every sign-in
+  store.savePendingAppData([{ appId: "wenderpic", key: "huge", value: "x" }]);
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    const flushed = sync.storage.flushPending();
+    await tick();
+    asked(client, "appdata.set")[2].reject(new ProtocolError({ code: "too_long", message: "too long" }));
+    await flushed;
+  } finally {
+    console.warn = warn;
+  }
+  assert.deepEqual(store.pendingAppData(), []);
+});

@@ -19,6 +19,8 @@ import { builderView } from "./views/builder.js";
 import { finishedView } from "./views/finished.js";
 
 const root = document.getElementById("root");
+/** The app storage's refusals of a value too big to keep: worth keeping less. */
+const SIZE_REFUSALS = new Set(["too_long", "storage_full"]);
 
 /** The sundae a message carries, or null. */
 function sundaeOf(message) {
@@ -349,7 +351,9 @@ class IceCreamBuilder extends MessagesAppViewController {
         await this.storage.set(HISTORY_KEY, list);
         return;
       } catch (error) {
-        if (list.length <= 1) return;
+        // Only a refusal for size shortens it: any other (the server busy, say) is no
+        // reason to drop stickers, and the next save tries again.
+        if (!SIZE_REFUSALS.has(error?.code) || list.length <= 1) return;
         list = list.slice(0, Math.ceil(list.length / 2)); // storage full: keep the newest half
         this.history = list;
       }

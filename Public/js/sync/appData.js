@@ -1,6 +1,11 @@
 // An app's per-user storage. It lives on the server so it follows the user to
 // every device; the store holds it as the server has it (asked for once per
-// app), and keeps a copy in this browser to read while offline.
+// app), and keeps a copy in this browser to read while offline. A write made
+// offline is kept here, in the copy and in a list of pending writes, and sent
+// once the page is signed in again (flushPending): an app's draft saved as it
+// closed, offline, was lost, and Ice Cream cut its sticker history down for good.
+
+const UNREACHABLE = new Set(["offline", "timeout"]);
 
 export class AppData {
   /**
@@ -20,8 +25,15 @@ export class AppData {
     if (held) return Promise.resolve(held);
     return this.store.requests.join(`appdata|${appId}`, () => this.client.request("appdata.get", { appId }).then(
       (r) => {
-        this.store.saveAppData(appId, r.data);
-        return r.data;
+        // what was written offline and is not sent yet wins over the server's
+        const data = { ...r.data };
+        for (const p of this.store.pendingAppData()) {
+          if (p.appId !== appId) continue;
+          if (p.value === null) delete data[p.key];
+          else data[p.key] = p.value;
+        }
+        this.store.saveAppData(appId, data);
+        return data;
       },
       (error) => {
         if (error.code === "offline") return this.store.offlineAppData(appId);
@@ -72,10 +84,38 @@ export class AppData {
   }
 
   async write(appId, key, value) {
-    await this.client.request("appdata.set", { appId, key, value: value === undefined ? null : value });
+    const v = value === undefined ? null : value;
+    try {
+      await this.client.request("appdata.set", { appId, key, value: v });
+      this.pend(appId, key, undefined);
+    } catch (error) {
+      if (!UNREACHABLE.has(error.code)) throw error;
+      this.pend(appId, key, v);
+    }
     const data = { ...(await this.get(appId)) };
-    if (value === null || value === undefined) delete data[key];
-    else data[key] = value;
+    if (v === null) delete data[key];
+    else data[key] = v;
     this.store.saveAppData(appId, data);
+  }
+
+  /** Notes (or, with undefined, forgets) a write the server does not have yet. */
+  pend(appId, key, value) {
+    const list = this.store.pendingAppData();
+    const others = list.filter((p) => p.appId !== appId || p.key !== key);
+    if (value === undefined && others.length === list.length) return;
+    this.store.savePendingAppData(value === undefined ? others : [...others, { appId, key, value }]);
+  }
+
+  /** Signed in again: the writes made offline go to the server, each the latest of its key. */
+  async flushPending() {
+    for (const p of this.store.pendingAppData()) {
+      try {
+        await this.set(p.appId, p.key, p.value);
+      } catch (error) {
+        // refused for good (too long, the store full, an app gone): it never will be stored
+        this.pend(p.appId, p.key, undefined);
+        console.warn(`Parlor: ${p.appId}'s storage write of "${p.key}" was refused`, error);
+      }
+    }
   }
 }
