@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import PUBLIC, confirm_app_send, create_conversation, frame, install_app, open_from_drawer, pane_ready, send_text, shot
+from conftest import PUBLIC, app_frame, confirm_app_send, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, send_text, shot
 
 APP = "Quick Poll"
 
@@ -195,3 +195,30 @@ def test_an_authors_mistakes_show_as_such(people_with_fixture_apps):
     ana.get_by_role("button", name="Apps", exact=True).click()
     expect(ana.locator("#drawer .app-icon.fallback")).to_have_text("N")
     assert any('app "nameless" is left out: its name must be 1-64 characters' in w for w in warnings), warnings
+
+
+def test_moves_an_app_sent_itself_and_heard_refused_leave_no_grey_copies(people_with_fixture_apps):
+    """An app author's review: one tap sent three moves with send() on one version; the
+    app heard the two refusals, yet each left a grey "Not sent" copy in the transcript,
+    across reloads, that only the app's next insert took away (a game that moves with
+    send() makes none). A refusal the app heard is the app's to show."""
+    people = people_with_fixture_apps("doubletap")
+    ana = people.join("Ana")
+    create_conversation(ana, "Taps")
+    install_app(ana, "Double Tap")
+    open_from_drawer(ana, "Double Tap")
+    app_frame(ana).get_by_role("button", name="Start").click()
+    expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
+    send(ana)
+    bubble = ana.locator(".row[data-seq][data-kind=app] .app-bubble")
+    expect(bubble).to_contain_text("started")
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name="Close Double Tap").click()
+    bubble.click()
+    pane_ready(ana, "expanded")
+    app_frame(ana).get_by_role("button", name="Tap").click()
+    expect(app_frame(ana).locator("#results li")).to_have_count(3)
+    expect(app_frame(ana).locator("#results li", has_text="session_conflict")).to_have_count(2)
+    expect(ana.locator(".row.pending")).to_have_count(0)
+    ana.reload()
+    expect(ana.locator(".row[data-seq][data-kind=app] .app-bubble")).to_contain_text("tap")
+    expect(ana.locator(".row.pending")).to_have_count(0)

@@ -427,6 +427,9 @@ def test_a_vote_refused_after_the_winner_came_in_hands_the_winner_over_once(peop
         expect(current.locator(".trailing-subcaption")).to_have_text("1 no")
     # Ana's vote, once (an app hears only the others' messages)
     expect(frame(ben).locator("#lifecycle li", has_text="didReceive")).to_have_count(1)
+    # the app heard its send() refused and voted again: no grey copy is left behind
+    # (an app author's review: it stayed until an insert, which a poll never makes)
+    expect(ben.locator(".row.pending")).to_have_count(0)
 
 
 def test_a_drawing_made_offline_survives_closing_the_app(people):

@@ -455,7 +455,14 @@ export class AppPane extends EventTarget {
           const stored = await this.sync.send(conversationId, message, { image });
           return this.snapshotOf(stored);
         } catch (error) {
-          throw await this.sendError(error, frame);
+          const refusal = await this.sendError(error, frame);
+          // A move the app sent itself, and heard refused, is its own to show (an app
+          // author's review): its grey copy went only with the app's next insert, and
+          // an app that moves with send() never makes one (nine copies after a double tap).
+          if (refusal.code === "session_conflict" && error.clientId && frame === this.frame && !frame.closed) {
+            this.sync.discard(conversationId, error.clientId);
+          }
+          throw refusal;
         }
       }
       case "insertText":
