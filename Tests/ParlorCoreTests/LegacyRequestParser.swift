@@ -71,6 +71,7 @@ enum LegacyRequestParser {
             return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0,
                               afterClientId: try f.optionalIdentifier("afterClientId", max: Limits.idChars))
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
+        case "ping": return .ping
         case "send":
             guard case .object(let m)? = f.o["message"] else { throw .invalid("message") }
             return .send(

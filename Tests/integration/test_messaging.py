@@ -291,3 +291,12 @@ async def test_big_rooms_list_200_members_and_look_up_the_rest(server):
         assert sorted(m["name"] for m in found["members"]) == ["Guest 203", "Guest 204"]
         outsider = await env.register("Outsider")
         await outsider.expect_error("members", "not_member", conversationId=cid, userIds=ids)
+
+
+async def test_ping_is_answered_once_signed_in(server):
+    """The web client's check that a connection still carries anything."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        assert await ana.call("ping") == {}
+        stranger = await env.connect()
+        await stranger.expect_error("ping", "not_authenticated")

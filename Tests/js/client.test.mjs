@@ -231,3 +231,41 @@ test("the browser going offline drops the connection at once, without waiting fo
   assert.equal(FakeSocket.all.length, 2, "one reconnect, not two");
   c.stop();
 });
+
+test("a connection that says nothing is asked (ping), and dropped and made again when the ping goes unanswered", async (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout", "setInterval", "Date"] });
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 0 });
+  c.start({ token: "T" });
+  await tick();
+  const ws = FakeSocket.all[0];
+  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
+  await tick();
+  assert.equal(c.status, "online");
+
+  // quiet for 25 s: a ping; answered, the connection stays
+  t.mock.timers.tick(25_000);
+  await tick();
+  const ping = ws.sent.at(-1);
+  assert.equal(ping.type, "ping");
+  ws.serverSends({ type: "result", re: ping.id, result: {} });
+  await tick();
+  t.mock.timers.tick(10_000);
+  await tick();
+  assert.equal(c.status, "online");
+  assert.equal(FakeSocket.all.length, 1);
+
+  // a request goes unanswered (the signal went): a ping at once, unanswered too: dropped
+  const lost = c.request("send", { conversationId: "c1" });
+  t.mock.timers.tick(20_000);
+  await assert.rejects(lost, { code: "timeout" });
+  assert.equal(ws.sent.at(-1).type, "ping", "asked at once");
+  t.mock.timers.tick(10_000);
+  await tick();
+  assert.equal(c.status, "offline", "no longer says online");
+  t.mock.timers.tick(2_000);
+  await tick();
+  assert.equal(FakeSocket.all.length, 2, "connecting again");
+  assert.equal(FakeSocket.all[1].sent[0].type, "auth");
+  c.stop();
+});

@@ -100,3 +100,17 @@ test("Sync.whenOnline resolves at the client's next online, not at connecting", 
   await tick();
   assert.equal(done, true);
 });
+
+test("an attempt that stalls is given up after its deadline, as unreachable, so it is tried again", async () => {
+  const { upload, uploadDeadlineMs } = await import("../../Public/js/sync/uploads.js");
+  let signal = null;
+  const stalled = (url, init) => new Promise((_, reject) => {
+    signal = init.signal;
+    init.signal.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError")));
+  });
+  await assert.rejects(upload(new Blob(["x"]), "t", { fetch: stalled, deadlineMs: 20 }), (e) => e.code === "unreachable");
+  assert.equal(signal.aborted, true);
+  // the server's bounds, and a little more: a small drawing 12-13 s, a 5 MiB photo at most 125 s
+  assert.equal(uploadDeadlineMs(1), 13_000);
+  assert.equal(uploadDeadlineMs(5 * 1024 * 1024), 125_000);
+});

@@ -35,6 +35,15 @@ export class ProtocolError extends Error {
 
 const REQUEST_TIMEOUT_MS = 20000;
 
+/**
+ * A connection can die without a word (a weak signal: nothing arrives, no close
+ * either), and the page said "online" while its sends went into it for minutes (an
+ * outside review). Once the server has said nothing for QUIET_MS, or a request went
+ * unanswered, a `ping` asks; no answer within PROBE_TIMEOUT_MS and the connection is
+ * dropped and made again, and the outbox sends what it holds once more.
+ */
+export const LIVENESS = { QUIET_MS: 25_000, PROBE_TIMEOUT_MS: 10_000, CHECK_EVERY_MS: 5_000 };
+
 /** The server signed this device out (revoked, or the account deactivated). */
 export const SIGNED_OUT_CLOSE_CODE = 4003;
 
@@ -80,6 +89,10 @@ export class ParlorClient extends EventTarget {
     /** @type {Map<string, {type: string, resolve: Function, reject: Function, timer: any}>} */
     this.waiting = new Map();
     this.stopped = true;
+    /** When the server last said anything (any frame), and whether a ping is out. */
+    this.lastHeard = 0;
+    this.probing = false;
+    this.livenessTimer = null;
   }
 
   /**
@@ -98,6 +111,7 @@ export class ParlorClient extends EventTarget {
     this.stopped = true;
     this.restarting = false;
     clearTimeout(this.retryTimer);
+    this.stopLiveness();
     if (this.ws) this.ws.close(1000);
     this.ws = null;
     this.setStatus("offline");
@@ -119,6 +133,7 @@ export class ParlorClient extends EventTarget {
     const ws = this.ws;
     if (!ws) return;
     this.ws = null;
+    this.stopLiveness();
     ws.close(4000, "client drop");
     this.failAll("offline", "the connection was lost");
     this.scheduleRetry();
@@ -142,11 +157,14 @@ export class ParlorClient extends EventTarget {
     this.ws = ws;
     ws.onopen = () => this.authenticate(ws);
     ws.onmessage = (e) => {
-      if (ws === this.ws) this.receive(e.data);
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      this.receive(e.data);
     };
     ws.onclose = (e) => {
       if (ws !== this.ws) return;
       this.ws = null;
+      this.stopLiveness();
       if (e?.code === SIGNED_OUT_CLOSE_CODE) {
         // the token is dead: reconnecting with it would only be refused again
         this.stopped = true;
@@ -179,6 +197,7 @@ export class ParlorClient extends EventTarget {
       this.authenticated = true;
       this.attempt = 0;
       this.restarting = false;
+      this.startLiveness(ws);
       this.setStatus("online");
       this.dispatchEvent(new CustomEvent("ready", {
         detail: {
@@ -224,13 +243,45 @@ export class ParlorClient extends EventTarget {
     }
   }
 
-  rawRequest(ws, type, fields) {
+  startLiveness(ws) {
+    this.stopLiveness();
+    this.lastHeard = Date.now();
+    this.livenessTimer = setInterval(() => this.checkAlive(ws), LIVENESS.CHECK_EVERY_MS);
+    this.livenessTimer.unref?.(); // node's tests: a client left running does not hold the process
+  }
+
+  stopLiveness() {
+    clearInterval(this.livenessTimer);
+    this.livenessTimer = null;
+    this.probing = false;
+  }
+
+  /** Asks the server whether the connection still carries anything; drops it if not. */
+  async checkAlive(ws, now = false) {
+    if (ws !== this.ws || !this.authenticated || this.probing) return;
+    if (!now && Date.now() - this.lastHeard < LIVENESS.QUIET_MS) return;
+    this.probing = true;
+    try {
+      await this.rawRequest(ws, "ping", {}, LIVENESS.PROBE_TIMEOUT_MS);
+    } catch (error) {
+      if (ws === this.ws && error.code === "timeout") {
+        this.dispatchEvent(new CustomEvent("dead", { detail: {} }));
+        this.drop();
+      }
+    } finally {
+      if (ws === this.ws) this.probing = false;
+    }
+  }
+
+  rawRequest(ws, type, fields, timeoutMs = REQUEST_TIMEOUT_MS) {
     const id = `r${this.nextId++}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(id);
         reject(new ProtocolError({ code: "timeout", message: "the server did not answer" }));
-      }, REQUEST_TIMEOUT_MS);
+        // an unanswered request: is anyone there?
+        if (type !== "ping") this.checkAlive(ws, true);
+      }, timeoutMs);
       this.waiting.set(id, { type, resolve, reject, timer });
       try {
         ws.send(JSON.stringify({ ...fields, type, id }));

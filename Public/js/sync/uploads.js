@@ -14,28 +14,45 @@ import { sendRetryDelay } from "../net/retry.js";
 const UNAVAILABLE = new Set([502, 503, 504]);
 
 /**
+ * How long one attempt may take before it is given up and tried again: the server's
+ * own bounds (10 s, then at least 2 KiB a second; 120 s in all) and a little more. A
+ * stalled upload (a connection that died without a word) held the conversation's
+ * later messages, "Sending…", until a reload (an outside review).
+ */
+export function uploadDeadlineMs(bytes) {
+  return Math.min(125_000, 12_000 + Math.ceil(bytes / 2048) * 1000);
+}
+
+/**
  * One attempt.
  * @param {Blob} blob
  * @param {string | null} token the account's token
  * @returns {Promise<string>} the blob's hash
  */
-export async function upload(blob, token) {
+export async function upload(blob, token, { fetch: fetching = fetch, deadlineMs = uploadDeadlineMs(blob.size) } = {}) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), deadlineMs);
   let res;
-  try {
-    res = await fetch("/blobs", {
-      method: "POST",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": blob.type || "application/octet-stream" },
-      body: blob,
-    });
-  } catch {
-    // fetch rejects only when no answer came at all
-    throw new ProtocolError({ code: "unreachable", message: "the server could not be reached" });
-  }
   let body = {};
   try {
-    body = await res.json();
-  } catch {
-    // no body
+    try {
+      res = await fetching("/blobs", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": blob.type || "application/octet-stream" },
+        body: blob,
+        signal: abort.signal,
+      });
+    } catch {
+      // no answer at all, or none in time
+      throw new ProtocolError({ code: "unreachable", message: "the server could not be reached" });
+    }
+    try {
+      body = await res.json();
+    } catch {
+      if (abort.signal.aborted) throw new ProtocolError({ code: "unreachable", message: "the answer stopped coming" });
+    }
+  } finally {
+    clearTimeout(timer);
   }
   if (UNAVAILABLE.has(res.status)) {
     throw new ProtocolError({ code: "unreachable", message: `the server is unavailable (${res.status})` });

@@ -148,6 +148,9 @@ extension Engine {
                 try subscribeLive(conn, cid, userId: userId, caughtUpTo: c.lastSeq, tx, &out)
             }
 
+        case .ping:
+            out.result(conn, id) { _ in }
+
         case .unsubscribe(let cid):
             out.actions.append(.unsubscribe(conn, conversationId: cid))
             out.result(conn, id) { _ in }

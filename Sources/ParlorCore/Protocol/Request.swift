@@ -37,6 +37,9 @@ public enum Request: Equatable, Sendable {
     /// `afterClientId`: the clientId of the message the client holds at `afterSeq`.
     case subscribe(conversationId: String, afterSeq: Int, afterClientId: String?)
     case unsubscribe(conversationId: String)
+    /// Answered at once with `{}`: a page's check that its connection is alive (a
+    /// half-open socket, on a weak signal, looks open and carries nothing).
+    case ping
     case send(conversationId: String, clientId: String, content: MessageContent)
     case history(conversationId: String, beforeSeq: Int?, limit: Int)
     case installApp(appId: String)
@@ -78,6 +81,7 @@ public enum Request: Equatable, Sendable {
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"
         case .unsubscribe: "unsubscribe"
+        case .ping: "ping"
         case .send: "send"
         case .history: "history"
         case .installApp: "apps.install"

@@ -106,6 +106,7 @@ public enum RequestParser {
             return .subscribe(conversationId: try f.id("conversationId"), afterSeq: try f.optionalInt("afterSeq", min: 0) ?? 0,
                               afterClientId: try f.optionalIdentifier("afterClientId", max: Limits.idChars))
         case "unsubscribe": return .unsubscribe(conversationId: try f.id("conversationId"))
+        case "ping": return .ping
         case "send": return try send(f)
         case "history":
             return .history(
