@@ -104,3 +104,27 @@ def test_the_offline_note_on_a_phone_is_one_line_under_the_header(people):
     shot(ana, "phone-offline-banner")
     ana.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=30_000)
+
+
+def test_the_offline_note_on_a_phones_list_covers_no_conversation(people):
+    """An outside review: on the list it sat over the first conversation, the one just
+    left, and took the taps meant for it."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    for title in ("First", "Second"):
+        create_conversation(ana, title)
+        ana.get_by_role("button", name="Back to conversations").click()
+    items = ana.locator(".conv-item")
+    expect(items).to_have_count(2)
+    ana.context.set_offline(True)
+    banner = ana.locator("#offline-banner")
+    expect(banner).to_be_visible()
+    box = banner.bounding_box()
+    for i in range(2):
+        item = items.nth(i).bounding_box()
+        assert box["y"] >= item["y"] + item["height"] or box["y"] + box["height"] <= item["y"], \
+            f"the note covers conversation {i}: {box} over {item}"
+    shot(ana, "phone-offline-list")
+    items.first.locator("a").click()  # the tap reaches the conversation
+    expect(ana.locator("#shell")).to_have_attribute("data-view", "chat")
+    ana.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=30_000)
