@@ -4,6 +4,7 @@ the bubble on both sides, and the lifecycle in the framework's order."""
 
 import json
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -222,3 +223,28 @@ def test_moves_an_app_sent_itself_and_heard_refused_leave_no_grey_copies(people_
     ana.reload()
     expect(ana.locator(".row[data-seq][data-kind=app] .app-bubble")).to_contain_text("tap")
     expect(ana.locator(".row.pending")).to_have_count(0)
+
+
+def test_an_app_that_never_starts_says_so_and_closes_at_once(people_with_fixture_apps):
+    """An app author's review: an app that never said it was ready (start() forgotten,
+    a syntax error) left a blank pane for 15 s, said only "did not start" in a toast,
+    and Close then took 5 s of hooks sent to nobody; the console gave no reason."""
+    people = people_with_fixture_apps("silent")
+    ana = people.join("Ana")
+    create_conversation(ana, "Broken")
+    install_app(ana, "Silent")
+    warnings = []
+    ana.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    started = time.monotonic()
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    ana.locator("#drawer").get_by_role("button", name="Open Silent").click()
+    note = ana.locator("#app-pane .pane-note")
+    expect(note).to_contain_text("Silent did not start.", timeout=15_000)
+    assert time.monotonic() - started < 12, "said within seconds of the app's page loading"
+    expect(note.get_by_role("button", name="Try again")).to_be_visible()
+    assert any("YourApp.start()" in w for w in warnings), warnings
+    shot(ana, "app-did-not-start")
+    closing = time.monotonic()
+    ana.locator("#app-pane .pane-bar").get_by_role("button", name="Close Silent").click()
+    expect(ana.locator("#app-pane")).to_be_hidden()
+    assert time.monotonic() - closing < 2, "no hooks waited for an app that never started"

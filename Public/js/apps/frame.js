@@ -7,7 +7,14 @@
 import { BRIDGE_VERSION, checkAppMessage } from "/sdk/protocol.js";
 
 const HOOK_TIMEOUT_MS = 3000;
-const READY_TIMEOUT_MS = 15000;
+/**
+ * An app says `ready` as its script runs (YourApp.start()), which is before its page's
+ * load event: once loaded, a few seconds is plenty. Until then its files may still be
+ * coming over a slow network (Slow 3G took 13-17 s for the seed apps), so it waits
+ * longer before saying the app did not start.
+ */
+const READY_AFTER_LOAD_MS = 5000;
+const READY_TIMEOUT_MS = 60000;
 
 /** All live frames, so one window listener can route by event.source. */
 const frames = new Set();
@@ -151,9 +158,20 @@ export class AppFrame {
     iframe.dataset.style = style;
     iframe.src = app.entry;
     this.iframe = iframe;
+    /** Never started (no `ready` in time): hooks are not sent to it. */
+    this.failed = false;
     this.ready = new Promise((resolve, reject) => {
       this.resolveReady = resolve;
-      this.readyTimer = setTimeout(() => reject(new Error(`${app.name} did not start`)), READY_TIMEOUT_MS);
+      const fail = (why) => () => {
+        this.failed = true;
+        reject(Object.assign(new Error(`${app.name} did not start`), { why }));
+      };
+      this.readyTimer = setTimeout(fail("slow"), READY_TIMEOUT_MS);
+      iframe.addEventListener("load", () => {
+        if (this.started || this.closed) return;
+        clearTimeout(this.readyTimer);
+        this.readyTimer = setTimeout(fail("loaded"), READY_AFTER_LOAD_MS);
+      });
     });
     this.ready.catch(() => {});
     frames.add(this);
@@ -325,7 +343,7 @@ export class AppFrame {
    * @returns {Promise<unknown>} what the hook returned (for contentSizeThatFits)
    */
   hook(name, data = {}, timeoutMs = HOOK_TIMEOUT_MS) {
-    if (this.closed) return Promise.resolve(null);
+    if (this.closed || this.failed) return Promise.resolve(null);
     const id = this.nextEventId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => {

@@ -124,6 +124,41 @@ export class AppPane extends EventTarget {
     });
   }
 
+  /**
+   * The app never said it was ready: its pane says so, with Try again (and, offline,
+   * tries again by itself once the connection is back), instead of staying blank; an
+   * author learns why in the console. Its hooks are not sent, so Close is at once.
+   */
+  startFailed(ctx, step, note, why) {
+    const name = ctx.app.name;
+    const offline = this.sync.client.status !== "online" || navigator.onLine === false;
+    note.replaceChildren(
+      offline ? `You're offline: ${name} could not be loaded. It opens when you're back.` : `${name} did not start.`,
+    );
+    const retry = () => {
+      this.sync.client.removeEventListener("status", whenBack);
+      if (this.frame?.iframe === frameNow && !this.frame.closed) this.reopen(step.appId, step.message);
+    };
+    const whenBack = (e) => { if (e.detail.status === "online") retry(); };
+    const frameNow = this.frame.iframe;
+    const again = h("button", { type: "button", class: "button small", onclick: retry }, "Try again");
+    if (offline) this.sync.client.addEventListener("status", whenBack);
+    note.append(" ", again);
+    this.announce(offline ? `You're offline: ${name} could not be loaded.` : `${name} did not start.`);
+    if (!offline) {
+      console.warn(why === "loaded"
+        ? `Parlor: ${name} (${ctx.app.entry}) loaded but never said it was ready: does its script call YourApp.start()? See the app frame's console for an error.`
+        : `Parlor: ${name} (${ctx.app.entry}) did not load within a minute.`);
+    }
+  }
+
+  /** Closes the app and opens it again as it was asked for. */
+  reopen(appId, message) {
+    return this.enqueue(async () => {
+      if (this.state.active) await this.run(planClose(this.state));
+    }).then(() => this.open(appId, message));
+  }
+
   /** Hands the active app its refused moves (see handOver), after what is queued. */
   offerRefused() {
     return this.enqueue(() => this.handOver());
@@ -287,10 +322,13 @@ export class AppPane extends EventTarget {
         this.setState({ active: true, appId: step.appId, style: step.style, conversationId: ctx.conversationId, selected });
         this.updateControls();
         this.dispatchEvent(new Event("layout"));
+        const note = h("p", { class: "pane-note", role: "status" }, `Opening ${ctx.app.name}…`);
+        this.body.append(note);
         try {
           await this.frame.ready;
+          note.remove();
         } catch (error) {
-          this.announce(`${ctx.app.name} did not start.`);
+          this.startFailed(ctx, step, note, error.why);
         }
         break;
       }
