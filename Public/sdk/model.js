@@ -50,6 +50,13 @@ export class TemplateLayout {
     this.subcaption = null;
     this.trailingCaption = null;
     this.trailingSubcaption = null;
+    // A misspelt field (subCaption) was dropped on the way, without a word (an app
+    // author's review): said here, where it is written.
+    for (const key of Object.keys(fields ?? {})) {
+      if (key !== "image" && !LAYOUT_FIELDS.includes(key)) {
+        throw new TypeError(`TemplateLayout: "${key}" is not a layout field (image, ${LAYOUT_FIELDS.join(", ")})`);
+      }
+    }
     Object.assign(this, fields);
   }
 }

@@ -380,3 +380,15 @@ async def test_an_image_is_shown_only_by_whoever_uploaded_or_was_shown_it(server
         status, _, _, js = upload(server, png_bytes(rgb=(21, 22, 23)), mal.token)
         assert status == 201 and js["hash"] == h
         await mal.send_message(mcid, {"kind": "sticker", "image": h})
+
+
+@pytest.mark.transport_only
+def test_a_missing_file_an_app_asks_for_is_a_404_it_can_read(server):
+    """App frames have an opaque origin: a 404 without Access-Control-Allow-Origin
+    reached the app as a bare CORS failure ("Failed to fetch"), naming no cause."""
+    for path in ("/apps/example/no-such.png", "/sdk/nothing.js", "/blobs/" + "0" * 64):
+        status, headers, _ = http_get(server, path, headers={"Origin": "null"})
+        assert status == 404 and headers.get("access-control-allow-origin") == "*", (path, status, headers)
+    # the host's own files are not the apps' to read
+    status, headers, _ = http_get(server, "/js/nothing.js", headers={"Origin": "null"})
+    assert status == 404 and "access-control-allow-origin" not in headers

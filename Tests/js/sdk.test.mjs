@@ -217,3 +217,9 @@ test("insertText over 10,000 characters is a BridgeError too_long, not a TypeErr
   const c = new Conversation(new AppBridge(win), { localParticipantIdentifier: "p", remoteParticipantIdentifiers: [] });
   await assert.rejects(c.insertText("x".repeat(10001)), (e) => e.name === "BridgeError" && e.code === "too_long");
 });
+
+test("a misspelt layout field is said where it is written, not dropped on the way", async () => {
+  const { TemplateLayout } = await import("../../Public/sdk/index.js");
+  assert.throws(() => new TemplateLayout({ subCaption: "x" }), /"subCaption" is not a layout field/);
+  assert.equal(new TemplateLayout({ caption: "c", image: null }).caption, "c");
+});

@@ -483,3 +483,17 @@ test("app storage: a write made offline is kept here, read back, and sent once s
   }
   assert.deepEqual(store.pendingAppData(), []);
 });
+
+test("app storage keeps values as JSON at once, as they read back after a reload", async () => {
+  const { store, client, sync } = inConversation();
+  sync.appData("quiz");
+  asked(client, "appdata.get")[0].resolve({ data: {} });
+  await tick();
+  const written = sync.setAppData("quiz", "k", { d: new Date(0), n: NaN, u: undefined, m: new Map([[1, 2]]) });
+  await tick();
+  const sent = asked(client, "appdata.set")[0];
+  assert.deepEqual(sent.fields.value, { d: "1970-01-01T00:00:00.000Z", n: null, m: {} });
+  sent.resolve({});
+  await written;
+  assert.deepEqual(store.state.appData.quiz, { k: { d: "1970-01-01T00:00:00.000Z", n: null, m: {} } });
+});

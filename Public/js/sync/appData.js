@@ -84,7 +84,9 @@ export class AppData {
   }
 
   async write(appId, key, value) {
-    const v = value === undefined ? null : value;
+    // as the server keeps it (JSON): a Date, NaN or a Map read back the same before and
+    // after a reload, not as themselves until then (an app author's review)
+    const v = value === undefined ? null : JSON.parse(JSON.stringify(value) ?? "null");
     try {
       await this.client.request("appdata.set", { appId, key, value: v });
       this.pend(appId, key, undefined);

@@ -57,7 +57,10 @@ export async function upload(blob, token, { fetch: fetching = fetch, deadlineMs 
   if (UNAVAILABLE.has(res.status)) {
     throw new ProtocolError({ code: "unreachable", message: `the server is unavailable (${res.status})` });
   }
-  if (!res.ok) throw new ProtocolError({ code: body.code || "upload_failed", message: `upload failed (${res.status})` });
+  if (!res.ok) {
+    const message = typeof body.message === "string" && body.message ? body.message : `upload failed (${res.status})`;
+    throw new ProtocolError({ code: body.code || "upload_failed", message });
+  }
   if (typeof body.hash !== "string" || !/^[0-9a-f]{64}$/.test(body.hash)) throw new ProtocolError({ code: "upload_failed", message: "bad upload answer" });
   return body.hash;
 }

@@ -48,13 +48,18 @@ extension LWSServer {
         }
         if path.hasPrefix("/blobs/") {
             guard let blob = blobs.find(String(path.dropFirst(7))) else {
-                return respondError(wsi, id, 404, "not_found", "no such image")
+                return respondError(wsi, id, 404, "not_found", "no such image", cors: true)
             }
             let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
                 + "Cache-Control: public, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
             return serveFile(wsi, blob.path, blob.type.mime, headers + strictTransport)
         }
-        guard let file = files.resolve(path) else { return respondError(wsi, id, 404, "not_found", "no such file") }
+        guard let file = files.resolve(path) else {
+            // An app frame (an opaque origin) that asks for a missing file reads the 404,
+            // not a CORS failure that names no cause (an app author's review).
+            let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
+            return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
+        }
         return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
     }
 
@@ -111,9 +116,10 @@ extension LWSServer {
     /// after it (the client may still be sending a body the server will not read).
     @discardableResult
     func respondError(_ wsi: OpaquePointer, _ id: UInt64, _ status: Int, _ code: String, _ message: String,
-                      close: Bool = false, retryAfterMs: Int? = nil) -> Int32 {
+                      close: Bool = false, retryAfterMs: Int? = nil, cors: Bool = false) -> Int32 {
         // Retry-After is in whole seconds; the body has the milliseconds.
-        let headers = retryAfterMs.map { [("retry-after:", "\(($0 + 999) / 1000)")] } ?? []
+        var headers = retryAfterMs.map { [("retry-after:", "\(($0 + 999) / 1000)")] } ?? []
+        if cors { headers.append(("access-control-allow-origin:", "*")) }
         respond(wsi, id, status: status, type: "application/json", body: JSONWriter.object { w in
             w.field("code", code)
             w.field("message", message)
