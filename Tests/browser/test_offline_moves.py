@@ -461,3 +461,31 @@ def test_a_drawing_made_offline_survives_closing_the_app(people):
     expect(frame(ben).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.I))
     assert ink(ben) == full, "the lines drawn offline are there, with the ink they took"
     expect(frame(ben).get_by_role("button", name="Undo")).to_be_enabled()
+
+
+def test_the_same_person_on_two_devices_hears_their_own_moves_from_the_other(people):
+    """A review of phones: the host skipped every message of the person's own, so a
+    game open on one phone never heard the move made on the other, and the next move
+    there was refused as made on a stale state. Only what this page sent is skipped."""
+    ana, ben = a_poll_open_on_bens_side(people, "Movie night?")
+    ben.get_by_role("button", name="Account").click()
+    ben.get_by_role("button", name="Add a device").click()
+    link = ben.locator("#device-link").input_value()
+    ben.keyboard.press("Escape")
+    phone = people.open(link.replace(people.server.base, ""), mobile=True, viewport=(390, 844))
+    expect(phone.locator(".me .name")).to_have_text("Ben")
+    phone.locator(".conv-item a").first.click()
+    poll = phone.locator(".row[data-seq][data-kind=app]")
+    expect(poll).to_have_count(1)
+    poll.locator(".app-bubble").click()
+    pane_ready(phone, "expanded")
+
+    frame(ben).get_by_role("button", name="Yes").click()  # Ben votes on his laptop
+    expect(ana.locator(".row[data-seq][data-kind=app] .trailing-caption")).to_have_text("1 yes")
+    # the phone's open poll heard it: Ben's vote, made elsewhere
+    expect(frame(phone).locator("#lifecycle li", has_text="didReceive")).to_have_count(1)
+    # the laptop's own vote was not handed back to the laptop's app
+    expect(frame(ben).locator("#lifecycle li", has_text="didReceive")).to_have_count(0)
+    # and shows it: the phone no longer offers a vote on the state before it
+    expect(frame(phone).locator(".done")).to_have_text("You voted yes.")
+    expect(frame(phone).locator("#yes-count")).to_have_text("1")

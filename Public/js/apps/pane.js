@@ -373,11 +373,15 @@ export class AppPane extends EventTarget {
 
   // ---- events from the conversation -------------------------------------------
 
-  /** A message arrived: the active app hears of its own messages from others. */
+  /**
+   * A message arrived: the active app hears of its own messages from others, and
+   * from this person's other devices (a phone's open game never heard the move made
+   * on the other one, then refused the next as made on a stale state).
+   */
   deliver(conversationId, message) {
     if (!this.state.active || conversationId !== this.conversationId) return;
     if (message.kind !== "app" || message.appId !== this.state.appId) return;
-    if (message.sender === this.store.state.user?.id) return;
+    if (message.sender === this.store.state.user?.id && this.sync.outbox.sentHere.has(message.clientId)) return;
     this.enqueue(async () => {
       if (!this.frame || this.state.appId !== message.appId) return;
       await this.hearOnce(this.frame, message.seq, this.snapshotOf(message));

@@ -19,6 +19,8 @@ import { refusedRecord, restoreRefused, withRefused, markTaken } from "../state/
 const waiterKey = (clientId) => `send:${clientId}`;
 const wireKey = (clientId) => `send|${clientId}`;
 
+const SENT_HERE_KEPT = 512;
+
 export class Outbox {
   /**
    * @param {import("../net/client.js").ParlorClient} client
@@ -40,6 +42,13 @@ export class Outbox {
     this.limitTimer = null;
     /** clientIds waiting for an earlier message of their conversation whose image is being uploaded: sent after it, in order */
     this.behind = new Set();
+    /** clientIds this page sent (the newest SENT_HERE_KEPT): its own messages, as against the same person's from another device */
+    this.sentHere = new Set();
+  }
+
+  noteSentHere(clientId) {
+    this.sentHere.add(clientId);
+    if (this.sentHere.size > SENT_HERE_KEPT) this.sentHere.delete(this.sentHere.values().next().value);
   }
 
   /**
@@ -51,6 +60,7 @@ export class Outbox {
     const transcripts = {};
     const t = (id) => transcripts[id] ?? this.store.transcript(id);
     for (const item of this.store.outbox()) {
+      this.noteSentHere(item.clientId);
       transcripts[item.conversationId] = addPending(t(item.conversationId), {
         clientId: item.clientId, sender: userId, createdAt: item.createdAt, message: item.message, imageKey: item.imageKey,
       });
@@ -82,6 +92,7 @@ export class Outbox {
       item.imageKey = imageKey;
     }
     this.store.saveOutbox([...this.store.outbox(), item]);
+    this.noteSentHere(item.clientId);
     this.store.setTranscript(conversationId, addPending(this.store.transcript(conversationId), {
       clientId: item.clientId, sender: user.id, createdAt: item.createdAt, message, imageKey: item.imageKey,
     }));
