@@ -489,3 +489,27 @@ def test_the_same_person_on_two_devices_hears_their_own_moves_from_the_other(peo
     # and shows it: the phone no longer offers a vote on the state before it
     expect(frame(phone).locator(".done")).to_have_text("You voted yes.")
     expect(frame(phone).locator("#yes-count")).to_have_text("1")
+
+
+def test_two_steps_sent_offline_are_told_as_ones_own(people):
+    """A review of phones on a bad network: two scoops sent offline, one on top of the
+    other's old state; back online the second is refused (the first went first) and
+    Ice Cream said "A friend added a raspberry scoop at the same time"."""
+    ana, ben = two_with_app(people, "Sundaes", icecream.APP)
+    icecream.start_sundae(ana, "Cake cone")
+    icecream.open_bubble(ben)
+    ben.context.set_offline(True)
+    expect(ben.locator("#offline-banner")).to_be_attached()
+    icecream.choose(ben, "Raspberry")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_contain_text("I added a scoop")
+    send(ben)
+    app_rows(ben).last.locator(".app-bubble").click()
+    pane_ready(ben, "expanded")
+    icecream.choose(ben, "Blueberry")
+    expect(ben.locator(".staged-item[data-kind=app]")).to_be_visible()
+    send(ben)
+    expect(ben.locator(".row.pending[data-kind=app]")).to_have_count(2)
+    ben.context.set_offline(False)
+    status = frame(ben).locator("#status")
+    expect(status).to_contain_text("You added a raspberry scoop just before", timeout=30_000)
+    expect(status).not_to_contain_text("A friend")

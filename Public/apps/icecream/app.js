@@ -98,13 +98,22 @@ class IceCreamBuilder extends MessagesAppViewController {
     if (this.viewStyle === "expanded") this.render();
   }
 
+  /**
+   * Who made a step: a friend, or this person elsewhere (another device, or an
+   * earlier Send of theirs that went first): "A friend added…" was said of one's own.
+   */
+  whoMade(message) {
+    const me = this.activeConversation?.localParticipantIdentifier ?? null;
+    return message.senderParticipantIdentifier && message.senderParticipantIdentifier === me ? "You" : "A friend";
+  }
+
   didReceive(message) {
     const sundae = sundaeOf(message);
     if (!sundae || !message.session) return;
     const id = message.session.identifier;
     const target = this.targetOf(message);
     if (isComplete(sundae)) this.keep(sundae, id);
-    const news = `A friend ${stepDone(sundae, lastStep(sundae))}`;
+    const news = `${this.whoMade(message)} ${stepDone(sundae, lastStep(sundae))}`;
     const next = nextStep(sundae);
     // the step ours was merged onto may arrive after the merge: ours is already on top of it
     const mergedOnto = this.move && this.move.session.identifier === id && this.move.version !== null && target.version <= this.move.version;
@@ -281,20 +290,23 @@ class IceCreamBuilder extends MessagesAppViewController {
     const merged = theirs && target.session ? rebase(theirs, move.step, move.partId, me) : null;
     if (isComplete(move.sundae) && !merged) await this.forget(sessionId);
     this.target = target;
+    const who = this.whoMade(current);
     if (merged) {
-      const news = `A friend ${stepDone(theirs, lastStep(theirs))} at the same time`;
-      const text = isComplete(merged) ? `${news}; your topping is on top. Press Send again.` : `${news}; yours is on top. Press Send again.`;
+      const news = `${who} ${stepDone(theirs, lastStep(theirs))} ${who === "You" ? "just before" : "at the same time"}`;
+      const onTop = isComplete(merged) ? "your topping" : who === "You" ? "this scoop" : "yours";
+      const text = `${news}; ${onTop} is on top. Press Send again.`;
       return this.stage({ ...move, sundae: merged, session: target.session, version: target.version }, text);
     }
+    const yours = who === "You" ? "this step" : "yours";
     if (theirs && isComplete(theirs)) {
       this.keep(theirs, sessionId);
-      this.notice = "A friend finished this sundae before yours was sent. Here it is!";
+      this.notice = `${who} finished this sundae before ${yours} was sent. Here it is!`;
     } else if (theirs) {
-      this.notice = `A friend ${stepDone(theirs, lastStep(theirs))} before yours was sent. Carry on from theirs!`;
+      this.notice = `${who} ${stepDone(theirs, lastStep(theirs))} before ${yours} was sent. Carry on from ${who === "You" ? "there" : "theirs"}!`;
     } else {
-      this.notice = "A friend changed this sundae before yours was sent.";
+      this.notice = `${who} changed this sundae before ${yours} was sent.`;
     }
-    this.status = { kind: "stale", sessionId, text: "A friend's step went first.", action: "See it" };
+    this.status = { kind: "stale", sessionId, text: who === "You" ? "Your other step went first." : "A friend's step went first.", action: "See it" };
     if (this.viewStyle === "expanded") this.render();
     else await this.requestPresentationStyle("expanded");
   }
