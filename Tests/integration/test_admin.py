@@ -214,3 +214,17 @@ async def test_a_deactivated_members_invites_stop_working(server_factory):
         # the others' invites still work
         cy, r = await register(env, "Cy", invite=anas)
         assert r["conversation"]["id"] == cid
+
+
+async def test_a_demoted_admins_registration_links_stop_working(server_factory):
+    """An outside attacker review: a year-long link Bob made as an admin kept making
+    accounts on a closed server after he was no longer one."""
+    async with Env(server_factory(["--registration", "closed"])) as env:
+        ana = await env.register("Ana")  # the first account: an admin
+        link = await ana.call("admin.registrationLinks.create", maxUses=3)
+        bob, _ = await register(env, "Bob", invite=link["invite"])
+        await ana.call("admin.users.setAdmin", userId=bob.uid, admin=True)
+        his = await bob.call("admin.registrationLinks.create", maxUses=100)
+        await ana.call("admin.users.setAdmin", userId=bob.uid, admin=False)
+        await refused(env, "invalid_invite", invite=his["invite"])
+        cy, _ = await register(env, "Cy", invite=link["invite"])  # Ana's still works

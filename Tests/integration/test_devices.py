@@ -112,3 +112,17 @@ async def test_recovery_key_signs_in_and_can_revoke_the_others(server):
         await c2.expect_error("recover", "invalid_recovery_key", recoveryKey=key)
         c3 = await env.connect()
         await c3.call("recover", recoveryKey=fresh)
+
+
+async def test_signing_out_everywhere_ends_the_links_not_yet_used(server):
+    """An outside attacker review: with a stolen token, Mallory made a device link; Ana
+    signed everything out and made a new recovery key, and the link still signed in as
+    her. Every device revocation now ends the account's pending links."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        phone, _ = await link_in(env, (await ana.call("devices.createLink"))["code"], "phone")
+        stolen = await env.login(phone.token, "mallory")  # the phone's token, stolen
+        link = await stolen.call("devices.createLink")
+        await ana.call("devices.revokeAll", keepThis=True)
+        c = await env.connect("mallory-again")
+        await c.expect_error("device.link", "invalid_link", code=link["code"])

@@ -155,3 +155,27 @@ async def test_deleted_message_is_a_tombstone_live_and_in_history(server):
         assert http_get(server, f"/blobs/{image}")[0] == 404
         hist = {m["seq"]: m for m in (await ben.history(cid))["messages"]}
         assert "image" not in hist[kept["seq"]] and hist[kept["seq"]]["kind"] == "deleted"
+
+
+async def test_a_removed_member_cannot_come_back_with_an_invite_they_made(server_factory):
+    """An outside attacker review: a member made a 10,000-use invite, was removed, and
+    joined again with it (reading what was said meanwhile); the same invite made new
+    accounts. A creator removed by an admin came back as the creator."""
+    async with Env(server_factory()) as env:
+        ana = await env.register("Ana")  # the first account: an admin
+        mallory = await env.register("Mallory")
+        cid, invite = await env.conversation(ana, mallory)
+        kept = (await mallory.call("invites.create", conversationId=cid, maxUses=10000))["invite"]
+        await ana.call("conversations.removeMember", conversationId=cid, userId=mallory.uid)
+        await mallory.expect_error("conversations.join", "invalid_invite", invite=kept)
+        stranger = await env.connect("stranger")  # an invite is checked on sign-up too
+        await stranger.expect_error("register", "invalid_invite", name="Sock", invite=kept)
+        # Ana's own invite still works, for anyone she gives it to
+        ben = await env.register("Ben")
+        await ben.call("conversations.join", invite=invite)
+
+        # a conversation's creator removed by an admin: their invites are dead too
+        cid2, _ = await env.conversation(mallory, ana)
+        back = (await mallory.call("invites.create", conversationId=cid2, maxUses=1))["invite"]
+        await ana.call("conversations.removeMember", conversationId=cid2, userId=mallory.uid)
+        await mallory.expect_error("conversations.join", "invalid_invite", invite=back)

@@ -51,7 +51,8 @@ function moveNews(before, after, me, { inkLine = false } = {}) {
   if (before && after.guesses.length > before.guesses.length) {
     const last = after.guesses[after.guesses.length - 1];
     if (isOver(after)) return `👎 “${last.text}” — out of guesses!`;
-    if (!isArtist(after, me)) return `A friend guessed “${last.text}” 👎`;
+    // one's own guess, from another device, is not a friend's
+    if (!isArtist(after, me)) return last.by === me ? `You guessed “${last.text}” 👎` : `A friend guessed “${last.text}” 👎`;
     return inkLine ? `👎 “${last.text}” — a wrong guess.` : `👎 “${last.text}” — you got more ink!`;
   }
   return null;

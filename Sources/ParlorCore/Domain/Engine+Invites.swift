@@ -25,6 +25,12 @@ extension Engine {
             throw ParlorError(.invalidInvite, i.revokedAt != nil ? "this invite was revoked"
                               : now() >= i.expiresAt ? "this invite has expired" : "this invite has been used up")
         }
+        // An invite stands for its maker: a member removed (or gone) let themselves back in
+        // with one they had made, and a removed creator was the creator again (an outside
+        // review).
+        guard try tx.isMember(conversationId: cid, userId: i.createdBy) else {
+            throw ParlorError(.invalidInvite, "whoever made this invite is no longer in the conversation")
+        }
         return (cid, i.id)
     }
 

@@ -46,6 +46,8 @@ extension PostgresTransaction {
     func deleteDevices(userId: String, only: String?, except: String?) throws -> [String] {
         let ids = try devices(of: userId).map(\.id).filter { id in (only.map { id == $0 } ?? true) && id != except }
         for id in ids { try exec("DELETE FROM devices WHERE id = $1", [id]) }
+        // As SQLite's: a link not yet used is a device to come.
+        try exec("DELETE FROM device_links WHERE user_id = $1", [userId])
         return ids
     }
 

@@ -52,6 +52,9 @@ extension SQLiteTransaction {
     func deleteDevices(userId: String, only: String?, except: String?) throws -> [String] {
         let ids = try devices(of: userId).map(\.id).filter { id in (only.map { id == $0 } ?? true) && id != except }
         for id in ids { try exec("DELETE FROM devices WHERE id = ?", [id]) }
+        // A link not yet used is a device to come: one made with a stolen token signed
+        // in after "sign out everywhere" (an outside review). Links live minutes.
+        try exec("DELETE FROM device_links WHERE user_id = ?", [userId])
         return ids
     }
 
