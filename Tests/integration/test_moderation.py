@@ -179,3 +179,24 @@ async def test_a_removed_member_cannot_come_back_with_an_invite_they_made(server
         back = (await mallory.call("invites.create", conversationId=cid2, maxUses=1))["invite"]
         await ana.call("conversations.removeMember", conversationId=cid2, userId=mallory.uid)
         await mallory.expect_error("conversations.join", "invalid_invite", invite=back)
+
+
+async def test_leaving_and_joining_again_is_rate_limited(server_factory):
+    """An outside attacker review: one member's leave/join pairs made 9,000 member
+    events in 2 s for everyone in the room, and unsubscribe/subscribe pairs 24,000
+    presence events. Each counts as a change (5 a second, bursts of 30)."""
+    async with Env(server_factory(["--limit-changes", "5/1"])) as env:
+        ana = await env.register("Ana")
+        mallory = await env.register("Mallory")
+        cid, invite = await env.conversation(ana, mallory)
+        refused = 0
+        for _ in range(20):
+            try:
+                await mallory.call("conversations.leave", conversationId=cid)
+                await mallory.call("conversations.join", invite=invite)
+                await mallory.call("unsubscribe", conversationId=cid)
+            except Exception as e:  # noqa: BLE001 - the refusal is what the test counts
+                assert getattr(e, "code", None) == "rate_limited" or "rate_limited" in str(e), e
+                refused += 1
+                break
+        assert refused == 1, "40 leaves and joins and 20 unsubscribes went through"
