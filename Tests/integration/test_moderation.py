@@ -200,3 +200,23 @@ async def test_leaving_and_joining_again_is_rate_limited(server_factory):
                 refused += 1
                 break
         assert refused == 1, "40 leaves and joins and 20 unsubscribes went through"
+
+
+async def test_a_conversation_holds_at_most_1000_open_invites(server):
+    """An outside attacker review: invites piled up without bound (100,000 made by a few
+    accounts in a week), and every member's invites.list read them all."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)  # one invite open already
+        futs = [await ana.start("invites.create", conversationId=cid) for _ in range(999)]
+        made = await asyncio.wait_for(asyncio.gather(*futs), 60)
+        assert all(f["type"] == "result" for f in made), [f for f in made if f["type"] != "result"][:2]
+        await ana.expect_error("invites.create", "too_many_invites", conversationId=cid)
+        # a member lists their own, without reading the thousand
+        mine = (await ben.call("invites.list", conversationId=cid))["invites"]
+        assert mine == []
+        # revoking one makes room
+        one = (await ana.call("invites.list", conversationId=cid))["invites"][0]
+        await ana.call("invites.revoke", inviteId=one["id"])
+        await ana.call("invites.create", conversationId=cid)

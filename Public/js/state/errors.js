@@ -29,6 +29,7 @@ const TEXT = {
   invalid_link: "That link or code is unknown, expired or already used: make a new one on your other device.",
   invalid_recovery_key: "That recovery key is not one this server knows. Check it and try again.",
   too_many_devices: "This account already has 50 devices: sign one out first.",
+  too_many_invites: "This conversation has 1,000 open invites: revoke some first.",
   not_found: "That is gone already.",
 };
 

@@ -66,7 +66,7 @@ extension Engine {
             }
 
         case .listInvites(let cid):
-            let list = try cid.map { try tx.invites(conversationId: $0, at: now()) }
+            let list = try cid.map { try tx.invites(conversationId: $0, createdBy: nil, at: now(), limit: Limits.listedInvites) }
                 ?? tx.allInvites(at: now(), limit: Limits.listedInvites)
             return { w in
                 w.key("invites")

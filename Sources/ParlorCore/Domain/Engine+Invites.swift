@@ -39,7 +39,7 @@ extension Engine {
                      _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try requireMember(cid, userId, tx)
         let all = try isModerator(cid, userId, tx)
-        let list = try tx.invites(conversationId: cid, at: now()).filter { all || $0.createdBy == userId }
+        let list = try tx.invites(conversationId: cid, createdBy: all ? nil : userId, at: now(), limit: Limits.listedInvites)
         out.result(conn, id) { w in
             w.key("invites")
             w.beginArray()

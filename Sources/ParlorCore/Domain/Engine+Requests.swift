@@ -51,6 +51,10 @@ extension Engine {
         case .createInvite(let cid, let maxUses, let seconds):
             try requireMember(cid, userId, tx)
             try limit(\.invites, userId, "invites created")
+            let cap = Limits.openInvitesPerConversation
+            guard try tx.invites(conversationId: cid, createdBy: nil, at: now(), limit: cap).count < cap else {
+                throw ParlorError(.tooManyInvites, "this conversation has \(cap) open invites; revoke some first")
+            }
             let invite = try newInvite(cid, userId, maxUses: maxUses, expiresInSeconds: seconds, tx)
             out.result(conn, id) { w in
                 w.field("invite", invite.code)

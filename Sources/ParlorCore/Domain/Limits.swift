@@ -91,6 +91,10 @@ public enum Limits {
     public static let inviteSeconds = 365 * 86_400
     /// Invites and registration links listed at once.
     public static let listedInvites = 500
+    /// Invites a conversation may have open at once: each is listed to its moderators,
+    /// and a member's list read them all (100,000 made by a few accounts over a week
+    /// cost 0.5-0.9 s a list; an outside review).
+    public static let openInvitesPerConversation = 1000
     /// Users an admin lists at once (page with `after`).
     public static let listedUsers = 500
     /// Unused images deleted per sweep, and the longest time between two sweeps: a

@@ -26,6 +26,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case serverBusy = "server_busy"
         case diskFull = "disk_full"
         case tooManySessions = "too_many_sessions"
+        case tooManyInvites = "too_many_invites"
         case internalError = "internal"
     }
 

@@ -130,7 +130,7 @@ public protocol StoreTransaction {
     func invite(codeHash: [UInt8]) throws -> Invite?
     func invite(id: String) throws -> Invite?
     /// Unrevoked, unexpired invites: of one conversation, or registration links (nil).
-    func invites(conversationId: String?, at: Int) throws -> [Invite]
+    func invites(conversationId: String?, createdBy: String?, at: Int, limit: Int) throws -> [Invite]
     func countInviteUse(id: String) throws
     func revokeInvite(id: String, at: Int) throws
     /// Deletes invites that can no longer be used (revoked, expired or used up) since

@@ -93,13 +93,13 @@ extension PostgresTransaction {
         try row("SELECT \(Self.inviteColumns) FROM invites WHERE id = $1", [id]).map(Self.invite)
     }
 
-    func invites(conversationId: String?, at: Int) throws -> [Invite] {
+    func invites(conversationId: String?, createdBy: String?, at: Int, limit: Int) throws -> [Invite] {
         try rows("""
             SELECT \(Self.inviteColumns) FROM invites
             WHERE conversation_id IS NOT DISTINCT FROM $1::text AND revoked_at IS NULL AND expires_at > $2
-              AND (max_uses IS NULL OR uses < max_uses)
-            ORDER BY created_at, id
-            """, [conversationId, at]).map(Self.invite)
+              AND (max_uses IS NULL OR uses < max_uses) AND ($3::text IS NULL OR created_by = $3::text)
+            ORDER BY created_at, id LIMIT $4
+            """, [conversationId, at, createdBy, limit]).map(Self.invite)
     }
 
     func countInviteUse(id: String) throws {

@@ -50,13 +50,13 @@ extension SQLiteTransaction {
         try row("SELECT \(Self.inviteColumns) FROM invites WHERE id = ?", [id]).map(Self.invite)
     }
 
-    func invites(conversationId: String?, at: Int) throws -> [Invite] {
+    func invites(conversationId: String?, createdBy: String?, at: Int, limit: Int) throws -> [Invite] {
         try rows("""
             SELECT \(Self.inviteColumns) FROM invites
             WHERE conversation_id IS ? AND revoked_at IS NULL AND expires_at > ?
-              AND (max_uses IS NULL OR uses < max_uses)
-            ORDER BY created_at, id
-            """, [conversationId, at]).map(Self.invite)
+              AND (max_uses IS NULL OR uses < max_uses) AND (?3 IS NULL OR created_by = ?3)
+            ORDER BY created_at, id LIMIT ?4
+            """, [conversationId, at, createdBy, limit]).map(Self.invite)
     }
 
     func countInviteUse(id: String) throws {
