@@ -209,3 +209,20 @@ async def test_renames_and_app_storage_writes_per_user(server_factory):
         await wait_out(max(e, e2, key=lambda x: x["retryAfterMs"]))
         await ana.call("rename", name="Ana at last")
         await ana.call("appdata.set", appId="wenderpic", key="k", value=3)
+
+
+async def test_an_apps_storage_holds_at_most_1024_keys(server):
+    """An outside attacker review: 51,000 tiny keys within the 256 KiB made every write
+    and read of that store cost 0.1-0.2 s, blocking everyone else's requests."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        futs = [await ana.start("appdata.set", appId="wenderpic", key=f"k{i}", value=i) for i in range(1024)]
+        done = await asyncio.wait_for(asyncio.gather(*futs), 60)
+        assert all(f["type"] == "result" for f in done), [f for f in done if f["type"] != "result"][:2]
+        e = await ana.expect_error("appdata.set", "storage_full", appId="wenderpic", key="one-more", value=1)
+        assert "1024 keys" in e["message"], e
+        await ana.call("appdata.set", appId="wenderpic", key="k7", value="changed")  # an existing key still takes a value
+        await ana.call("appdata.set", appId="wenderpic", key="k8", value=None)  # and removing makes room
+        await ana.call("appdata.set", appId="wenderpic", key="one-more", value=1)
+        data = (await ana.call("appdata.get", appId="wenderpic"))["data"]
+        assert len(data) == 1024 and data["k7"] == "changed" and "k8" not in data

@@ -85,6 +85,7 @@ public enum Limits {
     public static let appDataKeyChars = 128
     public static let appDataValueBytes = 16 * 1024
     public static let appDataTotalBytes = 256 * 1024
+    public static let appDataKeys = 1024
     /// An invite's use limit and lifetime, at most (the server's default lifetime,
     /// `--invite-days`, applies when none is asked for).
     public static let inviteUses = 10_000

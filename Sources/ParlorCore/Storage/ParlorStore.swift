@@ -182,6 +182,8 @@ public protocol StoreTransaction {
     func appData(userId: String, appId: String) throws -> [(key: String, value: [UInt8])]
     /// `value` nil removes the key.
     func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws
+    /// How many keys, and bytes of keys and values, one app's storage holds besides `except`.
+    func appDataUsage(userId: String, appId: String, except key: String) throws -> (keys: Int, bytes: Int)
 }
 
 /// The batch's transaction is gone (SQLite rolled it back on a full disk or an I/O

@@ -330,6 +330,13 @@ struct PostgresTransaction: StoreTransaction {
             .map { (key: $0[0], value: $0[1]) }
     }
 
+    func appDataUsage(userId: String, appId: String, except key: String) throws -> (keys: Int, bytes: Int) {
+        try row("""
+            SELECT count(*)::bigint, coalesce(sum(octet_length(key) + octet_length(value)), 0)::bigint FROM app_data
+            WHERE user_id = $1 AND app_id = $2 AND key != $3
+            """, [userId, appId, key]).map { (keys: $0[0], bytes: $0[1]) } ?? (0, 0)
+    }
+
     func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws {
         if let value {
             try exec("""

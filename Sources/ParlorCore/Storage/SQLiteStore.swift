@@ -395,6 +395,14 @@ struct SQLiteTransaction: StoreTransaction {
             .map { (key: $0[0], value: [UInt8]($0[1] as Data)) }
     }
 
+    func appDataUsage(userId: String, appId: String, except key: String) throws -> (keys: Int, bytes: Int) {
+        // length() of a blob reads its size from the record header, not the bytes
+        try row("""
+            SELECT count(*), coalesce(sum(length(CAST(key AS BLOB)) + length(value)), 0) FROM app_data
+            WHERE user_id = ? AND app_id = ? AND key != ?
+            """, [userId, appId, key]).map { (keys: $0[0], bytes: $0[1]) } ?? (0, 0)
+    }
+
     func setAppData(userId: String, appId: String, key: String, value: [UInt8]?) throws {
         if let value {
             try exec("""
