@@ -100,9 +100,11 @@ find_swift() {
 . "$here/unit-flags.sh"
 
 # 1. Packages: sqlite3 for backups; build dependencies when building here.
-apt_install sqlite3 ca-certificates curl
+# The binary's own libraries (a --binary built elsewhere needs them too), and libev's
+# event loop plugin, without which every start logs an error and falls back to poll().
+apt_install sqlite3 ca-certificates curl libwebsockets-evlib-ev libpq5 libnats3.4
 if [ -z "$binary" ]; then
-  apt_install pkg-config libwebsockets-dev libssl-dev libsqlite3-dev
+  apt_install pkg-config libwebsockets-dev libssl-dev libsqlite3-dev libpq-dev libnats-dev
   swift="$(find_swift)" || die "swift not found. Install Swift (https://www.swift.org/install/linux/),
 or set SWIFT=/path/to/swift, or build yourself and pass --binary .build/release/parlor"
   say "building with $swift (release, static Swift runtime)"
@@ -123,7 +125,7 @@ fi
 libs="$(ldd "$binary" 2>&1 || true)"
 if grep -q 'not found' <<<"$libs"; then
   grep 'not found' <<<"$libs" >&2
-  die "$binary needs shared libraries that are missing (apt install libwebsockets-dev libssl-dev libsqlite3-dev?)"
+  die "$binary needs shared libraries that are missing (apt install libwebsockets17 libssl3 libsqlite3-0 libpq5 libnats3.4?)"
 fi
 if grep -Eq '=> (/home|/root|/tmp)/' <<<"$libs"; then
   grep -E '=> (/home|/root|/tmp)/' <<<"$libs" >&2
@@ -222,7 +224,7 @@ run systemctl restart parlor.service
 # 7. Check that it answers where the service listens. -k: this asks a loopback
 # address, which a certificate for the public name does not cover.
 say "waiting for $health_url"
-for _ in $(seq 1 20); do
+for _ in $(seq 1 120); do  # a database update on start can take a while
   if health="$(curl -fsSk --max-time 2 "$health_url" 2>/dev/null)"; then
     say "parlor is running: $health"
     say "next: put it behind TLS (deploy/Caddyfile or deploy/nginx.conf), see /usr/local/share/parlor/README.md"

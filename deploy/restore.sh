@@ -125,7 +125,7 @@ fi
 say "putting the restored data in $data"
 if ! mv "$stage" "$data"; then
   [ -e "$aside" ] && mv "$aside" "$data"
-  [ "$use_service" -eq 1 ] && systemctl start "$service"
+  [ "$use_service" -eq 1 ] && systemctl reset-failed "$service" 2>/dev/null; [ "$use_service" -eq 1 ] && systemctl start "$service"
   die "could not move the restored data into place; the old data is back"
 fi
 
@@ -134,9 +134,13 @@ if [ "$use_service" -eq 0 ]; then
   exit 0
 fi
 say "starting $service"
-systemctl start "$service"
+# A rollback's binary refused the newer database a few times just before: systemd's
+# start limit would refuse this start too (an outside test of a rollback).
+systemctl reset-failed "$service" 2>/dev/null || true
+systemctl start "$service" || die "$service did not start; see journalctl -u $service -e.$previous"
 if [ -n "$health" ] && command -v curl >/dev/null; then
-  for _ in $(seq 1 20); do
+  # a database update on start can take a while on a large one (deploy/README.md)
+  for _ in $(seq 1 120); do
     # -k: a liveness check on this machine, not a certificate check.
     if curl -fsSk --max-time 2 "$health" >/dev/null 2>&1; then
       say "done: $service answers on $health.$previous"

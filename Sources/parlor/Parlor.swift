@@ -1,4 +1,5 @@
 import ArgumentParser
+import ParlorCore
 
 @main
 struct Parlor: ParsableCommand {
@@ -12,5 +13,7 @@ struct Parlor: ParsableCommand {
 }
 
 enum ParlorVersion {
-    static let current = "0.2.0"
+    /// With the database versions it writes: a rollback's binary can be told from the
+    /// current one (both said 0.2.0; an outside test of a rollback).
+    static let current = "0.2.0 (SQLite \(SQLiteStore.schemaVersion), PostgreSQL schema \(PostgresStore.schemaVersion))"
 }

@@ -8,6 +8,7 @@ import asyncio
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -268,6 +269,7 @@ def test_a_bad_data_directory_is_one_clear_line(tmp_path, public_dir):
     code, lines = _start_fails(tmp_path, public_dir, newer)
     # 3: a service manager should not restart it (the unit's RestartPreventExitStatus)
     assert code == 3 and len(lines) == 1 and "newer version" in lines[0], lines
+    assert "v99-from-the-future" in lines[0], "the version it has is named"
     assert "parlor-restore" in lines[0], "a rollback's way out is named"
 
 
@@ -388,7 +390,9 @@ def test_threads_carry_their_names_for_top(server):
 
 def test_version():
     out = subprocess.run([str(PARLOR_BIN), "--version"], capture_output=True, text=True, timeout=10)
-    assert out.returncode == 0 and out.stdout.strip().count(".") == 2
+    # the release, and the database versions it writes: a rollback's binary is told apart
+    assert out.returncode == 0 and re.fullmatch(r"\d+\.\d+\.\d+ \(SQLite v\d+-[a-z-]+, PostgreSQL schema \d+\)",
+                                                 out.stdout.strip()), out.stdout
 
 
 @pytest.mark.parametrize("ids,kind,rooms", [("ordered", "text", 1), ("random", "text", 1), ("ordered", "move", 20)])

@@ -12,6 +12,9 @@ public final class PostgresStore: ParlorStore {
     public var sharedWithOtherNodes: Bool { true }
 
     /// `url` is a libpq connection string (`postgres://user@host:5432/db`).
+    /// The newest schema this build knows.
+    public static var schemaVersion: Int { PostgresSchema.migrations.last?.version ?? 0 }
+
     /// `migrate` and `announce` as SQLiteStore's.
     public init(url: String, migrate: Bool = true, announce: ([String]) -> Void = { _ in }) throws {
         db = try PGConnection(url: url)

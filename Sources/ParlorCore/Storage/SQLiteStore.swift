@@ -67,7 +67,8 @@ public final class SQLiteStore: ParlorStore {
         let migrator = SQLiteSchema.migrator
         let applied = try queue.read { db in
             if try migrator.hasBeenSuperseded(db) {
-                throw StoreError.newerDatabase("")
+                let unknown = try migrator.appliedIdentifiers(db).subtracting(migrator.migrations).sorted()
+                throw StoreError.newerDatabase(" (it has \(unknown.joined(separator: ", ")); this one knows up to \(Self.schemaVersion))")
             }
             return try migrator.appliedIdentifiers(db)
         }
@@ -82,6 +83,9 @@ public final class SQLiteStore: ParlorStore {
             upgrade = (pending, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         }
     }
+
+    /// The newest migration this build knows: what `parlor --version` names.
+    public static var schemaVersion: String { SQLiteSchema.migrator.migrations.last ?? "" }
 
     /// The migrations this opening applied to a database that had some already (a new
     /// one gets them all), and how long they took: some rebuild an index of every
