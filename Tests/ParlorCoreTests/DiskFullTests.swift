@@ -77,16 +77,8 @@ import Testing
         let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" })
         h.register(1, "Ana")
         let cid = h.conversation(owner: 1)
-        let db = try DatabaseQueue(path: h.root + "/parlor.sqlite")
-        try db.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_bad BEFORE INSERT ON messages WHEN NEW.client_id = 'bad'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
-        func text(_ k: String) -> (ConnectionID, String) {
-            (1, #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"text","text":"hi"}}"#)
-        }
+        try Self.refuseInsertsOf(clientId: "bad", h)
+        let text = { (k: String) in Self.text(cid, k) }
         let replies = EngineHarness.frames(h.batch([
             text("before"), (1, SessionTests().appSend(cid, "bad", session: "game", base: 0)), text("after"),
         ])).filter { $0["re"] != nil }
@@ -109,16 +101,8 @@ import Testing
         let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, settings: settings)
         h.register(1, "Ana")
         let cid = h.conversation(owner: 1)
-        let db = try DatabaseQueue(path: h.root + "/parlor.sqlite")
-        try db.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER refuse_bad BEFORE INSERT ON messages WHEN NEW.client_id = 'bad'
-                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
-                """)
-        }
-        func text(_ k: String) -> (ConnectionID, String) {
-            (1, #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"text","text":"hi"}}"#)
-        }
+        try Self.refuseInsertsOf(clientId: "bad", h)
+        let text = { (k: String) in Self.text(cid, k) }
         let replies = EngineHarness.frames(h.batch([
             text("a"), (1, SessionTests().appSend(cid, "bad", session: "game", base: 0)), text("b"),
         ])).filter { $0["re"] != nil }
@@ -127,5 +111,20 @@ import Testing
         // a, bad and b took three: one is left, then none.
         #expect(h.request(1, text("c").1)["type"] == .string("result"))
         #expect(h.request(1, text("d").1)["code"] == .string("rate_limited"))
+    }
+
+    /// The database refuses to store a message with this clientId, after whatever its
+    /// send wrote before the insert (a session update): a failure after a write.
+    static func refuseInsertsOf(clientId: String, _ h: EngineHarness) throws {
+        try DatabaseQueue(path: h.root + "/parlor.sqlite").write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER refuse_bad BEFORE INSERT ON messages WHEN NEW.client_id = '\(clientId)'
+                BEGIN SELECT RAISE(ABORT, 'refused by the test'); END
+                """)
+        }
+    }
+
+    static func text(_ cid: String, _ k: String) -> (ConnectionID, String) {
+        (1, #"{"type":"send","id":"\#(k)","conversationId":"\#(cid)","clientId":"\#(k)","message":{"kind":"text","text":"hi"}}"#)
     }
 }

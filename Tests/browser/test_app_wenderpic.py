@@ -142,6 +142,25 @@ def open_the_drawing(page):
     pane_ready(page, "expanded")
 
 
+def ben_guesses_wrong(ben, ana, guess, guesses):
+    """Ben, the drawing open, sends a wrong guess; Ana sees it on the bubble."""
+    frame(ben).get_by_label("Your guess").fill(guess)
+    frame(ben).get_by_role("button", name="Guess").click()
+    pane_ready(ben, "compact")
+    send(ben)
+    expect_bubble(ana, f"👎 {guess}", "Ben guessed", f"{guesses} guess{'es' if guesses > 1 else ''}")
+
+
+def ana_adds_ink(ana):
+    """Ana opens the game from its bubble, draws a line and stages it (Done)."""
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    draw_mouse(ana, TOP_LINE)
+    frame(ana).get_by_role("button", name="Done").click()
+    pane_ready(ana, "compact")
+
+
 def test_draw_guess_more_ink_and_win(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Pictionary night")
@@ -323,11 +342,7 @@ def test_a_guess_and_more_ink_at_the_same_moment(people, first):
     open_the_drawing(ben)
     # guesses that are not in WenderPic's word list: the secret is random, and "boat"
     # once was the secret (👍 where the test expected 👎)
-    frame(ben).get_by_label("Your guess").fill("kettle")
-    frame(ben).get_by_role("button", name="Guess").click()
-    pane_ready(ben, "compact")
-    send(ben)
-    expect_bubble(ana, "👎 kettle", "Ben guessed", "1 guess")
+    ben_guesses_wrong(ben, ana, "kettle", 1)
 
     # Ana adds ink while Ben prepares another guess on the same state
     app_rows(ana).locator(".app-bubble").click()
@@ -710,18 +725,8 @@ def test_more_ink_whose_answer_comes_after_the_app_closed_is_not_drawn_again(peo
     slow.watch(ana, "Slow answers")
     ana_sends_a_drawing(ana, ben)
     open_the_drawing(ben)
-    frame(ben).get_by_label("Your guess").fill("kettle")
-    frame(ben).get_by_role("button", name="Guess").click()
-    pane_ready(ben, "compact")
-    send(ben)
-    expect_bubble(ana, "👎 kettle", "Ben guessed", "1 guess")
-
-    app_rows(ana).locator(".app-bubble").click()
-    pane_ready(ana, "expanded")
-    drawn(ana)
-    draw_mouse(ana, TOP_LINE)
-    frame(ana).get_by_role("button", name="Done").click()
-    pane_ready(ana, "compact")
+    ben_guesses_wrong(ben, ana, "kettle", 1)
+    ana_adds_ink(ana)
     expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
     slow.hold()
     send(ana)
@@ -739,11 +744,7 @@ def test_more_ink_whose_answer_comes_after_the_app_closed_is_not_drawn_again(peo
     # Ben guesses wrong again: Ana opens the game for another round
     app_rows(ben).locator(".app-bubble").click()
     pane_ready(ben, "expanded")
-    frame(ben).get_by_label("Your guess").fill("zebra")
-    frame(ben).get_by_role("button", name="Guess").click()
-    pane_ready(ben, "compact")
-    send(ben)
-    expect_bubble(ana, "👎 zebra", "Ben guessed", "2 guesses")
+    ben_guesses_wrong(ben, ana, "zebra", 2)
     app_rows(ana).locator(".app-bubble").click()
     pane_ready(ana, "expanded")
     drawn(ana)

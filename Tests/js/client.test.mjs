@@ -214,11 +214,8 @@ test("the browser going offline drops the connection at once, without waiting fo
   }
   const c = new ParlorClient({ url: "ws://x/ws", WebSocket: Stuck, random: () => 0 });
   c.start({ token: "T" });
-  await tick();
   const ws = FakeSocket.all[0];
-  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
-  await tick();
-  assert.equal(c.status, "online");
+  await online(c, ws);
   const pending = c.request("conversations.list");
   c.drop();
   assert.equal(c.status, "offline", "offline now, not after the close event");
@@ -237,11 +234,8 @@ test("a connection that says nothing is asked (ping), and dropped and made again
   FakeSocket.all = [];
   const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 0 });
   c.start({ token: "T" });
-  await tick();
   const ws = FakeSocket.all[0];
-  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
-  await tick();
-  assert.equal(c.status, "online");
+  await online(c, ws);
 
   // quiet for 25 s: a ping; answered, the connection stays
   t.mock.timers.tick(25_000);
