@@ -79,6 +79,8 @@ public struct BlobStore: Sendable {
             guard let dot = name.firstIndex(of: "."), case let hash = String(name[..<dot]), Validators.isBlobHash(hash),
                   ImageType(rawValue: String(name[name.index(after: dot)...])) != nil else { return nil }
             let path = "\(directory)/\(name)"
+            // every file, without a stat each, when no age is asked (one server owns the directory)
+            if before == .distantFuture { return (hash, path) }
             guard let changed = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
                   changed < before else { return nil }
             return (hash, path)
