@@ -178,6 +178,8 @@ def test_an_authors_mistakes_show_as_such(people_with_fixture_apps):
     ana = people.join("Ana")
     warnings = []
     ana.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    asked = []
+    ana.on("request", lambda r: asked.append(r.url) if "/apps/noicon/" in r.url and not r.url.endswith(".json") else None)
     ana.reload()  # the catalog loads again, with someone listening
     # signed in again first: New conversation pressed while the page still connects is
     # refused as offline (said in the dialog), and the invite never came (a fresh clone's
@@ -195,6 +197,8 @@ def test_an_authors_mistakes_show_as_such(people_with_fixture_apps):
     store.get_by_role("button", name="Done").click()
     ana.get_by_role("button", name="Apps", exact=True).click()
     expect(ana.locator("#drawer .app-icon.fallback")).to_have_text("N")
+    # once missing, the icon is not asked for again at every drawing (an app author's review)
+    assert len(asked) == 1, asked
     assert any('app "nameless" is left out: its name must be 1-64 characters' in w for w in warnings), warnings
 
 
