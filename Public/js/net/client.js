@@ -264,10 +264,7 @@ export class ParlorClient extends EventTarget {
     try {
       await this.rawRequest(ws, "ping", {}, LIVENESS.PROBE_TIMEOUT_MS);
     } catch (error) {
-      if (ws === this.ws && error.code === "timeout") {
-        this.dispatchEvent(new CustomEvent("dead", { detail: {} }));
-        this.drop();
-      }
+      if (ws === this.ws && error.code === "timeout") this.drop();
     } finally {
       if (ws === this.ws) this.probing = false;
     }

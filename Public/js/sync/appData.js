@@ -7,6 +7,14 @@
 
 const UNREACHABLE = new Set(["offline", "timeout"]);
 
+/** An app's data with one key set, or removed by null. */
+function withValue(data, key, value) {
+  const next = { ...data };
+  if (value === null) delete next[key];
+  else next[key] = value;
+  return next;
+}
+
 export class AppData {
   /**
    * @param {import("../net/client.js").ParlorClient} client
@@ -26,12 +34,8 @@ export class AppData {
     return this.store.requests.join(`appdata|${appId}`, () => this.client.request("appdata.get", { appId }).then(
       (r) => {
         // what was written offline and is not sent yet wins over the server's
-        const data = { ...r.data };
-        for (const p of this.store.pendingAppData()) {
-          if (p.appId !== appId) continue;
-          if (p.value === null) delete data[p.key];
-          else data[p.key] = p.value;
-        }
+        let data = r.data;
+        for (const p of this.store.pendingAppData()) if (p.appId === appId) data = withValue(data, p.key, p.value);
         this.store.saveAppData(appId, data);
         return data;
       },
@@ -94,10 +98,7 @@ export class AppData {
       if (!UNREACHABLE.has(error.code)) throw error;
       this.pend(appId, key, v);
     }
-    const data = { ...(await this.get(appId)) };
-    if (v === null) delete data[key];
-    else data[key] = v;
-    this.store.saveAppData(appId, data);
+    this.store.saveAppData(appId, withValue(await this.get(appId), key, v));
   }
 
   /** Notes (or, with undefined, forgets) a write the server does not have yet. */

@@ -98,12 +98,7 @@ extension Engine {
             throw ParlorError(.registrationClosed, "this server creates accounts only with a registration link from an admin",
                               field: "invite")
         }
-        // An invite stands for its maker, as on joining: a conversation's for a member of
-        // it, a registration link for an admin (a demoted admin's year-long link kept
-        // making accounts on a closed server; an outside review).
-        let makerStands = try i.conversationId.map { try tx.isMember(conversationId: $0, userId: i.createdBy) }
-            ?? tx.isAdmin(userId: i.createdBy)
-        guard makerStands else {
+        guard try makerStillInvites(i, tx) else {
             throw ParlorError(.invalidInvite, "whoever made this invite can no longer invite anyone", field: "invite")
         }
         return (i.id, i.conversationId)

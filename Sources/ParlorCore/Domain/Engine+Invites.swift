@@ -25,13 +25,19 @@ extension Engine {
             throw ParlorError(.invalidInvite, i.revokedAt != nil ? "this invite was revoked"
                               : now() >= i.expiresAt ? "this invite has expired" : "this invite has been used up")
         }
-        // An invite stands for its maker: a member removed (or gone) let themselves back in
-        // with one they had made, and a removed creator was the creator again (an outside
-        // review).
-        guard try tx.isMember(conversationId: cid, userId: i.createdBy) else {
+        guard try makerStillInvites(i, tx) else {
             throw ParlorError(.invalidInvite, "whoever made this invite is no longer in the conversation")
         }
         return (cid, i.id)
+    }
+
+    /// An invite stands for its maker: a conversation's while they are a member of it, a
+    /// registration link while they are an admin. A member removed let themselves back in
+    /// with an invite they had made (a removed creator was the creator again), and a
+    /// demoted admin's year-long link kept making accounts on a closed server (an outside
+    /// review).
+    func makerStillInvites(_ i: Invite, _ tx: any StoreTransaction) throws -> Bool {
+        try i.conversationId.map { try tx.isMember(conversationId: $0, userId: i.createdBy) } ?? tx.isAdmin(userId: i.createdBy)
     }
 
     /// The conversation's creator and admins see every open invite; other members their own.
