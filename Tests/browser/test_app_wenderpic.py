@@ -37,15 +37,42 @@ def board(page):
     return box
 
 
+# Counts the pointer events the paper gets, whichever paper is drawn (reset at each stroke).
+WATCH_PAPER = """() => {
+    window.paperSeen = { pointermove: 0, pointerdown: 0, pointerup: 0 };
+    if (window.paperWatched) return;
+    window.paperWatched = true;
+    for (const type of Object.keys(window.paperSeen)) {
+        document.addEventListener(type, (e) => { if (e.target.classList?.contains('board-canvas')) window.paperSeen[type]++; }, true);
+    }
+}"""
+
+
 def draw_mouse(page, points):
-    """One stroke with the mouse, through points given as fractions of the paper."""
+    """One stroke with the mouse, through points given as fractions of the paper,
+    once the paper feels the pointer. The app's frame is another process, and the
+    browser sends input into it by where the compositor last drew it: on a loaded
+    machine that lags a pane just resized, and a stroke made at once went to the page
+    behind (CI: the gauge still at 100 after a stroke, 1 run in many)."""
     box = board(page)
     at = lambda p: (box["x"] + p[0] * box["width"], box["y"] + p[1] * box["height"])
-    page.mouse.move(*at(points[0]))
+    app = app_frame(page)
+    app.evaluate(WATCH_PAPER)
+    x, y = at(points[0])
+    deadline = time.monotonic() + 5
+    for nudge in range(1000):
+        page.mouse.move(x + nudge % 2, y)
+        if app.evaluate("() => paperSeen.pointermove > 0"):
+            break
+        assert time.monotonic() < deadline, "the pointer never reached the paper"
+        time.sleep(0.05)
+    page.mouse.move(x, y)
     page.mouse.down()
     for p in points[1:]:
         page.mouse.move(*at(p), steps=6)
     page.mouse.up()
+    seen = app.evaluate("() => paperSeen")
+    assert seen["pointerdown"] == 1 and seen["pointerup"] == 1, f"the stroke did not reach the paper: {seen}"
 
 
 def draw_touch(page, points):
