@@ -329,8 +329,10 @@ def did_transition_held(page):
     """What the block does comes before the app hears of the one transition made in it."""
     app_frame(page).evaluate("holdDidTransition()")
     yield
-    # else the test proves nothing
-    assert app_frame(page).evaluate("releaseDidTransition()") == 1, "one transition, held until the block's end"
+    # else the test proves nothing. The block's last tap may start a transition back
+    # (Done collapses the pane), whose didTransition is held too when it got that far
+    # before the block ended: 2 on a loaded machine, 1 in many runs.
+    assert app_frame(page).evaluate("releaseDidTransition()") >= 1, "the transition made in the block was held until its end"
 
 
 def app_rows(page):
