@@ -272,7 +272,45 @@ def open_from_drawer(page, app_name):
 
 
 def pane_ready(page, style):
+    """The pane shows the app in `style`, and the app can be touched where it is drawn."""
     page.locator(f"#app-pane[data-style={style}]:not([hidden]):not(.mounting)").wait_for()
+    app_feels_pointer(page)
+
+
+# Whether the app's document got a pointer move since the flag was last cleared.
+WATCH_POINTER = """() => {
+    window.pointerFelt = false;
+    if (window.pointerWatched) return;
+    window.pointerWatched = true;
+    document.addEventListener('pointermove', () => { window.pointerFelt = true; }, true);
+}"""
+
+
+def app_feels_pointer(page):
+    """Moves the mouse to the middle of the app's frame until the app gets it. The
+    frame is another process, and the browser sends input into it by where the
+    compositor last drew it: on a loaded machine that lags a pane just opened or
+    resized, and a click or a stroke made at once went to the page behind (CI and
+    loaded runs here: a New party that never expanded, a stroke that left no ink; 1
+    run in many). A person taps what they see drawn; a test must wait for it."""
+    # nothing to touch under a modal dialog (a hostile app's send question) or when hidden
+    if not page.evaluate("""() => { const f = document.querySelector('#app-pane iframe');
+            return !!f && !document.querySelector('dialog[open]') && f.style.display !== 'none' && !f.closest('[inert]'); }"""):
+        return
+    app = app_frame(page)
+    app.evaluate(WATCH_POINTER)
+    box = page.locator("#app-pane iframe").bounding_box()
+    assert box and box["width"] > 0 and box["height"] > 0, box
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    deadline = time.monotonic() + 5
+    nudge = 0
+    while True:
+        page.mouse.move(x + nudge % 2, y)
+        if app.evaluate("() => window.pointerFelt"):
+            return
+        assert time.monotonic() < deadline, "the app's frame never got the pointer"
+        nudge += 1
+        time.sleep(0.05)
 
 
 def lifecycle(page):

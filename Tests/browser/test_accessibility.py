@@ -118,8 +118,14 @@ def open_app(page, app):
 
 
 def send_staged(page, count):
+    """Sends the staged move and waits until the server stored it: one more message
+    (a session's new step leaves the app bubbles at one, so their count did not wait)."""
     expect(page.locator(".staged-item[data-kind=app]")).to_have_count(1)
+    stored = page.locator("#transcript [data-seq]")
+    n = stored.count()
     page.get_by_role("button", name="Send", exact=True).click()
+    expect(stored).to_have_count(n + 1)
+    expect(page.locator("#transcript .row.pending")).to_have_count(0)
     expect(app_rows(page)).to_have_count(count)
 
 

@@ -79,6 +79,8 @@ def draw_touch(page, points):
     """One stroke with a finger: real touch events through the DevTools protocol."""
     box = board(page)
     at = lambda p: {"x": box["x"] + p[0] * box["width"], "y": box["y"] + p[1] * box["height"]}
+    app = app_frame(page)
+    app.evaluate(WATCH_PAPER)
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [at(points[0])]})
     for a, b in zip(points, points[1:]):
@@ -87,6 +89,8 @@ def draw_touch(page, points):
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [at((a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t))]})
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
+    # the finger lifted on the paper (read before that, the gauge was mid-stroke)
+    app.wait_for_function("() => paperSeen.pointerdown === 1 && paperSeen.pointerup === 1", timeout=5000)
 
 
 def drawn(page):

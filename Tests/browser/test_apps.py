@@ -251,4 +251,5 @@ def test_an_app_that_never_starts_says_so_and_closes_at_once(people_with_fixture
     closing = time.monotonic()
     ana.locator("#app-pane .pane-bar").get_by_role("button", name="Close Silent").click()
     expect(ana.locator("#app-pane")).to_be_hidden()
-    assert time.monotonic() - closing < 2, "no hooks waited for an app that never started"
+    # a hook sent to it holds Close for its 3 s timeout (two: 6 s); under that, a loaded machine has room
+    assert time.monotonic() - closing < 2.8, "no hooks waited for an app that never started"

@@ -68,7 +68,8 @@ def test_desktop_dark_transcript_with_an_app(people):
     expect(ben.locator(".text-bubble", has_text="vote please")).to_be_visible()
     ana.locator("#app-pane").get_by_role("button", name="Close Quick Poll").click()
     expect(ana.locator("#app-pane")).to_be_hidden()
-    # the staged message was sent before the text typed with it
+    # the staged message was sent before the text typed with it (both stored on Ana's side too)
+    expect(ana.locator("#transcript .row.pending")).to_have_count(0)
     kinds = ana.locator(".row[data-seq]").evaluate_all("rows => rows.map(r => r.dataset.kind)")
     assert kinds[-2:] == ["app", "text"]
     sidebar = box(ana, "#sidebar")

@@ -185,7 +185,8 @@ def test_forced_colours_draw_bubbles_the_open_conversation_and_focus(people):
     send_text(ben, "a bubble")
     send_text(ana, "mine")
     ana.emulate_media(forced_colors="active")
-    width = lambda sel, prop: ana.locator(sel).first.evaluate(f"e => getComputedStyle(e)['{prop}']")  # noqa: E731
+    # looked up and read in one step, once there: a row or list item drawn again in between is a new element
+    width = lambda sel, prop: ana.wait_for_function("([sel, prop]) => { const e = document.querySelector(sel); return e && getComputedStyle(e)[prop]; }", arg=[sel, prop], timeout=5000).json_value()  # noqa: E731
     assert width("#transcript .row:not(.mine) .bubble", "borderTopWidth") != "0px"
     assert width("#transcript .row.mine:not(.pending) .bubble", "borderTopStyle") == "double"
     assert width("#sidebar a[aria-current=page]", "outlineStyle") == "solid"

@@ -40,6 +40,8 @@ def test_a_sticker_is_stuck_by_touch_long_press_and_drag(people_with_live):
     ana, ben, staged = stage_a_sticker(people_with_live, mobile=True, viewport=(390, 844))
     # the pane takes the lower half of a phone: close it, as a person would to see the bubbles
     ana.locator("#app-pane").get_by_role("button", name="Close Live Counter").tap()
+    # closed only after the app's goodbye: measured before, the chip moved down after
+    expect(ana.locator("#app-pane")).to_be_hidden()
     target = ana.locator(".row[data-seq]", has_text="first").locator(".bubble")
     target.scroll_into_view_if_needed()
     chip, bubble = staged.bounding_box(), target.bounding_box()
