@@ -10,7 +10,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import create_conversation, expect_focus, focused, frame, install_app, keyboard_into_app, open_from_drawer, pane_ready, shot
+from conftest import app_feels_pointer, create_conversation, expect_focus, focused, frame, install_app, keyboard_into_app, open_from_drawer, pane_ready, shot
 
 APP = "Party list"
 RECONNECT = 30_000
@@ -86,6 +86,7 @@ def start_party(people, dark=False):
 
 def send_new_list(kate, title=None, extra=()):
     open_from_drawer(kate, APP)
+    app_feels_pointer(kate)  # just opened, after a change of window size (test_live_partylist)
     frame(kate).get_by_role("button", name="New party").click()
     pane_ready(kate, "expanded")
     expect(elements(kate)).to_have_text(["Mussels", "Fries"])

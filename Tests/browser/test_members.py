@@ -34,6 +34,8 @@ def test_members_whose_names_look_alike_are_told_apart(people):
     ben = people.join("Ben", path)
     fake = people.join("\u0410na", path)
     send_text(ana, "from the real one")
+    # stored before the other is sent: two people's sends race to the server (CI once had them swapped)
+    expect(ben.locator(".row[data-seq]", has_text="from the real one")).to_have_count(1)
     send_text(fake, "from the other one")
     senders = ben.locator(".transcript .sender")
     expect(senders).to_have_count(2)
