@@ -231,7 +231,11 @@ def create_conversation(page, title):
     page.locator("#new-conversation button[type=submit]").click()
     page.locator("#invite[open]").wait_for()
     link = page.input_value("#invite-link")
+    # the list of invites fills in after the dialog opens and moves Done down: a click
+    # aimed before that landed on the list, and the dialog stayed open (a loaded run here)
+    expect(page.locator("#invite .invite-item")).to_have_count(1)
     page.locator("#invite").get_by_role("button", name="Done").click()
+    expect(page.locator("#invite[open]")).to_have_count(0)
     page.locator("#chat-title", has_text=title).wait_for()
     return link
 
