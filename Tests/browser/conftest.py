@@ -305,14 +305,20 @@ def app_feels_pointer(page):
     app.evaluate(WATCH_POINTER)
     box = page.locator("#app-pane iframe").bounding_box()
     assert box and box["width"] > 0 and box["height"] > 0, box
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    mouse_until_felt(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, "() => window.pointerFelt", "the app's frame")
+
+
+def mouse_until_felt(page, x, y, felt, what):
+    """Moves the mouse to (x, y), a pixel to and fro, until `felt` (evaluated in the
+    app's frame) is true: the frame got the pointer (see app_feels_pointer)."""
+    app = app_frame(page)
     deadline = time.monotonic() + 5
     nudge = 0
     while True:
         page.mouse.move(x + nudge % 2, y)
-        if app.evaluate("() => window.pointerFelt"):
+        if app.evaluate(felt):
             return
-        assert time.monotonic() < deadline, "the app's frame never got the pointer"
+        assert time.monotonic() < deadline, f"{what} never got the pointer"
         nudge += 1
         time.sleep(0.05)
 

@@ -16,7 +16,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from conftest import (HeldAnswers, app_frame, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late, focused, expect_focus, two_with_app,
+from conftest import (HeldAnswers, app_frame, mouse_until_felt, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late, focused, expect_focus, two_with_app,
                       install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
 
 APP = "WenderPic"
@@ -59,13 +59,7 @@ def draw_mouse(page, points):
     app = app_frame(page)
     app.evaluate(WATCH_PAPER)
     x, y = at(points[0])
-    deadline = time.monotonic() + 5
-    for nudge in range(1000):
-        page.mouse.move(x + nudge % 2, y)
-        if app.evaluate("() => paperSeen.pointermove > 0"):
-            break
-        assert time.monotonic() < deadline, "the pointer never reached the paper"
-        time.sleep(0.05)
+    mouse_until_felt(page, x, y, "() => paperSeen.pointermove > 0", "the paper")
     page.mouse.move(x, y)
     page.mouse.down()
     for p in points[1:]:
