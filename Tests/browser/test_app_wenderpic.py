@@ -10,6 +10,7 @@ moment: the slower one sees the move that won and continues from it. Last,
 New Game before Send: the staged drawing reopens; what the message box shows
 is what Send sends, and lines drawn after Done are never lost."""
 
+import json
 import re
 import time
 
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import (HeldAnswers, app_frame, mouse_until_felt, app_rows, create_conversation, did_transition_held, frame, app_hearing_did_transition_late, focused, expect_focus, two_with_app,
-                      install_app, open_from_drawer, pane_ready, press_send_button as send, shot)
+                      install_app, open_from_drawer, pane_ready, press_send_button as send, route_socket, shot)
 
 APP = "WenderPic"
 
@@ -776,6 +777,49 @@ def test_more_ink_whose_answer_comes_after_the_app_closed_is_not_drawn_again(peo
     expect(frame(ana).get_by_role("button", name="Undo")).to_be_disabled()
     expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
     shot(ana, f"wenderpic-more-ink-answered-after-{then}")
+
+
+def test_more_ink_not_sent_then_sent_by_retry_is_not_kept_as_a_draft(people):
+    """A send the page gave up on (an outside review: a bad network) shows "Not sent"
+    in the app and in the transcript, with Retry. Retry sent it, but the app was never
+    told: it kept saying "Not sent" and kept the lines as a draft, which Done sent
+    again. The host now hands the app the move once Retry got it stored."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Retried ink")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    refusing = [False]
+
+    def from_page(frame, message, ws, server):
+        if refusing[0] and frame.get("type") == "send" and frame.get("message", {}).get("kind") == "app":
+            refusing[0] = False  # once: Retry goes through
+            ws.send(json.dumps({"type": "error", "re": frame["id"], "code": "forbidden", "message": "not allowed"}))
+            return True
+        return False
+
+    route_socket(ana, from_page)
+    expect(ana.locator("#chat-title")).to_have_text("Retried ink")
+    expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+    ana_sends_a_drawing(ana, ben)
+    open_the_drawing(ben)
+    ben_guesses_wrong(ben, ana, "kettle", 1)
+    ana_adds_ink(ana)
+    refusing[0] = True
+    send(ana)
+    expect(frame(ana).locator("#status")).to_contain_text("Not sent")
+    failed = ana.locator("#transcript .row.pending.failed[data-kind=app]")
+    expect(failed).to_contain_text("Not sent")
+    failed.get_by_role("button", name="Retry").click()
+    for page in (ana, ben):
+        expect_bubble(page, "Guess my WenderPic!", "Ana added more ink", "1 guess")
+    expect(failed).to_have_count(0)
+    expect(frame(ana).locator("#status")).to_contain_text("Sent")
+    expect(frame(ana).locator("#status")).not_to_contain_text("Not sent")
+    # the lines went: opened again, the game has nothing of hers left to send
+    app_rows(ana).locator(".app-bubble").click()
+    pane_ready(ana, "expanded")
+    drawn(ana)
+    expect(frame(ana).get_by_role("button", name="Undo")).to_be_disabled()
+    expect(frame(ana).get_by_role("button", name="Done")).to_be_disabled()
 
 
 def test_a_drawing_in_the_message_box_survives_a_reload(people):

@@ -4,10 +4,12 @@ admin, deactivate someone, list and revoke invites), a tight send limit (a clear
 Revoke, and a conversation renamed by its creator, live for the others."""
 
 import re
+import time
 
+import pytest
 from playwright.sync_api import expect
 
-from conftest import People, answer_invite, create_conversation, saved_recovery_key, send_text, shot
+from conftest import People, answer_invite, create_conversation, route_socket, saved_recovery_key, send_text, shot
 
 
 def open_admin(page):
@@ -147,6 +149,51 @@ def test_invite_list_and_revoke_in_the_invite_dialog(people):
             expect(page.locator("#chat-title")).to_have_text("Picnic")
     assert sorted(outcomes.values()) == [False, True], (outcomes, ids)
     expect(ana.locator("#chat-presence")).to_contain_text("2 members")
+
+
+@pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_invite_dialogs_buttons_stay_put_as_its_list_fills_in(people, viewport):
+    """The list of invites that still work comes after the dialog opened. It was
+    above Done, in a dialog centred on the screen, so Done moved as it came in (on a
+    slow network, under a finger on its way): a tap could land on a Revoke."""
+    ana = people.join("Ana", viewport=viewport, mobile=viewport[0] < 500)
+    create_conversation(ana, "Picnic")
+    lists, held = [], []
+
+    def from_page(frame, message, ws, server):
+        if frame.get("type") == "invites.list":
+            lists.append(frame["id"])
+        return False
+
+    def from_server(message, ws):
+        if lists and f'"re":"{lists[-1]}"' in message.replace(" ", ""):
+            held.append((ws, message))
+            return True
+        return False
+
+    route_socket(ana, from_page, from_server)
+    expect(ana.locator("html")).to_have_attribute("data-connection", "online")
+    expect(ana.locator("#chat-title")).to_have_text("Picnic")
+    invite = ana.get_by_role("button", name="Invite people (copy link)")
+    dialog = ana.locator("#invite[open]")
+    done = dialog.get_by_role("button", name="Done")
+    for made in range(2, 7):  # five more invites: a list that takes room
+        invite.click()
+        deadline = time.monotonic() + 10
+        while not held:  # the dialog is open, its list asked for and not yet answered
+            assert time.monotonic() < deadline, "the list was never asked for"
+            ana.wait_for_timeout(20)
+        expect(dialog.locator(".invite-item")).to_have_count(0)
+        before = done.bounding_box()
+        ws, message = held.pop()
+        ws.send(message)
+        expect(dialog.locator(".invite-item")).to_have_count(made)
+        after = done.bounding_box()
+        assert (round(after["x"]), round(after["y"])) == (round(before["x"]), round(before["y"])), (made, before, after)
+        if made < 6:
+            done.click()
+            expect(dialog).to_have_count(0)
+    shot(ana, f"invite-dialog-six-invites-{'phone' if viewport[0] < 500 else 'desktop'}")
 
 
 def test_rename_a_conversation_live(people):

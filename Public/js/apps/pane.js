@@ -379,9 +379,18 @@ export class AppPane extends EventTarget {
    * on the other one, then refused the next as made on a stale state).
    */
   deliver(conversationId, message) {
+    if (message.kind !== "app") return;
+    const ownHere = message.sender === this.store.state.user?.id && this.sync.outbox.sentHere.has(message.clientId);
+    if (ownHere && this.sync.outbox.retried.delete(message.clientId)) {
+      // Sent by Retry in the transcript after the app was told it was not sent: the
+      // app hears it went (now, or when next there), or it kept the move as unsent
+      // (WenderPic said "Not sent" and kept the lines, which Done sent again).
+      this.keepUnheard(conversationId, { appId: message.appId, message, ref: null });
+      if (this.state.active && conversationId === this.conversationId && message.appId === this.state.appId) this.offerRefused();
+      return;
+    }
     if (!this.state.active || conversationId !== this.conversationId) return;
-    if (message.kind !== "app" || message.appId !== this.state.appId) return;
-    if (message.sender === this.store.state.user?.id && this.sync.outbox.sentHere.has(message.clientId)) return;
+    if (message.appId !== this.state.appId || ownHere) return;
     this.enqueue(async () => {
       if (!this.frame || this.state.appId !== message.appId) return;
       await this.hearOnce(this.frame, message.seq, this.snapshotOf(message));

@@ -44,6 +44,8 @@ export class Outbox {
     this.behind = new Set();
     /** clientIds this page sent (the newest SENT_HERE_KEPT): its own messages, as against the same person's from another device */
     this.sentHere = new Set();
+    /** clientIds sent again by the person's Retry after their send had failed: whoever was told it failed (an app) hears it went */
+    this.retried = new Set();
   }
 
   noteSentHere(clientId) {
@@ -301,6 +303,8 @@ export class Outbox {
     if (p.imageKey) item.imageKey = p.imageKey;
     this.store.saveOutbox([...this.store.outbox(), item]);
     this.store.setTranscript(conversationId, retryPending(t, clientId));
+    this.retried.add(clientId);
+    if (this.retried.size > SENT_HERE_KEPT) this.retried.delete(this.retried.values().next().value);
     this.trySend(item);
   }
 

@@ -73,12 +73,15 @@ export function inviteDialog(api = {}) {
       h("p", null, "Anyone with this link can join the conversation."),
       h("label", { class: "field", for: "invite-link" }, "Invite link", field),
       status,
-      api.list ? h("h3", null, "Invites that still work") : null,
-      api.list ? list : null,
-      listError,
+      // the actions come before the list, which fills in after the dialog opens:
+      // below it, Done moved under a finger on its way (a tap then hit Revoke)
       h("div", { class: "dialog-actions" },
         h("button", { class: "button", type: "button", onclick: () => dialog.close() }, "Done"),
-        copy)));
+        copy),
+      api.list ? h("section", { class: "invite-section" },
+        h("h3", null, "Invites that still work"),
+        list,
+        listError) : listError));
   copy.addEventListener("click", () => copyText(field.value, field).then((ok) => {
     status.textContent = ok ? "Copied to the clipboard." : "Select the link and copy it.";
   }));
