@@ -120,6 +120,19 @@ pane.addEventListener("layout", () => {
   if (chat.transcript.atBottom) chat.transcript.scrollToBottom();
 });
 pane.addEventListener("closed", () => chat.composer.input.focus());
+// Once the move shows in the message box and the composer can take the focus (an
+// expanded pane keeps it inert until the app goes compact), if the focus is still in
+// the app; given up after a while (an app that stays expanded keeps it).
+pane.addEventListener("sendisnext", (e) => {
+  const send = chat.composer.sendButton;
+  const until = performance.now() + 3000;
+  const tryFocus = () => {
+    if (document.activeElement !== e.detail.iframe || performance.now() > until) return;
+    if (send.disabled || send.closest("[inert]") || !send.checkVisibility()) return requestAnimationFrame(tryFocus);
+    send.focus();
+  };
+  requestAnimationFrame(tryFocus);
+});
 
 const live = new LiveBubbles({
   store, sync, catalog,

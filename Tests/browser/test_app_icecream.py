@@ -520,9 +520,10 @@ def test_a_step_chosen_before_the_app_hears_didtransition_still_goes_to_the_mess
 
 def test_the_focus_follows_each_step(people):
     """Keyboard only. New sundae puts the focus on the first base (not the top of the
-    page); picking a cone goes back to compact with the focus on the view's first
-    control; a re-render while the person is in the host (their Send) leaves the
-    focus in the host."""
+    page); picking a cone puts the move in the message box and goes back to compact
+    with the focus on the host's Send, which is next (it took a Shift+Tab out of the
+    app to find it); a re-render while the person is in the host (their Send) leaves
+    the focus in the host."""
     ana = keyboard_into_app(people, "Ana", "Sundae keys", APP)
     expect_focus(ana, "new-sundae")  # Tab into another process: the focus arrives a moment later
     ana.keyboard.press("Enter")
@@ -537,10 +538,12 @@ def test_the_focus_follows_each_step(people):
     staged = ana.locator(".staged-item[data-kind=app]")
     expect(staged).to_contain_text("Let's build an ice cream")
     expect(frame(ana).locator("#status")).to_contain_text("message box")
-    expect_focus(ana, "new-sundae")
+    send_button = ana.get_by_role("button", name="Send", exact=True)
+    expect(send_button).to_be_focused()
 
-    # Send is the host's: the app's "Sent!" does not take the focus from there
-    send(ana)
+    # Send is the host's: Enter sends, and the app's "Sent!" does not take the focus from there
+    ana.keyboard.press("Enter")
+    expect(staged).to_have_count(0)
     expect(frame(ana).locator("#status")).to_contain_text("Sent!")
     assert ana.evaluate("document.activeElement.tagName") != "IFRAME"
     assert focused(ana) == ""

@@ -384,7 +384,8 @@ def test_the_focus_stays_on_the_list_as_it_changes(people):
     """Keyboard only. New party puts the focus on the new list's first field (not the
     top of the page); Enter on "Remove Salsa" removes it and leaves the focus on the
     next item's Remove (the last item's: on the one before; the last of all: on the
-    box to add one); Send goes back to compact with the focus on New party."""
+    box to add one); Send puts the list in the message box and goes back to compact
+    with the focus on the host's Send, which is next."""
     kate = keyboard_into_app(people, "Kate", "Keyboard party", APP)
     expect_focus(kate, "new-party")  # Tab into another process: the focus arrives a moment later
     kate.keyboard.press("Enter")
@@ -427,4 +428,4 @@ def test_the_focus_stays_on_the_list_as_it_changes(people):
     kate.keyboard.press("Enter")
     pane_ready(kate, "compact")
     expect(staged(kate)).to_contain_text("Mussels Party")
-    expect_focus(kate, "new-party")
+    expect(kate.get_by_role("button", name="Send", exact=True)).to_be_focused()

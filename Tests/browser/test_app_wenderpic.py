@@ -935,12 +935,15 @@ def test_draw_with_the_keyboard_and_send_it(people):
     ana.keyboard.press("Enter")  # the dot Escape ended
     expect(frame(ana).locator("#ink")).to_have_attribute("aria-valuenow", str(after_line))
 
-    # Done stages it, as with the mouse
+    # Done stages it, as with the mouse, and Send is next: it has the focus (it took
+    # a Shift+Tab out of the app to find it), so Enter sends
     tab_to(ana, "done")
     ana.keyboard.press("Enter")
     pane_ready(ana, "compact")
     expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Guess my WenderPic!")
-    send(ana)
+    expect(ana.get_by_role("button", name="Send", exact=True)).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_have_count(0)
 
     # Ben opens it: the line is where Ana drew it (the middle row, from the middle to 7/8)
     open_the_drawing(ben)

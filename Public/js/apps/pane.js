@@ -483,8 +483,13 @@ export class AppPane extends EventTarget {
       case "insert": {
         const message = draftToMessage(appId, args.message);
         const image = await this.checkedAppImage(args.image);
+        // A tap or key in the app put its move in the message box: Send is next, so it
+        // gets the focus (a keyboard user had to Shift+Tab out of the app to find it).
+        const sendIsNext = frame.sendVerdict(activation) === "yes";
         try {
-          const stored = await this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image });
+          const staging = this.outgoing.stage(conversationId, { message, appId, ref: args.ref, frame, image });
+          if (sendIsNext) this.dispatchEvent(new CustomEvent("sendisnext", { detail: { iframe: frame.iframe } }));
+          const stored = await staging;
           if (frame === this.frame && !frame.closed) this.heard(frame, args.ref ?? null);
           return this.snapshotOf(stored);
         } catch (error) {
