@@ -5,7 +5,8 @@
 #   parlor-backup [--data DIR] [--output DIR] [--keep N] [--quiet]
 #
 #   -d, --data DIR    the server's --data directory (default /var/lib/parlor)
-#   -o, --output DIR  where to write parlor-YYYYMMDDTHHMMSSZ.tar.gz
+#   -o, --output DIR  where to write parlor-YYYYMMDDTHHMMSSZ-vN.tar.gz (vN: the
+#                     database's schema, as `parlor --version` names it)
 #                     (default /var/backups/parlor; created with mode 0700)
 #   -k, --keep N      then delete all but the newest N parlor-*.tar.gz in the
 #                     output directory (default 0: delete nothing)
@@ -70,7 +71,6 @@ as_owner() {
 [ "$(id -u)" -eq 0 ] && chown "$owner" "$stage"
 
 stamp="$(date -u +%Y%m%dT%H%M%SZ)"
-tarball="$out/parlor-$stamp.tar.gz"
 
 say "snapshotting $data/parlor.sqlite"
 # BEGIN + a read pins one snapshot for the whole copy, so the backup never has
@@ -82,6 +82,11 @@ as_owner sqlite3 -bail "$data/parlor.sqlite" \
   "COMMIT;" >/dev/null
 check="$(as_owner sqlite3 "$stage/parlor.sqlite" "PRAGMA quick_check;")"
 [ "$check" = ok ] || die "the snapshot failed its integrity check: $check"
+# The snapshot's schema (its newest migration, v14) goes in the name: after a rollback
+# the backup to restore is one the older binary knows (`parlor --version` says which).
+schema="$(as_owner sqlite3 -readonly "$stage/parlor.sqlite" "SELECT identifier FROM grdb_migrations;" 2>/dev/null |
+          sed -n 's/^v\([0-9][0-9]*\).*/\1/p' | sort -n | tail -n 1 || true)"
+tarball="$out/parlor-$stamp${schema:+-v$schema}.tar.gz"
 
 say "archiving the snapshot and $data/blobs"
 members=(-C "$stage" parlor.sqlite)

@@ -13,6 +13,10 @@
 #                         the service's --port, else 8080)
 #       --health-url URL  checked after the start instead (default
 #                         http://127.0.0.1:PORT/health; "" to skip)
+#   -b, --binary PATH     the parlor that will serve the restored data (default:
+#                         the service's, else parlor on the PATH): a backup with
+#                         a newer schema than it knows is refused before anything
+#                         is stopped
 #   -y, --yes             do not ask for confirmation
 #   -h, --help            this text
 #
@@ -35,6 +39,7 @@ port=""
 health=unset
 yes=0
 backup=""
+binary=""
 
 # unit_flags and health_url_for: where the service really listens (shared with install.sh).
 for lib in "$(dirname "$(readlink -f "$0")")/unit-flags.sh" /usr/local/share/parlor/unit-flags.sh; do
@@ -53,6 +58,7 @@ while [ $# -gt 0 ]; do
     --no-service) use_service=0; shift ;;
     -p|--port)    [ $# -ge 2 ] || die "$1 needs a number"; port="$2"; shift 2 ;;
     --health-url) [ $# -ge 2 ] || die "$1 needs a URL"; health="$2"; shift 2 ;;
+    -b|--binary)  [ $# -ge 2 ] || die "$1 needs a path"; binary="$2"; shift 2 ;;
     -y|--yes)     yes=1; shift ;;
     -h|--help)    usage; exit 0 ;;
     -*)           die "unknown option: $1 (see --help)" ;;
@@ -71,7 +77,9 @@ if [ "$use_service" -eq 1 ]; then
   unit_flags "$service"
 else
   unit_host=127.0.0.1 unit_port=8080 unit_data=/var/lib/parlor unit_scheme=http
+  unit_binary="$(command -v parlor || echo /usr/local/bin/parlor)"
 fi
+[ -n "$binary" ] || binary="$unit_binary"
 [ -n "$data" ] || data="$unit_data"
 [ "$health" != unset ] || health="$(health_url_for "$unit_host" "${port:-$unit_port}" "$unit_scheme")"
 data="$(realpath -m "$data")"
@@ -102,7 +110,15 @@ chmod 0750 "$stage"
 check="$(runuser -u "$owner" -- sqlite3 "$stage/parlor.sqlite" "PRAGMA integrity_check;")"
 [ "$check" = ok ] || die "the database in the backup is damaged: $check"
 blobs="$(find "$stage/blobs" -type f | wc -l)"
-say "backup is sound: parlor.sqlite and $blobs blob(s)"
+# A backup taken after an upgrade cannot be served by the binary of a rollback, which
+# would refuse to start on it (status 3): say so now, with nothing stopped.
+has="$(schema_of "$stage/parlor.sqlite" runuser -u "$owner" --)"
+knows="$(schema_known_by "$binary")"
+if [ -n "$has" ] && [ -n "$knows" ] && [ "$has" -gt "$knows" ]; then
+  die "this backup's database has schema v$has, newer than $binary knows (v$knows): restore a backup taken before the upgrade (its name ends in -v$knows or lower), or install the newer binary first; nothing changed"
+fi
+[ -n "$knows" ] || say "could not ask $binary which schema it knows; not checked"
+say "backup is sound: parlor.sqlite (schema v${has:-?}) and $blobs blob(s)"
 
 aside="$data.before-restore-$(date -u +%Y%m%dT%H%M%SZ)"
 if [ "$yes" -eq 0 ]; then

@@ -7,6 +7,7 @@ directory, where a server finds everyone and every message again. SQLite only
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from client import Env
+from server import PARLOR_BIN
 
 ROOT = Path(__file__).resolve().parents[2]
 CRON_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/root", "TMPDIR": "/tmp"}
@@ -56,9 +58,25 @@ async def test_a_cron_backup_of_a_service_owned_directory_restores(server_factor
     assert all(p.owner() == "nobody" for p in data.iterdir()), \
         "sqlite3 ran as the owner: nothing of root's left in the data directory"
 
+    # the name says the database's schema, as `parlor --version` does
+    knows = re.search(r"SQLite v(\d+)", subprocess.run([str(PARLOR_BIN), "--version"], capture_output=True, text=True,
+                                                        check=True).stdout).group(1)
+    assert re.fullmatch(rf"parlor-\d{{8}}T\d{{6}}Z-v{knows}\.tar\.gz", tarball.name), tarball.name
+
     restored = tmp_path / "restored"
-    r = subprocess.run(["bash", str(ROOT / "deploy" / "restore.sh"), "--data", str(restored), "--no-service",
-                        "--health-url", "", "--yes", str(tarball)], env=CRON_ENV, capture_output=True, text=True, timeout=60)
+    restore = ["bash", str(ROOT / "deploy" / "restore.sh"), "--data", str(restored), "--no-service",
+               "--health-url", "", "--yes"]
+    # a rollback's older binary would not start on it: refused before anything changes
+    older = tmp_path / "parlor-older"
+    older.write_text(f"#!/bin/sh\necho '0.1.0 (SQLite v{int(knows) - 1}-older, PostgreSQL schema 1)'\n")
+    older.chmod(0o755)
+    r = subprocess.run(restore + ["--binary", str(older), str(tarball)], env=CRON_ENV, capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode != 0 and f"has schema v{knows}, newer than" in r.stderr, (r.returncode, r.stderr)
+    assert not restored.exists()
+
+    r = subprocess.run(restore + ["--binary", str(PARLOR_BIN), str(tarball)], env=CRON_ENV, capture_output=True, text=True,
+                       timeout=60)
     assert r.returncode == 0, r.stderr
     assert (restored / "parlor.sqlite").exists()
     assert "previous data" not in r.stderr, "there was none: it names no directory it did not make"
