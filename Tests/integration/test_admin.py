@@ -159,15 +159,22 @@ async def test_cli_on_a_stopped_server(server_factory, store_kind):
         (code, out), (code2, out2) = await pending
         assert code == 0, out
         assert code2 == 0 and out2["result"]["inviteInfo"]["maxUses"] == 2
+        link = out2["result"]["invite"]
     else:
         code, out = await cli(srv, "grant", ben.uid)
         assert code == 0, out
         code, out = await cli(srv, "registration-link", "--max-uses", "2")
         assert code == 0 and out["result"]["inviteInfo"]["maxUses"] == 2
+        link = out["result"]["invite"]
         srv.start()
     async with Env(srv) as env:
         again = await env.login(ben.token)
         assert again.user.get("admin") is True
+        # the shell's link makes accounts (none ever did: it was checked as an admin
+        # account named "admin"), twice, and then no more
+        await register(env, "Cy", invite=link)
+        await register(env, "Dee", invite=link)
+        await refused(env, "invalid_invite", invite=link)
 
 
 def test_the_cli_refuses_a_data_directory_without_a_database(tmp_path):
@@ -228,3 +235,7 @@ async def test_a_demoted_admins_registration_links_stop_working(server_factory):
         await ana.call("admin.users.setAdmin", userId=bob.uid, admin=False)
         await refused(env, "invalid_invite", invite=his["invite"])
         cy, _ = await register(env, "Cy", invite=link["invite"])  # Ana's still works
+        # the only admin cannot take the right from herself (as she cannot delete her
+        # account): nobody would be left to make links or act on anyone
+        await ana.expect_error("admin.users.setAdmin", "forbidden", userId=ana.uid, admin=False)
+        await ana.call("admin.registrationLinks.create", maxUses=1)  # still an admin

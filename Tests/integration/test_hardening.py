@@ -374,6 +374,9 @@ async def test_metrics_count_what_an_operator_watches(server):
         assert m["parlor_requests_total"][(("outcome", "not_member"), ("type", "send"))] >= 1
         assert m["parlor_ack_latency_seconds_count"][()] >= 6
         assert m["parlor_engine_batch_size_count"][()] >= 1
+        # what waits in the engine's queue, not the last batch's size: 0 once idle (an
+        # alert on "> 0" fired for good after the first request)
+        assert m["parlor_engine_queue_depth"][()] == 0
     # not through the proxy: a forwarded request does not see them
     assert http_get(server, "/metrics", headers={"X-Forwarded-For": "203.0.113.9"})[0] == 404
 

@@ -32,6 +32,11 @@ extension Engine {
             }
 
         case .setAdmin(let userId, let admin):
+            // as deleting the last admin's account is refused: the server would be left
+            // with nobody who can make registration links or act on anyone
+            if !admin, try tx.isAdmin(userId: userId), try tx.activeAdminCount() <= 1 {
+                throw ParlorError(.forbidden, "this is the server's only admin account: make someone else an admin first")
+            }
             guard try tx.setAdmin(userId: userId, admin) else { throw noUser }
             audit(admin ? "grant admin" : "ungrant admin", actor, ["user": userId])
             return { _ in }
@@ -58,7 +63,7 @@ extension Engine {
             }
 
         case .createRegistrationLink(let maxUses, let seconds):
-            let link = try newInvite(nil, actor ?? "admin", maxUses: maxUses, expiresInSeconds: seconds, tx)
+            let link = try newInvite(nil, actor ?? Self.shellMaker, maxUses: maxUses, expiresInSeconds: seconds, tx)
             audit("registration link", actor, ["invite": link.invite.id, "maxUses": maxUses.map { "\($0)" } ?? "any"])
             return { w in
                 w.field("invite", link.code)

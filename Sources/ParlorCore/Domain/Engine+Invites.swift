@@ -36,9 +36,17 @@ extension Engine {
     /// with an invite they had made (a removed creator was the creator again), and a
     /// demoted admin's year-long link kept making accounts on a closed server (an outside
     /// review).
+    /// A registration link made at the server's shell (`parlor admin registration-link`)
+    /// stands for whoever runs the server: it is refused only when revoked or used up.
+    /// (It was checked as an admin account named "admin", which none is: no such link
+    /// ever worked.)
     func makerStillInvites(_ i: Invite, _ tx: any StoreTransaction) throws -> Bool {
-        try i.conversationId.map { try tx.isMember(conversationId: $0, userId: i.createdBy) } ?? tx.isAdmin(userId: i.createdBy)
+        if let cid = i.conversationId { return try tx.isMember(conversationId: cid, userId: i.createdBy) }
+        return try i.createdBy == Self.shellMaker || tx.isAdmin(userId: i.createdBy)
     }
+
+    /// The maker recorded for a registration link made at the server's shell.
+    static let shellMaker = "admin"
 
     /// The conversation's creator and admins see every open invite; other members their own.
     func listInvites(_ cid: String, userId: String, id: String?, conn: ConnectionID,

@@ -83,7 +83,9 @@ public final class EngineThread: @unchecked Sendable {
                 return
             }
             let batch: [EngineInput]
-            let queued = inbox.count
+            // what still waits once this batch is taken: 0 when it took everything (it was
+            // the batch's size, so an idle server showed its last batch for good)
+            let queued = max(0, inbox.count - Self.maxBatch)
             if inbox.count <= Self.maxBatch {
                 // Emptying the shared array "keeping its capacity" allocates another as
                 // big (one allocation, not one per doubling), but not past a size: the
