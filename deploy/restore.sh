@@ -128,9 +128,18 @@ if [ "$yes" -eq 0 ]; then
   [[ "$answer" =~ ^[Yy] ]] || die "nothing changed"
 fi
 
+# A server still running on the directory (it holds serve.lock) would go on storing,
+# and acknowledging, into the directory moved aside: lost once it restarts.
+served() { [ -e "$data/serve.lock" ] && ! flock -n "$data/serve.lock" true; }
 if [ "$use_service" -eq 1 ]; then
   say "stopping $service"
   systemctl stop "$service"
+  if served; then
+    systemctl start "$service" || true
+    die "another server than $service is running on $data (it holds serve.lock): stop it first; nothing changed"
+  fi
+elif served; then
+  die "a server is still running on $data (it holds serve.lock): stop it first; nothing changed"
 fi
 previous=""
 if [ -e "$data" ]; then

@@ -86,3 +86,10 @@ async def test_a_cron_backup_of_a_service_owned_directory_restores(server_factor
         ana2 = await env.login(ana.token)
         assert ana2.user == ana.user
         assert await ana2.history_all(cid) == history
+        # restored again while this server still runs on it: refused, nothing moved (it
+        # went on acknowledging into the directory moved aside, lost at its restart)
+        r = subprocess.run(restore + ["--binary", str(PARLOR_BIN), str(tarball)], env=CRON_ENV, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode != 0 and "still running" in r.stderr, (r.returncode, r.stderr)
+        assert not list(tmp_path.glob("restored.before-restore-*"))
+        await ana2.send_text(cid, "still served")
