@@ -65,7 +65,8 @@ const welcome = new WelcomeView($("welcome"), {
 
 function showWelcome(o = {}) {
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
-  welcome.show({ invited: inviteInRoute() !== undefined, ...o });
+  const r = parseRoute(location.hash, location.search);
+  welcome.show({ invited: inviteInRoute() === undefined ? false : r.name === "register" ? "server" : "conversation", ...o });
 }
 
 const sidebar = new SidebarView($("sidebar"), {

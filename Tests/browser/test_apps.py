@@ -253,3 +253,20 @@ def test_an_app_that_never_starts_says_so_and_closes_at_once(people_with_fixture
     expect(ana.locator("#app-pane")).to_be_hidden()
     # a hook sent to it holds Close for its 3 s timeout (two: 6 s); under that, a loaded machine has room
     assert time.monotonic() - closing < 2.8, "no hooks waited for an app that never started"
+
+
+def test_a_note_over_the_drawer_does_not_take_the_tap_meant_for_it(people):
+    """A first-time phone user (an outside review) got WenderPic and tapped it in the
+    drawer at once: the tap landed on the "installed." note over the drawer, for the
+    3.5 s it shows, and nothing opened."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Notes")
+    install_app(ana, "WenderPic")
+    toast = ana.locator("#toast")
+    expect(toast).to_contain_text("installed")
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    box = toast.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    under = ana.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('#toast') === null", [x, y])
+    assert under, "the note takes the tap"
+    expect(toast).to_contain_text("installed")  # still showing: the tap went past it

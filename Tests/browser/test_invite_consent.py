@@ -80,7 +80,7 @@ def test_a_first_visit_through_a_link_asks_after_the_name(people):
 
     cy = people.open(link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=True)
     expect(cy.locator("#welcome")).to_contain_text("invited to a conversation")
-    expect(cy.locator("#welcome")).to_contain_text("then you can choose whether to join it")
+    expect(cy.locator("#welcome")).to_contain_text("Pick the name the others there will see")
     # who becomes the server's admin is its owner's matter, not an invitee's
     expect(cy.locator("#welcome .welcome-note")).to_be_hidden()
     cy.fill("#welcome-name", "Cy")

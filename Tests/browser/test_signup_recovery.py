@@ -112,6 +112,8 @@ def test_a_registration_link_made_by_an_admin(browser, make_server):
         link = field.input_value()
         expect(ana.locator("#admin-invites .invite-item")).to_have_count(1)
         cy = people.open(link.replace(server.base, ""))
+        # invited to the server, not to a conversation (it said so, from an admin's review)
+        expect(cy.locator("#welcome")).to_contain_text("You've been invited to this server.")
         sign_up(cy, "Cy")
         recovery_key(cy)
         cy.locator("#recovery").get_by_role("button", name="Remind me later").click()

@@ -328,7 +328,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     if (typeof item.entry?.hash === "string") sticker.hash = item.entry.hash;
     try {
       await this.activeConversation.insertSticker(sticker);
-      this.status = { kind: "sticker", text: "Sticker in the message box: press Send, or drag it onto a message to stick it there." };
+      this.status = { kind: "sticker", text: "Sticker in the message box: press Send, or press and hold it, then drag it onto a message to stick it there." };
       if (item.entry && sticker.hash && item.entry.hash !== sticker.hash) {
         this.history = this.history.map((h) => (h.id === item.entry.id ? { ...h, hash: sticker.hash } : h));
         await this.save();

@@ -7,7 +7,10 @@ import { h } from "./dom.js";
 
 const LEAD = {
   name: "Chat and play with friends. Pick the name the others will see.",
-  invited: "You've been invited to a conversation. Pick a name first; then you can choose whether to join it.",
+  // no promise of a question before joining: an invite-only server (the default) makes
+  // the account with the invite and joins in one step
+  invited: "You've been invited to a conversation. Pick the name the others there will see.",
+  registration: "You've been invited to this server. Pick the name the others will see.",
   recover: "Type the recovery key you saved when you made your account. This browser becomes one of its devices.",
   code: "On a device where you are signed in, open Account → Add a device, then type the code it shows.",
 };
@@ -90,7 +93,7 @@ export class WelcomeView {
     this.mode = mode;
     for (const [m, el] of Object.entries(this.fields)) el.hidden = m !== mode;
     for (const b of this.switches.children) b.hidden = b.dataset.mode === mode;
-    this.lead.textContent = mode === "name" && this.invited ? LEAD.invited : LEAD[mode];
+    this.lead.textContent = mode === "name" && this.invited ? LEAD[this.invited === "server" ? "registration" : "invited"] : LEAD[mode];
     // an invitee joins someone's server: who becomes its admin is not their business
     this.note.hidden = mode !== "name" || this.invited;
     this.button.textContent = mode === "name" ? "Continue" : "Sign in";
@@ -98,7 +101,8 @@ export class WelcomeView {
     this.current().focus();
   }
 
-  /** @param {{invited?: boolean, error?: string, mode?: "name" | "recover" | "code"}} [o] */
+  /** @param {{invited?: false | "conversation" | "server", error?: string, mode?: "name" | "recover" | "code"}} [o]
+   *   invited: by a conversation's invite link, or a registration link to the server */
   show({ invited = false, error = "", mode = this.mode } = {}) {
     this.invited = invited;
     this.shown(true);

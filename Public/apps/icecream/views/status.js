@@ -9,7 +9,7 @@ import { h } from "../dom.js";
  */
 export function statusBanner(status, onAction) {
   if (!status) return null;
-  const icon = { staged: "👇", sent: "✅", sticker: "👇", turn: "🍨", stale: "⏩", error: "⚠️" }[status.kind] || "ℹ️";
+  const icon = { staged: "👆", sent: "✅", sticker: "👆", turn: "🍨", stale: "⏩", error: "⚠️" }[status.kind] || "ℹ️";
   return h("div", { class: ["status", `status-${status.kind}`], role: status.kind === "error" || status.kind === "stale" ? "alert" : "status", id: "status" },
     h("span", { class: "status-icon", "aria-hidden": "true" }, icon),
     h("span", { class: "status-text" }, status.text),

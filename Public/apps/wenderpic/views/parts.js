@@ -73,7 +73,7 @@ function inkIcon() {
  */
 export function statusBanner(status, onAction) {
   if (!status) return null;
-  const icon = { staged: "👇", sent: "✅", turn: "🎨", stale: "⏩", error: "⚠️" }[status.kind] || "ℹ️";
+  const icon = { staged: "👆", sent: "✅", turn: "🎨", stale: "⏩", error: "⚠️" }[status.kind] || "ℹ️";
   return h("div", { class: ["status", `status-${status.kind}`], id: "status", role: status.kind === "stale" || status.kind === "error" ? "alert" : "status" },
     h("span", { class: "status-icon", "aria-hidden": "true" }, icon),
     h("span", { class: "status-text" }, status.text),
