@@ -6,6 +6,8 @@ import json
 import re
 import time
 
+import pytest
+
 from playwright.sync_api import expect
 
 from conftest import PUBLIC, app_frame, confirm_app_send, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button as send, send_text, shot
@@ -270,3 +272,22 @@ def test_a_note_over_the_drawer_does_not_take_the_tap_meant_for_it(people):
     under = ana.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('#toast') === null", [x, y])
     assert under, "the note takes the tap"
     expect(toast).to_contain_text("installed")  # still showing: the tap went past it
+
+
+@pytest.mark.parametrize("app, button", [("WenderPic", "New Game"), ("The Daily Quote", "Share"),
+                                         ("Ice Cream Builder", "New sundae")])
+def test_a_phone_held_sideways_shows_the_apps_first_button(people, app, button):
+    """A phone held sideways (844x390) leaves the compact pane's app about 100 px: an
+    outside review found New Game and Share below the screen, with nothing to say so.
+    The apps lay out a short frame so that what starts them is in view."""
+    ana = people.join("Ana", viewport=(844, 390), mobile=True)
+    create_conversation(ana, "Sideways")
+    install_app(ana, app)
+    open_from_drawer(ana, app)
+    pane = ana.locator("#app-pane iframe").bounding_box()
+    target = frame(ana).get_by_role("button", name=button, exact=True)
+    expect(target).to_be_visible()
+    box = target.bounding_box()
+    middle = box["y"] + box["height"] / 2
+    assert pane["y"] <= middle <= pane["y"] + pane["height"] and middle <= 390, (app, pane, box)
+    shot(ana, f"phone-sideways-{app.split()[-1].lower()}")
