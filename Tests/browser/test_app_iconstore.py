@@ -112,6 +112,7 @@ def test_share_an_icon_get_the_app_and_see_the_details(people):
     expect(details.locator("#detail-description")).to_have_text(
         "A black cat sitting under a harvest moon. Purrs in dark mode.")
     expect(details.locator("#detail-price")).to_have_text("$2.99")
+    expect(details.locator("#pretend-note")).to_have_text("A pretend price: nothing is charged.")
     expect(details.get_by_role("button", name="Buy")).to_be_visible()
     frame_images_loaded(ben, "#detail-image")
     expect(hooks(ben)).to_have_text(["willBecomeActive", "didBecomeActive"])

@@ -151,6 +151,9 @@ class MessagesViewController extends MessagesAppViewController {
           el("h2", { id: "detail-name", tabIndex: -1 }, icon.name),
           el("p", { id: "detail-description" }, icon.description),
           el("p", { id: "detail-price", class: "big-price" }, icon.formattedPrice),
+          // the store is a demo (Apple's sample): Buy looked like a real purchase, with no
+          // question asked (a first-time user's review)
+          el("p", { id: "pretend-note", class: "pretend-note" }, "A pretend price: nothing is charged."),
           buy,
           el("p", { id: "owned-note", class: "owned-note", hidden: !owned }, "It's in your collection."))));
     details.scrollTop = 0;
