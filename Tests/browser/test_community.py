@@ -151,6 +151,24 @@ def test_invite_list_and_revoke_in_the_invite_dialog(people):
     expect(ana.locator("#chat-presence")).to_contain_text("2 members")
 
 
+def test_the_admin_page_tells_two_people_of_the_same_name_apart(people):
+    """An admin's review: a real Sam and an impersonator were two identical rows, while
+    the conversation showed "Sam (e1f9)": the admin could not tell which to deactivate."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Club")
+    path = link.replace(people.server.base, "")
+    people.join("Sam", path)
+    people.join("Sam", path)
+    admin = open_admin(ana)
+    rows = admin.locator("#admin-users .admin-user", has_text="Sam")
+    expect(rows).to_have_count(2)
+    for i in range(2):
+        user_id = rows.nth(i).get_attribute("data-user-id").removeprefix("u")
+        expect(rows.nth(i).locator(".member-name")).to_have_text(f"Sam ({user_id[:4]})")
+        expect(rows.nth(i).get_by_role("button", name=f"Deactivate Sam ({user_id[:4]})")).to_be_visible()
+    expect(admin.locator("#admin-users .admin-user", has_text="Ana").locator(".member-name")).to_have_text("Ana")
+
+
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
 def test_the_invite_dialogs_buttons_stay_put_as_its_list_fills_in(people, viewport):
     """The list of invites that still work comes after the dialog opened. It was

@@ -6,6 +6,7 @@
 import { h } from "./dom.js";
 import { copyText, inviteLine } from "./dialogs.js";
 import { errorText } from "../state/errors.js";
+import { clashingNames } from "../state/sameNames.js";
 
 export class AdminDialog {
   /**
@@ -92,7 +93,10 @@ export class AdminDialog {
     const users = await this.run(this.api.users);
     if (!Array.isArray(users)) return;
     const self = this.api.selfId();
-    this.users.replaceChildren(...users.map((u) => h("li", { class: "admin-user", dataset: { userId: u.id } },
+    // two people of the same name (one an impersonator) are told apart as in the
+    // conversation itself, "Sam (e1f9)", before Deactivate is pressed on one
+    const labels = clashingNames(users.map((u) => ({ userId: u.id, name: u.name })));
+    this.users.replaceChildren(...users.map((x) => ({ ...x, name: labels.get(x.id) ?? x.name })).map((u) => h("li", { class: "admin-user", dataset: { userId: u.id } },
       h("span", { class: "member-name" }, u.name),
       u.admin ? h("span", { class: "tag" }, "Admin") : null,
       // deleted by its person: nothing to give back, so no Reactivate
