@@ -479,7 +479,13 @@ sync.addEventListener("ready", () => {
   Promise.resolve(routed).finally(() => (fresh && key ? recovery.show(key) : settleFocus()));
 });
 
-sync.addEventListener("message", (e) => pane.deliver(e.detail.conversationId, e.detail.message));
+sync.addEventListener("message", (e) => {
+  const { conversationId, message: m } = e.detail;
+  pane.deliver(conversationId, m);
+  // the open app shows its own moves; anything else from someone is news over it
+  const news = ["text", "attachment", "sticker", "app"].includes(m.kind) && !(m.kind === "app" && m.appId === pane.activeAppId);
+  if (news && m.sender !== store.state.user?.id) pane.noteNews(conversationId, store.memberName(conversationId, m.sender));
+});
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
 sync.addEventListener("ratelimited", (e) =>

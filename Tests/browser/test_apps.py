@@ -291,3 +291,26 @@ def test_a_phone_held_sideways_shows_the_apps_first_button(people, app, button):
     middle = box["y"] + box["height"] / 2
     assert pane["y"] <= middle <= pane["y"] + pane["height"] and middle <= 390, (app, pane, box)
     shot(ana, f"phone-sideways-{app.split()[-1].lower()}")
+
+
+def test_a_message_that_comes_while_an_app_fills_the_screen_is_said_in_its_bar(people):
+    """A phone user's review: Ben was drawing, expanded, when Ana wrote "dinner is
+    ready": nothing on screen changed. The pane's bar now says so, and tapping it
+    goes back to compact, where the message is."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Dinner")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    install_app(ben, "WenderPic")
+    open_from_drawer(ben, "WenderPic")
+    frame(ben).get_by_role("button", name="New Game").click()
+    pane_ready(ben, "expanded")
+    news = ben.locator("#app-pane .pane-news")
+    expect(news).to_be_hidden()
+    send_text(ana, "Ben, dinner is ready!")
+    expect(news).to_have_text("Ana wrote")
+    expect(news).to_have_accessible_name("Ana wrote: show the conversation")
+    shot(ben, "pane-news-phone")
+    news.click()
+    pane_ready(ben, "compact")
+    expect(news).to_be_hidden()
+    expect(ben.locator(".row[data-seq] .text-bubble")).to_have_text(["Ben, dinner is ready!"])

@@ -76,7 +76,10 @@ export class AppPane extends EventTarget {
     // shown instead of the offline banner while the pane is expanded (app.css): the
     // banner floated over the app's own heading there
     const offline = h("span", { class: "pane-offline", "aria-hidden": "true" }, icon(ICONS.offline), "Offline");
-    replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), offline, this.toggle, this.closeButton), this.body);
+    // An expanded app covers the transcript: a message that came meanwhile showed
+    // nowhere (a phone user's review). Tapping this goes back to compact, where it is.
+    this.news = h("button", { class: "pane-news", type: "button", hidden: true, onclick: () => this.transition(COMPACT) });
+    replaceChildren(this.element, this.handle, h("div", { class: "pane-bar" }, this.title, h("span", { class: "spacer" }), this.news, offline, this.toggle, this.closeButton), this.body);
     this.element.hidden = true;
   }
 
@@ -339,6 +342,7 @@ export class AppPane extends EventTarget {
         this.toggle.focus();
         break;
       case "resize":
+        if (step.style !== EXPANDED) this.news.hidden = true;
         this.element.dataset.style = step.style;
         if (this.frame) this.frame.iframe.dataset.style = step.style; // was left at the style it opened in
         this.setState({ ...this.state, style: step.style });
@@ -349,6 +353,7 @@ export class AppPane extends EventTarget {
         this.setState({ ...this.state, selected: this.snapshotOf(step.message) });
         break;
       case "hide":
+        this.news.hidden = true;
         this.element.hidden = true;
         this.dispatchEvent(new Event("layout"));
         break;
@@ -361,6 +366,14 @@ export class AppPane extends EventTarget {
         this.dispatchEvent(new Event("closed"));
         break;
     }
+  }
+
+  /** Someone else's message came to the open conversation: said in the bar while expanded. */
+  noteNews(conversationId, senderName) {
+    if (!this.state.active || conversationId !== this.conversationId || this.state.style !== EXPANDED) return;
+    this.news.textContent = `${senderName} wrote`; // the name first: it survives a narrow bar
+    this.news.setAttribute("aria-label", `${senderName} wrote: show the conversation`); // what it says, first (label in name)
+    this.news.hidden = false;
   }
 
   updateControls() {
