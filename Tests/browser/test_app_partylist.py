@@ -5,6 +5,7 @@ sides. Then both edit and send at the same moment, and a send that is
 refused because the list moved on (a session conflict) is merged and nothing
 is lost."""
 
+import re
 import time
 
 import pytest
@@ -429,3 +430,28 @@ def test_the_focus_stays_on_the_list_as_it_changes(people):
     pane_ready(kate, "compact")
     expect(staged(kate)).to_contain_text("Mussels Party")
     expect(kate.get_by_role("button", name="Send", exact=True)).to_be_focused()
+
+
+def test_expanding_to_look_does_not_leave_a_list_to_edit(people):
+    """A phone user's review: the pane's Expand, tapped to see the app bigger, opened a
+    new list, and back in compact the app offered "Edit “Mussels Party”", a list he
+    never made. An untouched new list is not offered; one changed is."""
+    kate = people.join("Kate", viewport=(390, 844), mobile=True)
+    create_conversation(kate, "Just looking")
+    install_app(kate, APP)
+    open_from_drawer(kate, APP)
+    bar = kate.locator("#app-pane .pane-bar")
+    bar.get_by_role("button", name=f"Expand {APP}").click()
+    pane_ready(kate, "expanded")
+    expect(frame(kate).locator("#list-title")).to_be_visible()
+    bar.get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(kate, "compact")
+    expect(frame(kate).get_by_role("button", name="New party")).to_be_visible()
+    expect(frame(kate).get_by_role("button", name=re.compile("^Edit"))).to_be_hidden()
+    # changed, it is hers to come back to
+    bar.get_by_role("button", name=f"Expand {APP}").click()
+    pane_ready(kate, "expanded")
+    frame(kate).locator("#list-title").fill("Picnic")
+    bar.get_by_role("button", name=f"Collapse {APP}").click()
+    pane_ready(kate, "compact")
+    expect(frame(kate).get_by_role("button", name="Edit “Picnic”")).to_be_visible()

@@ -59,8 +59,11 @@ class HomeViewController {
 
   /** @param {{editing: object | null, status: {kind: string, text: string}}} state */
   update({ editing, status }) {
-    this.editButton.hidden = !editing;
-    if (editing) this.editButton.textContent = `Edit “${L.displayName(editing.draft)}”`;
+    // A new list nobody changed (Expand tapped to look, then collapsed) is not offered
+    // back as one they made (a phone user's review: "Edit “Mussels Party”").
+    const made = editing && (editing.base || JSON.stringify(editing.draft) !== JSON.stringify(L.newList(true)));
+    this.editButton.hidden = !made;
+    if (made) this.editButton.textContent = `Edit “${L.displayName(editing.draft)}”`;
     this.status.textContent = status.text;
     this.status.dataset.kind = status.kind;
   }
