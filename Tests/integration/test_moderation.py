@@ -53,7 +53,7 @@ async def test_creator_removes_a_member_live(server):
         ana = await env.register("Ana")
         ben = await env.register("Ben")
         cy = await env.register("Cy")
-        cid, _ = await env.conversation(ana, ben, cy)
+        cid, invite = await env.conversation(ana, ben, cy)
         for c in (ana, ben, cy):
             await c.subscribe(cid)
 
@@ -72,6 +72,19 @@ async def test_creator_removes_a_member_live(server):
         await ben.expect_error("history", "not_member", conversationId=cid)
         assert not [e for e in ben.log if e.get("type") == "message"]
         await ana.expect_error("conversations.removeMember", "not_found", conversationId=cid, userId=ben.uid)
+
+        # removed, he stays out (an admin's review: he rejoined at once with the group's
+        # link and posted again): invites shared before, or made since by a member who is
+        # no moderator, are refused; a new one from Ana lets him back
+        shared = (await cy.call("invites.create", conversationId=cid))["invite"]
+        await ben.expect_error("conversations.join", "forbidden", invite=invite)
+        await ben.expect_error("conversations.join", "forbidden", invite=shared)
+        again = (await ana.call("invites.create", conversationId=cid))["invite"]
+        await ben.call("conversations.join", invite=again)
+        await ben.call("conversations.leave", conversationId=cid)
+        await ben.call("conversations.join", invite=invite)  # who left by himself comes back as before
+        await ana.call("conversations.removeMember", conversationId=cid, userId=ben.uid)
+        await ben.expect_error("conversations.join", "forbidden", invite=again)
 
         r = await ana.call("conversations.rename", conversationId=cid, title="Ana & Cy")
         assert r["conversation"]["title"] == "Ana & Cy" and r["conversation"]["createdBy"] == ana.uid

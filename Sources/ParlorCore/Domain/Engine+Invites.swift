@@ -28,6 +28,13 @@ extension Engine {
         guard try makerStillInvites(i, tx) else {
             throw ParlorError(.invalidInvite, "whoever made this invite is no longer in the conversation")
         }
+        // Removed by a moderator: the invites shared before do not let them back (they
+        // rejoined at once with the group's link, an admin's review); one a moderator
+        // made since does.
+        if let userId, let removed = try tx.removedAt(conversationId: cid, userId: userId),
+           try i.createdAt <= removed || !isModerator(cid, i.createdBy, tx) {
+            throw ParlorError(.forbidden, "you were removed from this conversation: only a new invite from its creator or an admin lets you back")
+        }
         return (cid, i.id)
     }
 

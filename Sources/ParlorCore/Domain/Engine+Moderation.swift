@@ -22,7 +22,7 @@ extension Engine {
     /// connection of the person who left learns it (their other tabs drop the room).
     func removeFromConversation(_ cid: String, _ userId: String, change: String, by: String,
                                 _ tx: any StoreTransaction, _ out: inout Outbox) throws {
-        guard try tx.removeMember(conversationId: cid, userId: userId) else { return }
+        guard try tx.removeMember(conversationId: cid, userId: userId, removedAt: change == "removed" ? now() : nil) else { return }
         cache.members.remove(MemberKey(conversation: cid, user: userId))
         for (conn, state) in connections where state.userId == userId {
             endReplay(conn, cid)

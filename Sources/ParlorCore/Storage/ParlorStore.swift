@@ -124,7 +124,10 @@ public protocol StoreTransaction {
     /// Returns false if the user was already a member.
     func addMember(conversationId: String, userId: String, at: Int) throws -> Bool
     /// Returns false if the user was not a member; else they are a former member.
-    func removeMember(conversationId: String, userId: String) throws -> Bool
+    /// `removedAt`: when a moderator removed them (nil: they left); invites made before
+    /// it no longer let them back (`removedAt(conversationId:userId:)`).
+    func removeMember(conversationId: String, userId: String, removedAt: Int?) throws -> Bool
+    func removedAt(conversationId: String, userId: String) throws -> Int?
     func renameConversation(id: String, title: String) throws
     func createInvite(_ invite: Invite, codeHash: [UInt8]) throws
     func invite(codeHash: [UInt8]) throws -> Invite?

@@ -157,6 +157,8 @@ enum PostgresSchema {
             """),
         // As SQLite's v14-former-senders.
         (6, SQLiteSchema.formerSenders),
+        // As SQLite's v15-removed-members.
+        (7, "ALTER TABLE former_members ADD COLUMN removed_at BIGINT"),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -171,12 +171,19 @@ struct PostgresTransaction: StoreTransaction {
         return true
     }
 
-    func removeMember(conversationId: String, userId: String) throws -> Bool {
+    func removeMember(conversationId: String, userId: String, removedAt: Int?) throws -> Bool {
         guard try exec("DELETE FROM members WHERE conversation_id = $1 AND user_id = $2", [conversationId, userId]) > 0
         else { return false }
-        try exec("INSERT INTO former_members (conversation_id, user_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                 [conversationId, userId])
+        try exec("""
+            INSERT INTO former_members (conversation_id, user_id, removed_at) VALUES ($1, $2, $3)
+            ON CONFLICT (conversation_id, user_id) DO UPDATE SET removed_at = excluded.removed_at
+            """, [conversationId, userId, removedAt])
         return true
+    }
+
+    func removedAt(conversationId: String, userId: String) throws -> Int? {
+        try row("SELECT removed_at FROM former_members WHERE conversation_id = $1 AND user_id = $2",
+                [conversationId, userId]).flatMap { $0[0] }
     }
 
     func formerMembers(conversationId: String, userIds: [String]) throws -> [Member] {

@@ -165,6 +165,11 @@ enum SQLiteSchema {
             // sender of a conversation who is no longer its member is a former member.
             try db.execute(sql: Self.formerSenders)
         }
+        m.registerMigration("v15-removed-members") { db in
+            // When a moderator removed someone (NULL: they left): the invites made before
+            // no longer let them back, as the Remove question says.
+            try db.execute(sql: "ALTER TABLE former_members ADD COLUMN removed_at INTEGER")
+        }
         return m
     }
 

@@ -7,11 +7,19 @@ extension SQLiteTransaction {
         try row("SELECT admin FROM users WHERE id = ?", [userId]).map { $0[0] as Bool } ?? false
     }
 
-    func removeMember(conversationId: String, userId: String) throws -> Bool {
+    func removeMember(conversationId: String, userId: String, removedAt: Int?) throws -> Bool {
         try exec("DELETE FROM members WHERE conversation_id = ? AND user_id = ?", [conversationId, userId])
         guard db.changesCount > 0 else { return false }
-        try exec("INSERT OR IGNORE INTO former_members (conversation_id, user_id) VALUES (?, ?)", [conversationId, userId])
+        try exec("""
+            INSERT INTO former_members (conversation_id, user_id, removed_at) VALUES (?, ?, ?)
+            ON CONFLICT (conversation_id, user_id) DO UPDATE SET removed_at = excluded.removed_at
+            """, [conversationId, userId, removedAt])
         return true
+    }
+
+    func removedAt(conversationId: String, userId: String) throws -> Int? {
+        try row("SELECT removed_at FROM former_members WHERE conversation_id = ? AND user_id = ?",
+                [conversationId, userId]).flatMap { $0[0] as Int? }
     }
 
     func formerMembers(conversationId: String, userIds: [String]) throws -> [Member] {
