@@ -110,7 +110,7 @@ export class AdminDialog {
         // asked first, as deleting a message is: what it revokes is not given back
         const yes = await this.api.confirm({
           title: `Deactivate ${u.name}?`,
-          text: `${u.name} is signed out on every device and their devices and recovery key are revoked for good. Their messages stay. You can let them back in later with Reactivate.`,
+          text: `${u.name} is signed out on every device and their devices, recovery key and the invites they shared are revoked for good (the links stop working for everyone). Their messages stay. You can let them back in later with Reactivate.`,
           yes: "Deactivate",
         });
         if (!yes) return;
