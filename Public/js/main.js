@@ -254,6 +254,7 @@ const admin = new AdminDialog({
   setAdmin: (userId, isAdmin) => client.request("admin.users.setAdmin", { userId, admin: isAdmin }),
   deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
   reactivate: (userId) => client.request("admin.users.reactivate", { userId }),
+  deleteUser: (userId) => client.request("admin.users.delete", { userId }),
   // for one person, as the admin page says (the shell's registration-link takes --max-uses)
   createRegistrationLink: async () => registrationLink(location.origin, (await client.request("admin.registrationLinks.create", { maxUses: 1 })).invite),
   invites: async () => (await client.request("admin.invites.list", {})).invites,

@@ -11,7 +11,7 @@ import ParlorCore
 struct Admin: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer a Parlor server's data directory (users, invites, messages, images).",
-        subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, Reactivate.self, RegistrationLink.self, Invites.self,
+        subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, Reactivate.self, DeleteUser.self, RegistrationLink.self, Invites.self,
                       RevokeInvite.self, DeleteMessage.self, DeleteImage.self])
 
     struct Options: ParsableArguments {
@@ -47,6 +47,15 @@ struct Admin: ParsableCommand {
         @OptionGroup var options: Options
         @Argument var userId: String
         static var request: [String: Any] { ["type": "admin.users.deactivate"] }
+    }
+
+    struct DeleteUser: UserRequest {
+        static let configuration = CommandConfiguration(
+            commandName: "delete-user",
+            abstract: "Delete an account for its person (who asked to be removed): their name leaves every conversation; what they sent stays, under \"Deleted account\".")
+        @OptionGroup var options: Options
+        @Argument var userId: String
+        static var request: [String: Any] { ["type": "admin.users.delete"] }
     }
 
     struct Reactivate: UserRequest {

@@ -153,7 +153,8 @@ def test_invite_list_and_revoke_in_the_invite_dialog(people):
 
 def test_the_admin_page_tells_two_people_of_the_same_name_apart(people):
     """An admin's review: a real Sam and an impersonator were two identical rows, while
-    the conversation showed "Sam (e1f9)": the admin could not tell which to deactivate."""
+    the conversation showed "Sam (e1f9)": the admin could not tell which to deactivate.
+    Then the admin deletes one account from the page (before, only by signing in as them)."""
     ana = people.join("Ana")
     link = create_conversation(ana, "Club")
     path = link.replace(people.server.base, "")
@@ -167,6 +168,18 @@ def test_the_admin_page_tells_two_people_of_the_same_name_apart(people):
         expect(rows.nth(i).locator(".member-name")).to_have_text(f"Sam ({user_id[:4]})")
         expect(rows.nth(i).get_by_role("button", name=f"Deactivate Sam ({user_id[:4]})")).to_be_visible()
     expect(admin.locator("#admin-users .admin-user", has_text="Ana").locator(".member-name")).to_have_text("Ana")
+
+    # the impersonator asked to be removed: the admin deletes that account, asked first
+    fake = rows.nth(1)
+    tag = fake.get_attribute("data-user-id").removeprefix("u")[:4]
+    fake.get_by_role("button", name=f"Delete Sam ({tag})'s account").click()
+    ask = ana.locator("#confirm[open]")
+    expect(ask).to_contain_text(f"Delete Sam ({tag})'s account?")
+    ask.get_by_role("button", name="Delete account", exact=True).click()
+    expect(admin.locator("#admin-status")).to_have_text(f"Sam ({tag})'s account is deleted.")
+    gone = admin.locator("#admin-users .admin-user", has_text="Deleted account")
+    expect(gone.locator(".tag", has_text="Deleted")).to_be_visible()
+    expect(admin.locator("#admin-users .admin-user", has_text="Sam")).to_have_count(1)
 
 
 @pytest.mark.parametrize("viewport", [(1280, 800), (390, 844)], ids=["desktop", "phone"])

@@ -207,6 +207,18 @@ class ParlorServer:
 
     # ------------------------------------------------------------------ logs
 
+    def wait_for_log(self, predicate, timeout: float = 5.0) -> list[str]:
+        """The log's lines once one satisfies `predicate`, or when `timeout` passed: the
+        pump reads them on its own thread, so a line the server wrote before a client saw
+        the effect (a close, an answer) may not be in `lines` yet."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                lines = list(self.lines)
+            if any(predicate(line) for line in lines) or time.monotonic() > deadline:
+                return lines
+            time.sleep(0.02)
+
     def log_tail(self, start: int = 0, max_lines: int = 300) -> str:
         with self._lock:
             lines = self.lines[start:]

@@ -138,7 +138,8 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
 
     # who did what, in the server's log: the shell's and an admin's actions alike
     if srv.store_url is None:  # a cluster's node logs the same; its log is another process's
-        audit = [line for line in srv.lines if "admin action" in line]
+        last = srv.wait_for_log(lambda line: "action=deactivate" in line and f"by={ana.uid}" in line)
+        audit = [line for line in last if "admin action" in line]
         assert any('action="delete message"' in line and "by=shell" in line and f"seq={m['seq']}" in line for line in audit), audit
         assert any("action=deactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
         assert any("action=reactivate" in line and "by=shell" in line and f"user={ben.uid}" in line for line in audit), audit
@@ -239,3 +240,42 @@ async def test_a_demoted_admins_registration_links_stop_working(server_factory):
         # account): nobody would be left to make links or act on anyone
         await ana.expect_error("admin.users.setAdmin", "forbidden", userId=ana.uid, admin=False)
         await ana.call("admin.registrationLinks.create", maxUses=1)  # still an admin
+
+
+async def test_an_admin_deletes_an_account_for_a_person_who_asked(server_factory):
+    """An admin's review: "please remove me" had no way but deactivate, reactivate, sign
+    in as the person (reading their history) and delete, and the log then said the
+    person did it. admin.users.delete (and `parlor admin delete-user`) does what
+    account.delete does, and the log says who."""
+    srv = server_factory(name="admin-delete")
+    async with Env(srv) as env:
+        ana, _ = await register(env, "Ana")  # the first account: an admin
+        dora, _ = await register(env, "Dora Realname")
+        eve, _ = await register(env, "Eve")
+        cid, _ = await env.conversation(ana, dora, eve)
+        await ana.subscribe(cid)
+        sent = await dora.send_text(cid, "hello all")
+        await eve.expect_error("admin.users.delete", "forbidden", userId=dora.uid)
+        await ana.call("admin.users.delete", userId=dora.uid)
+        assert await dora.wait_closed(5) == 4003
+        renamed = await ana.wait_event("member", conversationId=cid, change="renamed")
+        assert renamed["member"] == {"userId": dora.uid, "name": "Deleted account"}
+        await ana.wait_event("member", conversationId=cid, change="left")
+        history = (await ana.call("history", conversationId=cid, limit=50))["messages"]
+        assert [m["seq"] for m in history if m.get("sender") == dora.uid] == [sent["seq"]]
+        await (await env.connect()).expect_error("auth", "invalid_token", token=dora.token)
+        # the only admin is not deleted this way either; from the shell, for Eve
+        await ana.expect_error("admin.users.delete", "forbidden", userId=ana.uid)
+        code, out = await cli(srv, "delete-user", eve.uid)
+        assert code == 0, out
+        assert await eve.wait_closed(5) == 4003
+        code, out = await cli(srv, "delete-user", "u-nobody")
+        assert code == 1 and out["code"] == "not_found", out
+    if srv.store_url is None:
+        last = srv.wait_for_log(lambda line: 'action="delete account"' in line and "by=shell" in line)
+        audit = [line for line in last if "admin action" in line]
+        assert any('action="delete account"' in line and f"by={ana.uid}" in line and f"user={dora.uid}" in line
+                   for line in audit), audit
+        assert any('action="delete account"' in line and "by=shell" in line and f"user={eve.uid}" in line
+                   for line in audit), audit
+

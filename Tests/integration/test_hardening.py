@@ -161,7 +161,8 @@ async def test_a_full_disk_refuses_writes_and_still_answers_reads(tiny_disk, pub
             await ana.expect_error("conversations.create", "disk_full", title="Another")
 
             # the log: a line, not one per failed batch
-            full_lines = [line for line in srv.lines[logged:] if "the disk is full" in line]
+            full_lines = [line for line in srv.wait_for_log(lambda line: "the disk is full" in line)[logged:]
+                          if "the disk is full" in line]
             assert 1 <= len(full_lines) <= 3, full_lines
 
             # space again: stored at once, no restart

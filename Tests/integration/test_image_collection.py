@@ -31,7 +31,7 @@ async def test_unused_images_are_collected_after_the_grace_period(server_factory
             await asyncio.sleep(0.25)
         assert time.monotonic() - started >= 2, "collected within its grace period"
         assert await status_of(srv, shown) == 200
-        assert any("unused images deleted" in line for line in srv.lines)
+        assert any("unused images deleted" in line for line in srv.wait_for_log(lambda line: "unused images deleted" in line))
 
         # uploading it again brings it back, with a new grace period
         again = await asyncio.to_thread(upload, srv, png_bytes(rgb=(5, 6, 7)), ana.token)

@@ -215,7 +215,9 @@ def test_trickled_uploads_hold_no_memory_and_are_cut_off(server, token):
     finally:
         for s in socks:
             s.close()
-    assert any("upload cut off" in line and "too slow" in line for line in server.lines)
+    # the log is read on its own thread: the line may come just after the close did
+    assert any("upload cut off" in line and "too slow" in line
+               for line in server.wait_for_log(lambda line: "upload cut off" in line and "too slow" in line))
     # and a real upload still works afterwards
     status, _, _, js = upload(server, png_bytes(), token)
     assert status == 201, js

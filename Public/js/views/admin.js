@@ -124,7 +124,18 @@ export class AdminDialog {
           this.status.textContent = `${u.name} can sign in again: give them the code ${link.code}. They choose “Sign in with a code from another device” and type it, before ${new Date(link.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
         }
         await this.refreshUsers();
-      } }, "Reactivate") : null)));
+      } }, "Reactivate") : null,
+      // for a person who asked to be removed: what deleting their own account does
+      u.id === self || u.deletedAt ? null : h("button", { class: "button small danger", type: "button", "aria-label": `Delete ${u.name}'s account`, onclick: async () => {
+        const yes = await this.api.confirm({
+          title: `Delete ${u.name}'s account?`,
+          text: `For a person who asked to be removed: their name leaves every conversation, and what they sent stays, shown as from “Deleted account”. They can never sign in with it again. This cannot be undone.`,
+          yes: "Delete account",
+        });
+        if (!yes) return;
+        if (await this.run(this.api.deleteUser, u.id)) this.status.textContent = `${u.name}'s account is deleted.`;
+        await this.refreshUsers();
+      } }, "Delete account"))));
   }
 
   async refreshInvites() {

@@ -1,4 +1,4 @@
-/// A person deletes their own account. It leaves every conversation, and keeps nothing
+/// A person deletes their own account (or an admin does, for a person who asked). It leaves every conversation, and keeps nothing
 /// of them but its id and a stand-in name, which the messages they sent are shown
 /// with: their devices, recovery key, links, invites, admin right, apps and apps'
 /// storage go, and it can never sign in again (nor be reactivated). The messages
@@ -11,6 +11,14 @@ extension Engine {
         guard confirm == user.name else {
             throw ParlorError(.invalidField, "type the account's name to confirm", field: "confirm")
         }
+        try eraseAccount(user, tx, &out)
+        log.notice("account deleted by its person", metadata: ["user": .string(userId)])
+    }
+
+    /// What deleting an account does, whoever asks (its person, or an admin for a person
+    /// who asked to be removed): the caller says who in the log, and signs it out.
+    func eraseAccount(_ user: User, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        let userId = user.id
         if user.admin, try tx.activeAdminCount() <= 1 {
             throw ParlorError(.forbidden, "this is the server's only admin account: make someone else an admin first")
         }
@@ -22,6 +30,5 @@ extension Engine {
             out.actions.append(.broadcastInSmallRoom(conversationId: cid, memberEvent(cid, renamed, change: "renamed")))
             try removeFromConversation(cid, userId, change: "left", by: userId, tx, &out)
         }
-        log.notice("account deleted by its person", metadata: ["user": .string(userId), "conversations": .stringConvertible(conversations.count)])
     }
 }

@@ -48,6 +48,15 @@ extension Engine {
             audit("deactivate", actor, ["user": userId])
             return { _ in }
 
+        case .deleteUser(let userId):
+            // a person who asked to be removed: before this, the only way was to sign in
+            // as them (reactivate), and the log then said they did it themselves
+            guard let user = try tx.user(id: userId) else { throw noUser }
+            try eraseAccount(user, tx, &out)  // again on a deleted one: nothing left to take
+            signOut(user: userId, &out)
+            audit("delete account", actor, ["user": userId])
+            return { _ in }
+
         case .reactivateUser(let userId):
             guard try tx.user(id: userId) != nil else { throw noUser }
             guard try tx.reactivate(userId: userId) else {

@@ -8,6 +8,9 @@ public enum AdminRequest: Equatable, Sendable {
     /// Undoes a deactivation: the account may sign in again, through a one-time device
     /// link the admin hands to its person (its devices and recovery key stay revoked).
     case reactivateUser(userId: String)
+    /// Deletes an account for its person (who asked to be removed), as `account.delete`:
+    /// the name goes from every conversation; what they sent stays, under "Deleted account".
+    case deleteUser(userId: String)
     case createRegistrationLink(maxUses: Int?, expiresInSeconds: Int?)
     /// Every usable invite, or one conversation's.
     case listInvites(conversationId: String?)
@@ -22,6 +25,7 @@ public enum AdminRequest: Equatable, Sendable {
         case .setAdmin: "admin.users.setAdmin"
         case .deactivateUser: "admin.users.deactivate"
         case .reactivateUser: "admin.users.reactivate"
+        case .deleteUser: "admin.users.delete"
         case .createRegistrationLink: "admin.registrationLinks.create"
         case .listInvites: "admin.invites.list"
         case .revokeInvite: "admin.invites.revoke"
@@ -40,6 +44,7 @@ public enum AdminRequest: Equatable, Sendable {
             return .setAdmin(userId: try f.id("userId"), admin: admin)
         case "admin.users.deactivate": return .deactivateUser(userId: try f.id("userId"))
         case "admin.users.reactivate": return .reactivateUser(userId: try f.id("userId"))
+        case "admin.users.delete": return .deleteUser(userId: try f.id("userId"))
         case "admin.registrationLinks.create":
             return .createRegistrationLink(
                 maxUses: try f.optionalInt("maxUses", min: 1, max: Limits.inviteUses),
