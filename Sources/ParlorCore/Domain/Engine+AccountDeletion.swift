@@ -1,8 +1,9 @@
-/// A person deletes their own account (or an admin does, for a person who asked). It leaves every conversation, and keeps nothing
-/// of them but its id and a stand-in name, which the messages they sent are shown
-/// with: their devices, recovery key, links, invites, admin right, apps and apps'
-/// storage go, and it can never sign in again (nor be reactivated). The messages
-/// stay, as a departed member's do: each can be deleted before, as any message.
+/// A person deletes their own account (or an admin does, for a person who asked to be
+/// removed). It leaves every conversation, and keeps nothing of them but its id and a
+/// stand-in name, which the messages they sent are shown with: their devices, recovery
+/// key, links, invites, admin right, apps and apps' storage go, and it can never sign
+/// in again (nor be reactivated). The messages stay, as a departed member's do: each
+/// can be deleted before, as any message.
 extension Engine {
     static let deletedAccountName = "Deleted account"
 

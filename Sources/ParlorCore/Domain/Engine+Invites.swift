@@ -43,6 +43,7 @@ extension Engine {
     /// with an invite they had made (a removed creator was the creator again), and a
     /// demoted admin's year-long link kept making accounts on a closed server (an outside
     /// review).
+    ///
     /// A registration link made at the server's shell (`parlor admin registration-link`)
     /// stands for whoever runs the server: it is refused only when revoked or used up.
     /// (It was checked as an admin account named "admin", which none is: no such link
