@@ -179,8 +179,13 @@ async def test_a_removed_member_cannot_come_back_with_an_invite_they_made(server
         mallory = await env.register("Mallory")
         cid, invite = await env.conversation(ana, mallory)
         kept = (await mallory.call("invites.create", conversationId=cid, maxUses=10000))["invite"]
+        kept_id = next(i["id"] for i in (await ana.call("invites.list", conversationId=cid))["invites"]
+                       if i["createdBy"] == mallory.uid)
         await ana.call("conversations.removeMember", conversationId=cid, userId=mallory.uid)
         await mallory.expect_error("conversations.join", "invalid_invite", invite=kept)
+        # and it is no longer listed as one that works, to the creator nor to an admin
+        assert kept_id not in [i["id"] for i in (await ana.call("invites.list", conversationId=cid))["invites"]]
+        assert kept_id not in [i["id"] for i in (await ana.call("admin.invites.list"))["invites"]]
         stranger = await env.connect("stranger")  # an invite is checked on sign-up too
         await stranger.expect_error("register", "invalid_invite", name="Sock", invite=kept)
         # Ana's own invite still works, for anyone she gives it to

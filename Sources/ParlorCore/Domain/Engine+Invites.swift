@@ -62,6 +62,7 @@ extension Engine {
         try requireMember(cid, userId, tx)
         let all = try isModerator(cid, userId, tx)
         let list = try tx.invites(conversationId: cid, createdBy: all ? nil : userId, at: now(), limit: Limits.listedInvites)
+            .filter { try makerStillInvites($0, tx) }  // one whose maker left no longer works
         out.result(conn, id) { w in
             w.key("invites")
             w.beginArray()
