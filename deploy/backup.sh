@@ -29,6 +29,12 @@ out=/var/backups/parlor
 keep=0
 quiet=0
 
+# schema_of: the database version a backup's name carries (shared with restore.sh).
+for lib in "$(dirname "$(readlink -f "$0")")/unit-flags.sh" /usr/local/share/parlor/unit-flags.sh; do
+  if [ -r "$lib" ]; then . "$lib"; break; fi
+done
+declare -F schema_of >/dev/null || { echo "backup.sh: unit-flags.sh not found" >&2; exit 1; }
+
 usage() { sed -n '2,/^set -euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 say()   { [ "$quiet" -eq 1 ] || printf '==> %s\n' "$*" >&2; }
 die()   { printf 'backup.sh: %s\n' "$*" >&2; exit 1; }
@@ -84,8 +90,7 @@ check="$(as_owner sqlite3 "$stage/parlor.sqlite" "PRAGMA quick_check;")"
 [ "$check" = ok ] || die "the snapshot failed its integrity check: $check"
 # The snapshot's schema (its newest migration, v14) goes in the name: after a rollback
 # the backup to restore is one the older binary knows (`parlor --version` says which).
-schema="$(as_owner sqlite3 -readonly "$stage/parlor.sqlite" "SELECT identifier FROM grdb_migrations;" 2>/dev/null |
-          sed -n 's/^v\([0-9][0-9]*\).*/\1/p' | sort -n | tail -n 1 || true)"
+schema="$(schema_of "$stage/parlor.sqlite" as_owner)"
 tarball="$out/parlor-$stamp${schema:+-v$schema}.tar.gz"
 
 say "archiving the snapshot and $data/blobs"

@@ -1,5 +1,6 @@
-# Shared by install.sh and restore.sh (installed as /usr/local/share/parlor/unit-flags.sh):
-# where the running service really listens and keeps its data.
+# Shared by install.sh, backup.sh and restore.sh (installed as
+# /usr/local/share/parlor/unit-flags.sh): where the running service really listens and
+# keeps its data, and which database version a file has and a binary knows.
 
 # Reads `parlor serve`'s flags as systemd runs the service: ExecStart from the unit
 # and its drop-ins, with $PARLOR_OPTS from its EnvironmentFile (/etc/parlor/parlor.env).
@@ -53,10 +54,10 @@ health_url_for() {  # host port scheme
 schema_of() {  # file [command prefix...]
   local file="$1"; shift
   "$@" sqlite3 -readonly "$file" "SELECT identifier FROM grdb_migrations;" 2>/dev/null |
-    sed -n 's/^v\([0-9][0-9]*\).*/\1/p' | sort -n | tail -n 1
+    sed -n 's/^v\([0-9][0-9]*\).*/\1/p' | sort -n | tail -n 1 || true  # none: nothing, not a failure
 }
 
 # The newest schema a parlor binary knows ("14"), from `parlor --version`, or nothing.
 schema_known_by() {  # binary
-  "$1" --version 2>/dev/null | sed -n 's/.*SQLite v\([0-9][0-9]*\).*/\1/p'
+  "$1" --version 2>/dev/null | sed -n 's/.*SQLite v\([0-9][0-9]*\).*/\1/p' || true  # no such binary: nothing
 }
