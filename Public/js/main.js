@@ -65,8 +65,8 @@ const welcome = new WelcomeView($("welcome"), {
 
 function showWelcome(o = {}) {
   for (const d of document.querySelectorAll("dialog[open]")) d.close();
-  const r = parseRoute(location.hash, location.search);
-  welcome.show({ invited: inviteInRoute() === undefined ? false : r.name === "register" ? "server" : "conversation", ...o });
+  const invited = inviteInRoute() !== undefined && parseRoute(location.hash, location.search).name;
+  welcome.show({ invited: invited && (invited === "register" ? "server" : "conversation"), ...o });
 }
 
 const sidebar = new SidebarView($("sidebar"), {
@@ -480,11 +480,13 @@ sync.addEventListener("ready", () => {
   Promise.resolve(routed).finally(() => (fresh && key ? recovery.show(key) : settleFocus()));
 });
 
+/** What someone can say in a conversation (not a deletion, a member's coming or going). */
+const NEWS_KINDS = new Set(["text", "attachment", "sticker", "app"]);
 sync.addEventListener("message", (e) => {
   const { conversationId, message: m } = e.detail;
   pane.deliver(conversationId, m);
   // the open app shows its own moves; anything else from someone is news over it
-  const news = ["text", "attachment", "sticker", "app"].includes(m.kind) && !(m.kind === "app" && m.appId === pane.activeAppId);
+  const news = NEWS_KINDS.has(m.kind) && !(m.kind === "app" && m.appId === pane.activeAppId);
   if (news && m.sender !== store.state.user?.id) pane.noteNews(conversationId, store.memberName(conversationId, m.sender));
 });
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));

@@ -21,6 +21,12 @@ const wireKey = (clientId) => `send|${clientId}`;
 
 const SENT_HERE_KEPT = 512;
 
+/** Adds to a set that keeps only its SENT_HERE_KEPT newest (a Set iterates in insertion order). */
+function keepNewest(set, clientId) {
+  set.add(clientId);
+  if (set.size > SENT_HERE_KEPT) set.delete(set.values().next().value);
+}
+
 export class Outbox {
   /**
    * @param {import("../net/client.js").ParlorClient} client
@@ -49,8 +55,7 @@ export class Outbox {
   }
 
   noteSentHere(clientId) {
-    this.sentHere.add(clientId);
-    if (this.sentHere.size > SENT_HERE_KEPT) this.sentHere.delete(this.sentHere.values().next().value);
+    keepNewest(this.sentHere, clientId);
   }
 
   /**
@@ -303,8 +308,7 @@ export class Outbox {
     if (p.imageKey) item.imageKey = p.imageKey;
     this.store.saveOutbox([...this.store.outbox(), item]);
     this.store.setTranscript(conversationId, retryPending(t, clientId));
-    this.retried.add(clientId);
-    if (this.retried.size > SENT_HERE_KEPT) this.retried.delete(this.retried.values().next().value);
+    keepNewest(this.retried, clientId);
     this.trySend(item);
   }
 

@@ -9,8 +9,8 @@ const LEAD = {
   name: "Chat and play with friends. Pick the name the others will see.",
   // no promise of a question before joining: an invite-only server (the default) makes
   // the account with the invite and joins in one step
-  invited: "You've been invited to a conversation. Pick the name the others there will see.",
-  registration: "You've been invited to this server. Pick the name the others will see.",
+  conversation: "You've been invited to a conversation. Pick the name the others there will see.",
+  server: "You've been invited to this server. Pick the name the others will see.",
   recover: "Type the recovery key you saved when you made your account. This browser becomes one of its devices.",
   code: "On a device where you are signed in, open Account → Add a device, then type the code it shows.",
 };
@@ -93,7 +93,7 @@ export class WelcomeView {
     this.mode = mode;
     for (const [m, el] of Object.entries(this.fields)) el.hidden = m !== mode;
     for (const b of this.switches.children) b.hidden = b.dataset.mode === mode;
-    this.lead.textContent = mode === "name" && this.invited ? LEAD[this.invited === "server" ? "registration" : "invited"] : LEAD[mode];
+    this.lead.textContent = LEAD[mode === "name" && this.invited ? this.invited : mode];
     // an invitee joins someone's server: who becomes its admin is not their business
     this.note.hidden = mode !== "name" || this.invited;
     this.button.textContent = mode === "name" ? "Continue" : "Sign in";
