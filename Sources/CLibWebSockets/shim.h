@@ -30,6 +30,13 @@ static inline void parlor_kill_async(struct lws *wsi) {
     lws_set_timeout(wsi, PENDING_TIMEOUT_HTTP_CONTENT, LWS_TO_KILL_ASYNC);
 }
 
+/* Drops a connection being closed if it is still there in `seconds` (lws replaces this
+ * with its own close-ack wait once the close frame is sent). The reason is an enum
+ * constant Swift imports as a struct. */
+static inline void parlor_close_within(struct lws *wsi, int seconds) {
+    lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_SEND, seconds);
+}
+
 /* glibc's malloc_trim(0): gives the heap's whole free pages back to the system, also
  * those between live blocks (free() only ever shrinks the top). Not in Swift's Glibc
  * module (<malloc.h>). LWSServer.sweep calls it after a burst of releases. */

@@ -315,7 +315,7 @@ import Testing
         let c2 = h.open(user: "ana", now: 0)
         let late = UInt64(Limits.authSeconds + 1) * 1_000_000_000
         #expect(h.step { $0.sweep(now: 1_000_000_000) }.isEmpty)
-        #expect(h.step { $0.sweep(now: late) } == [.requestWrite(c1)])
+        #expect(h.step { $0.sweep(now: late) } == [.closeWithin(c1), .requestWrite(c1)])
         #expect(h.write(c1).close == 4001)
     }
 
@@ -337,7 +337,7 @@ import Testing
         #expect(h.step { $0.sweep(now: 66 * s) } == [.requestWrite(c)])
         #expect(h.wire(c) == [0x89, 0x02] + Array("ka".utf8))
         #expect(h.step { $0.sweep(now: 84 * s) }.isEmpty, "the ping has had 18 s")
-        #expect(h.step { $0.sweep(now: 87 * s) } == [.requestWrite(c)])
+        #expect(h.step { $0.sweep(now: 87 * s) } == [.closeWithin(c), .requestWrite(c)])
         #expect(h.write(c).close == 4009)
     }
 

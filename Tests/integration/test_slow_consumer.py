@@ -67,6 +67,37 @@ async def test_slow_consumer_is_dropped_and_resumes(server):
         assert page["hasMore"] is True
 
 
+async def test_a_client_that_never_reads_again_is_closed_within_seconds(server):
+    """A slow consumer is closed with a close frame sent after what lws still holds of
+    its socket: one that never reads again never took that, and its connection stayed
+    open for good (seen in CI: the fd and lws's buffer held until the client left).
+    Now it is closed within seconds of being marked, close frame or not."""
+    from rawws import read_until, text_frame, ws_handshake
+
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        sloth = await env.register("Sloth")
+        cid, _ = await env.conversation(ana, sloth)
+        status, _, s = ws_handshake(server.port)
+        assert status == 101
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(text_frame({"type": "auth", "id": "a", "token": sloth.token})
+                  + text_frame({"type": "subscribe", "id": "s", "conversationId": cid}))
+        assert b'"s"' in read_until(s, lambda d: b'"s"' in d)
+        # from here on the socket is never read: its buffers fill, then the server's queue
+        text = "x" * 9000
+        for i in range(0, 1500, 50):
+            await asyncio.gather(*(ana.send_text(cid, f"{j} {text}") for j in range(i, i + 50)))
+        marked = server.wait_for_log(lambda line: "ws slow consumer" in line, timeout=10)
+        assert any("ws slow consumer" in line for line in marked), "the reader was never marked slow"
+        user = sloth.user["id"]
+        closed = server.wait_for_log(lambda line: "ws close " in line and f"user={user}" in line, timeout=10)
+        s.close()
+        assert any("ws close " in line and f"user={user}" in line for line in closed), \
+            "the connection that never read was still open 10 s after it was marked slow"
+        await ana.send_text(cid, "still here")
+
+
 def rss_mib(server) -> float:
     with open(f"/proc/{server.proc.pid}/status") as f:
         for line in f:

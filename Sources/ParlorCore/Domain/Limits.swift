@@ -74,6 +74,10 @@ public enum Limits {
     /// member's connections that ask for history and never read held 8 MiB each
     /// (64 connections from one address: 800 MiB, never given back).
     public static let outboundBytesPerUser = 24 * 1024 * 1024
+    /// Seconds a connection being closed has to take its close frame (after what is
+    /// queued before it): a peer that stopped reading never does, and its socket, with
+    /// what lws holds of it, stayed open until the peer left. As lws's own close-send wait.
+    public static let closeGraceSeconds: Int32 = 5
     /// The same for all connections from one address, whatever their accounts, at two
     /// sweeps in a row (1-2 s; LiveState.checkAddressBacklogs): 64 accounts'
     /// connections from one address (the connection limit) could otherwise hold just

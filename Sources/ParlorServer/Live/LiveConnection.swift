@@ -90,6 +90,7 @@ extension LiveConnection {
         closeCode = code
         closeReason = reason
         if !flush { queue.removeAll() }
+        fx.append(.closeWithin(id))
         requestWrite(&fx)
     }
 

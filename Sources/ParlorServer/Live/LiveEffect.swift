@@ -5,6 +5,9 @@ import ParlorCore
 enum LiveEffect: Equatable {
     /// Call back when this connection's socket can take a write.
     case requestWrite(ConnectionID)
+    /// A close was decided: the socket is dropped if its close frame has not gone out
+    /// within `Limits.closeGraceSeconds`.
+    case closeWithin(ConnectionID)
     /// Stop (false) or resume (true) reading the connection: flow control.
     case setReading(ConnectionID, Bool)
     /// Hand this to the engine.

@@ -154,6 +154,9 @@ struct LiveState {
             if userConnections[u]?.isEmpty == true { userConnections[u] = nil }
         }
         effects.append(.submit(.closed(id)))
+        if let code = c.closeCode, !c.closeSent {
+            log.info("ws dropped: close frame not taken", metadata: ["conn": "\(id)", "code": "\(code)"])
+        }
         let seconds = (now &- c.openedAt) / 1_000_000_000
         log.info("ws close", metadata: ["conn": "\(id)", "user": "\(c.userId ?? "-")", "seconds": "\(seconds)"])
     }

@@ -115,6 +115,11 @@ extension LWSServer {
                     } else {
                         lws_callback_on_writable(wsi)
                     }
+                case .closeWithin(let id):
+                    // The close frame waits behind what lws holds, which a peer that
+                    // stopped reading never takes: lws drops the socket at the deadline
+                    // (and forgets it once the close frame is sent, for its own wait).
+                    if let wsi = sockets[id] { parlor_close_within(wsi, Limits.closeGraceSeconds) }
                 case .setReading(let id, let on):
                     if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
                 case .submit(let input):
