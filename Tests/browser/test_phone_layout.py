@@ -128,3 +128,33 @@ def test_the_offline_note_on_a_phones_list_covers_no_conversation(people):
     expect(ana.locator("#shell")).to_have_attribute("data-view", "chat")
     ana.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=30_000)
+
+
+def test_a_messages_delete_takes_a_finger_sized_tap(people):
+    """A message's Delete was a 52x21 px target on a phone, 2-3 px from the bubbles
+    above and below it: taps just beside the word missed it. On a touch screen it now
+    takes the gaps and 8 px each side, at least 24 px tall (WCAG 2.5.8), and the rows
+    do not move nor do the bubbles lose any of their taps."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Fingers")
+    send_text(ana, "one")
+    send_text(ana, "two")
+    one = ana.locator("#transcript .row", has_text="one")
+    button = one.get_by_role("button", name="Delete message")
+    box = button.bounding_box()
+    above = one.locator(".bubble").bounding_box()
+    below = ana.locator("#transcript .row", has_text="two").locator(".bubble").bounding_box()
+    assert box["height"] < 24 and below["y"] - (above["y"] + above["height"]) < 30, "drawn and spaced as before"
+
+    def hit(x, y):
+        return ana.evaluate("([x, y]) => { const e = document.elementFromPoint(x, y);"
+                            " return e?.closest('button')?.className || e?.closest('.bubble')?.textContent }", [x, y])
+
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    top, bottom = above["y"] + above["height"], below["y"]
+    assert bottom - top >= 24, f"from bubble to bubble only {bottom - top:.0f} px"
+    for px, py in ((x, top + 1), (x, bottom - 1.5), (box["x"] - 6, y), (box["x"] + box["width"] + 6, y)):
+        assert hit(px, py) == "delete-message", f"a tap at ({px - box['x']:.0f}, {py - box['y']:.0f}) from Delete missed it"
+    assert "one" in hit(x, top - 2) and "two" in hit(x, bottom + 2), "a bubble lost a tap to Delete"
+    ana.touchscreen.tap(x, top + 1)
+    expect(ana.get_by_role("dialog", name="Delete this message?")).to_be_visible()
