@@ -183,10 +183,11 @@ const renameDialog = textDialog({
   onSubmit: (name) => sync.rename(name),
 });
 
-const invitePopup = inviteDialog({
+const invites = {
   list: async (conversationId) => (await client.request("invites.list", { conversationId })).invites,
   revoke: (inviteId) => client.request("invites.revoke", { inviteId }),
-});
+};
+const invitePopup = inviteDialog(invites);
 const joinQuestion = joinDialog();
 const confirm = confirmDialog();
 
@@ -236,8 +237,19 @@ const members = new MembersDialog({
   rename: (title) => sync.renameConversation(store.state.currentId, title),
   remove: async (userId, name) => {
     const c = store.conversation(store.state.currentId);
-    if (!(await confirm({ title: `Remove ${name}?`, text: `${name} will no longer see “${c.title}” or be able to send to it.`, yes: "Remove" }))) return;
+    // A removed member cannot rejoin with an invite made before, but a new account made
+    // with one of them can: offered (and meant) for a harasser, not forced on a tidy-up.
+    const shared = await invites.list(c.id).catch(() => []);
+    const n = shared.length;
+    const option = n ? { checked: true, label: `Also stop ${n === 1 ? "the invite link" : `the ${n} invite links`} shared so far, so that ${name} cannot come back with a new account (you can make a new one)` } : null;
+    if (!(await confirm({ title: `Remove ${name}?`, text: `${name} will no longer see “${c.title}” or be able to send to it.`, yes: "Remove", option }))) return;
     await sync.removeMember(c.id, userId);
+    if (option?.checked) {
+      const revoked = await Promise.allSettled(shared.map((i) => invites.revoke(i.id)));
+      const kept = revoked.filter((r) => r.status === "rejected").length;
+      announce(kept ? `${name} was removed. ${kept} invite link${kept === 1 ? "" : "s"} could not be stopped: try again from Invite.` : `${name} was removed, and the invite links shared so far no longer work.`);
+      return;
+    }
     announce(`${name} was removed.`);
   },
   leave: async () => {

@@ -214,16 +214,27 @@ export function confirmDialog() {
   const text = h("p", { id: "confirm-text" });
   const yes = h("button", { class: "button primary danger-fill", type: "button", onclick: () => dialog.close("yes") });
   const no = h("button", { class: "button", type: "button", onclick: () => dialog.close("") }, "Cancel");
+  // a choice that goes with it (`o.option`: { label, checked }, read back once answered)
+  const box = h("input", { type: "checkbox", id: "confirm-option" });
+  const option = h("label", { class: "check", for: "confirm-option" }, box, h("span"));
   const dialog = h("dialog", { id: "confirm", "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
-    h("div", { class: "dialog-body" }, title, text,
+    h("div", { class: "dialog-body" }, title, text, option,
       h("div", { class: "dialog-actions" }, no, yes)));
   document.body.append(dialog);
   return (o) => new Promise((resolve) => {
     title.textContent = o.title;
     text.textContent = o.text;
     yes.textContent = o.yes;
+    option.hidden = !o.option;
+    if (o.option) {
+      option.lastChild.textContent = o.option.label;
+      box.checked = o.option.checked;
+    }
     dialog.returnValue = "";
-    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.addEventListener("close", () => {
+      if (o.option) o.option.checked = box.checked;
+      resolve(dialog.returnValue === "yes");
+    }, { once: true });
     dialog.showModal();
     // what it asks cannot be undone: an Enter pressed once too often must not do it
     no.focus();
