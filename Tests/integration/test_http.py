@@ -293,6 +293,76 @@ def test_a_request_framed_two_ways_is_refused_and_nothing_behind_it_runs(server,
     assert http_get(server, "/health")[0] == 200
 
 
+def read_to_close(sock, seconds: float) -> tuple[bytes, bool]:
+    """What the server sends until it closes (True) or `seconds` pass (False)."""
+    sock.settimeout(seconds)
+    out = b""
+    try:
+        while chunk := sock.recv(65536):
+            out += chunk
+        return out, True
+    except ConnectionResetError:
+        return out, True
+    except socket.timeout:
+        return out, False
+
+
+@pytest.mark.parametrize("method", ["GET", "HEAD", "PUT"])
+def test_a_request_other_than_an_upload_with_a_body_is_refused_at_once(server, method):
+    """A GET announcing a terabyte of body and sending a byte every few seconds was
+    never closed (lws restarts its timeout on each piece): 44 of them kept everyone
+    else out of a server at its file limit (an outside review). Only an upload has a
+    body now: anything else with one is answered 400 and closed at once."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        sock.sendall(f"{method} /health HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\na".encode())
+        out, closed = read_to_close(sock, 5)
+    finally:
+        sock.close()
+    assert closed, "the connection was still open 5 s later"
+    assert out.startswith(b"HTTP/1.1 400 "), out[:200]
+    # an empty body is no body
+    assert raw_request(server, b"GET /health HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")[0] == 200
+
+
+def test_connect_is_closed_at_once(server):
+    """lws turns a CONNECT request into a raw socket that nothing served and nothing
+    ever closed: one held its file descriptor and its address's slot for good."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        sock.sendall(b"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+        out, closed = read_to_close(sock, 5)
+    finally:
+        sock.close()
+    assert closed and out == b"", out[:200]
+    assert any("http refused: CONNECT" in line for line in server.wait_for_log(lambda line: "http refused: CONNECT" in line))
+    assert http_get(server, "/health")[0] == 200
+
+
+def test_http2_is_not_served(server, token):
+    """lws 4.1 upgrades to h2c whatever the ALPN says, and each HTTP/2 stream held a
+    file open: one connection from one address held 20 blob files, past every limit
+    counted per connection (an outside review). HTTP/2 is now dropped at its first
+    request, before anything is served."""
+    import base64
+    png = png_bytes(rgb=(1, 2, 3))
+    assert upload(server, png, token)[0] == 201
+    settings = base64.urlsafe_b64encode(struct.pack("!HI", 4, 65535)).decode().rstrip("=")
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        sock.sendall((f"GET /blobs/{hashlib.sha256(png).hexdigest()} HTTP/1.1\r\nHost: x\r\n"
+                      f"Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: {settings}\r\n\r\n").encode())
+        # the client's preface and an empty SETTINGS frame
+        sock.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        out, closed = read_to_close(sock, 5)
+    finally:
+        sock.close()
+    assert closed, "an HTTP/2 connection was still open 5 s later"
+    assert png not in out, "the image was served over HTTP/2"
+    assert any("http refused: HTTP/2" in line for line in server.wait_for_log(lambda line: "http refused: HTTP/2" in line))
+    assert http_get(server, "/health")[0] == 200
+
+
 def test_unknown_blob_is_404(server):
     assert http_get(server, "/blobs/" + "0" * 64)[0] == 404
     assert http_get(server, "/blobs/" + hashlib.sha256(b"never uploaded").hexdigest())[0] == 404

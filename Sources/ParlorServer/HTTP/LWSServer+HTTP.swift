@@ -6,6 +6,14 @@ import ParlorCore
 /// of `Public/`. Uploads are in LWSServer+Uploads.swift.
 extension LWSServer {
     func httpRequest(_ wsi: OpaquePointer, _ user: UnsafeMutableRawPointer?, _ input: UnsafeMutableRawPointer?) -> Int32 {
+        // HTTP/2 is not served: lws 4.1 accepts an `Upgrade: h2c` whatever the ALPN says,
+        // and one connection's streams each held a file open, past the limits counted
+        // per connection. Its first request drops the whole connection.
+        if let network = lws_get_network_wsi(wsi), network != wsi {
+            log.notice("http refused: HTTP/2", metadata: ["peer": "\(clientAddress(wsi))"])
+            parlor_kill_async(network)
+            return -1
+        }
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         let id = makeId()
         setSessionId(user, id)
@@ -17,6 +25,14 @@ extension LWSServer {
         if lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING) > 0 {
             log.notice("http refused: transfer-encoding", metadata: ["peer": "\(clientAddress(wsi))"])
             return respondError(wsi, id, 400, "bad_request", "Transfer-Encoding is not accepted: send a Content-Length", close: true)
+        }
+
+        // Only an upload has a body. lws reads any other request's and restarts its
+        // timeout on each piece, so a GET announcing a terabyte and trickling it held its
+        // connection (and an address's slot) for good.
+        if !isPost, let length = header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH), length != "0" {
+            log.notice("http refused: body on a request without one", metadata: ["peer": "\(clientAddress(wsi))"])
+            return respondError(wsi, id, 400, "bad_request", "only an upload (POST) has a body", close: true)
         }
 
         if isAppsHost(wsi) {

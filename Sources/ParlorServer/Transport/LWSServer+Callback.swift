@@ -51,6 +51,11 @@ extension LWSServer {
         case LWS_CALLBACK_CLOSED_HTTP:
             httpClosed(user)
             return 0
+        case LWS_CALLBACK_RAW_ADOPT:
+            // lws turns a CONNECT request into a raw socket, which nothing here serves
+            // and no timeout of lws's ever closed: closed at once.
+            log.notice("http refused: CONNECT", metadata: ["peer": "\(clientAddress(wsi))"])
+            return -1
         default:
             return 0
         }
