@@ -5,6 +5,7 @@ import Metrics
 struct ServerMetrics {
     let pendingResponses = Gauge(label: "parlor_http_pending_responses")
     let uploadsInProgress = Gauge(label: "parlor_uploads_in_progress")
+    let downloadsInProgress = Gauge(label: "parlor_downloads_in_progress")
     let blobBytes = Counter(label: "parlor_blob_bytes_stored_total")
     private var refused: [String: Counter] = [:]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 import http.client
 import json
@@ -361,6 +362,34 @@ def test_http2_is_not_served(server, token):
     assert png not in out, "the image was served over HTTP/2"
     assert any("http refused: HTTP/2" in line for line in server.wait_for_log(lambda line: "http refused: HTTP/2" in line))
     assert http_get(server, "/health")[0] == 200
+
+
+def test_files_sent_at_once_to_one_address_are_bounded_and_given_back(server, public_dir):
+    """Each file being sent holds an open file for as long as its client reads, and
+    lws restarts its timeout on each piece: slow readers from five addresses ran the
+    process out of file descriptors (an outside review). At most 32 at once go to one
+    address; the next is told to retry (429), and the slots come back as they end."""
+    big = public_dir / "big-download.bin"
+    if not big.exists():
+        big.write_bytes(os.urandom(1 << 20) * 24)
+    readers = []
+    try:
+        for _ in range(32):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.sendall(b"GET /big-download.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert sock.recv(12) == b"HTTP/1.1 200"
+            readers.append(sock)
+        status, headers, body = http_get(server, "/big-download.bin")
+        assert status == 429 and json.loads(body)["code"] == "too_many_downloads", body[:200]
+        assert headers["retry-after"] == "1"
+    finally:
+        for sock in readers:
+            sock.close()
+    deadline = time.monotonic() + 10
+    while (status := http_get(server, "/index.html")[0]) == 429 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert status == 200
 
 
 def test_unknown_blob_is_404(server):

@@ -5,6 +5,7 @@ import asyncio
 import json
 import os
 import socket
+import time
 
 import pytest
 from websockets.asyncio.client import connect as ws_connect
@@ -96,6 +97,47 @@ async def test_a_client_that_never_reads_again_is_closed_within_seconds(server):
         assert any("ws close " in line and f"user={user}" in line for line in closed), \
             "the connection that never read was still open 10 s after it was marked slow"
         await ana.send_text(cid, "still here")
+
+
+async def test_a_client_that_asks_now_and_then_and_never_reads_is_dropped(server_factory):
+    """The slow-consumer bound counts what waits in Parlor's queue, and the keepalive
+    what the client says: a client that filled the kernel's send buffer for it (a
+    megabyte and more) and then sent a frame now and then without reading kept that
+    memory held for good (an outside review). The kernel now gives up on a peer that
+    takes nothing for twice the keepalive (TCP_USER_TIMEOUT): here 2 s, so 4 s."""
+    from rawws import read_until, text_frame, ws_handshake
+
+    server = server_factory(extra_args=["--keepalive-seconds", "2"])
+    async with Env(server) as env:
+        mal = await env.register("Mallory")
+        await env.conversation(mal, title="T" * 100)
+        status, _, s = ws_handshake(server.port)
+        assert status == 101
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.sendall(text_frame({"type": "auth", "id": "a", "token": mal.token}))
+        assert b'"a"' in read_until(s, lambda d: b'"a"' in d)
+        # replies small enough that Parlor's queue stays empty: the kernel holds them;
+        # then a frame a second, never silent for the keepalive, never a read
+        ask = text_frame({"type": "conversations.list", "id": "x"})
+        s.setblocking(False)
+        started = time.monotonic()
+        reset = False
+        while time.monotonic() - started < 15 and not reset:
+            try:
+                s.send(ask * 10 if time.monotonic() - started < 2 else ask)
+            except BlockingIOError:
+                pass
+            except OSError:
+                reset = True
+            await asyncio.sleep(0.02 if time.monotonic() - started < 2 else 1)
+        s.close()
+        assert reset, "a client that took nothing for 15 s was still connected"
+        user = mal.user["id"]
+        lines = server.wait_for_log(lambda line: "ws close " in line and f"user={user}" in line)
+        assert any("ws close " in line and f"user={user}" in line for line in lines)
+        assert not any(w in line for line in lines for w in ("slow consumer", "ws silent", "ws closing")), \
+            "closed by another bound"
+        await mal.send_text((await mal.call("conversations.list"))["conversations"][0]["id"], "still served")
 
 
 def rss_mib(server) -> float:

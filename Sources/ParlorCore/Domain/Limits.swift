@@ -34,6 +34,15 @@ public enum Limits {
     public static let uploadSeconds = 120
     public static let uploadGraceSeconds = 10
     public static let uploadMinBytesPerSecond = 2048
+    /// Files being sent (the client's, images), in all and per client address: each
+    /// holds an open file while its client reads, so all of them fit in the file
+    /// descriptors kept aside from connections (`PeerLimits.processCapacity`). A browser
+    /// fetches at most 6 at once; an address may be several people's.
+    public static let downloadsInFlight = 128
+    public static let downloadsPerAddress = 32
+    /// A download must be over within `uploadSeconds` plus a second per this many bytes
+    /// (5 MiB: 22 min): a client reading a byte now and then cannot hold a file for ever.
+    public static let downloadMinBytesPerSecond = 4096
     public static let authSeconds = 5
     /// A silent connection is pinged after this, and closed after twice this.
     public static let keepaliveSeconds = 20

@@ -40,7 +40,7 @@ extension LWSServer {
             guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
                 return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
-            return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
+            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
         }
         if isPost { return beginUpload(wsi, id, path) }
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
@@ -51,6 +51,7 @@ extension LWSServer {
             guard isLocalDirect(wsi) else { return respondError(wsi, id, 404, "not_found", "no such file") }
             metrics.pendingResponses.record(exchanges.count)
             metrics.uploadsInProgress.record(uploads.count)
+            metrics.downloadsInProgress.record(downloads.count)
             respond(wsi, id, status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: render(),
                     headers: [("cache-control:", "no-store")])
             return 0
@@ -68,7 +69,7 @@ extension LWSServer {
             }
             let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
                 + "Cache-Control: public, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
-            return serveFile(wsi, blob.path, blob.type.mime, headers + strictTransport)
+            return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport)
         }
         guard let file = files.resolve(path) else {
             // An app frame (an opaque origin) that asks for a missing file reads the 404,
@@ -76,7 +77,7 @@ extension LWSServer {
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
             return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
         }
-        return serveFile(wsi, file.file, file.mime, file.headers + strictTransport)
+        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
     }
 
     /// A request from this machine that did not come through a proxy.
@@ -116,16 +117,6 @@ extension LWSServer {
     /// HSTS in direct-TLS mode: a browser that once came over https never tries http.
     var strictTransport: String {
         config.tlsCertificate == nil ? "" : "Strict-Transport-Security: max-age=31536000\r\n"
-    }
-
-    /// lws writes the file (headers only for HEAD) and completes the transaction.
-    private func serveFile(_ wsi: OpaquePointer, _ path: String, _ mime: String, _ headers: String) -> Int32 {
-        let r = headers.withCString { h in
-            lws_serve_http_file(wsi, path, mime, h, Int32(strlen(h)))
-        }
-        if r < 0 { return -1 }
-        if r > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
-        return 0
     }
 
     /// Queues a JSON error response: `{"code":…,"message":…}`. `close` ends the connection
@@ -202,6 +193,7 @@ extension LWSServer {
         guard let id = sessionId(user) else { return }
         exchanges[id] = nil
         bodiesDone.remove(id)
+        downloads[id] = nil
         pendingHealth[id] = nil
         if let up = uploads.removeValue(forKey: id) { discard(up) }
     }

@@ -22,7 +22,19 @@ extension LWSServer {
             return 1
         }
         pendingAccept = .some(counted)
+        giveUpOnStalledPeer(args.pointee.accept_fd)
         return 0
+    }
+
+    /// A peer that takes nothing of what it is sent (a zero window) for twice the
+    /// keepalive is dropped by the kernel, as one that says nothing is by the sweep. A
+    /// client that sent a frame now and then and never read kept megabytes in the
+    /// kernel's send queue for good (an outside review), below every bound counted here.
+    func giveUpOnStalledPeer(_ fd: Int32) {
+        var ms = UInt32(clamping: config.keepaliveSeconds * 2 * 1000)
+        if setsockopt(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, &ms, socklen_t(MemoryLayout<UInt32>.size)) != 0 {
+            log.warning("TCP_USER_TIMEOUT not set", metadata: ["errno": "\(errno)"])
+        }
     }
 
     func wsiCreated(_ wsi: OpaquePointer) {

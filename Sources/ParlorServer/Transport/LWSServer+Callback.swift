@@ -47,6 +47,7 @@ extension LWSServer {
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return httpWriteable(wsi, user)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
+            downloadFinished(user)
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_CLOSED_HTTP:
             httpClosed(user)

@@ -153,8 +153,10 @@ extension LWSServer {
     /// Once a second: sign-in deadlines, upload deadlines, refusal logs, the drain.
     func sweep() {
         sweepUploads()
+        sweepDownloads()
         sweepDiscards()
         logRefusals()
+        LibWebSocketsLog.flushSuppressed()
         progressDrain()
         live.sweep()
         trimHeapAfterReleases()

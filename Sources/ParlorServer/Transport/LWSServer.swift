@@ -25,6 +25,7 @@ public final class LWSServer: @unchecked Sendable {
     var effectBuffer: [LiveEffect] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
     var uploads: [UInt64: Upload] = [:]
+    var downloads: [UInt64: Download] = [:]
     /// Requests whose body arrived before their answer was queued.
     var bodiesDone: Set<UInt64> = []
     /// Health checks waiting for the engine's write.

@@ -1,0 +1,60 @@
+import CLibWebSockets
+import Foundation
+import ParlorCore
+
+/// A file being sent: the client's own files and images. lws sends it and restarts its
+/// timeout on every piece, so the deadline is kept here.
+struct Download {
+    let wsi: OpaquePointer
+    let address: String
+    let deadline: ContinuousClock.Instant
+}
+
+extension LWSServer {
+    /// lws writes the file (headers only for HEAD) and completes the transaction; while
+    /// too many files are being sent, in all or to this address, the request is refused
+    /// (each holds an open file: slow readers from a few addresses ran the process out
+    /// of file descriptors, an outside review).
+    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String) -> Int32 {
+        let address = clientAddress(wsi)
+        if downloads.count >= Limits.downloadsInFlight {
+            return respondError(wsi, id, 503, "busy", "too many files are being sent: try again in a moment",
+                                retryAfterMs: 1000, cors: true)
+        }
+        if downloads.values.lazy.filter({ $0.address == address }).count >= Limits.downloadsPerAddress {
+            return respondError(wsi, id, 429, "too_many_downloads",
+                                "at most \(Limits.downloadsPerAddress) files at once to one address", retryAfterMs: 1000, cors: true)
+        }
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        let r = headers.withCString { h in
+            lws_serve_http_file(wsi, path, mime, h, Int32(strlen(h)))
+        }
+        if r < 0 { return -1 }
+        if r > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
+        let seconds = Limits.uploadSeconds + size / Limits.downloadMinBytesPerSecond
+        downloads[id] = Download(wsi: wsi, address: address, deadline: .now + .seconds(seconds))
+        return 0
+    }
+
+    func downloadFinished(_ user: UnsafeMutableRawPointer?) {
+        if let id = sessionId(user) { downloads[id] = nil }
+    }
+
+    /// Run by the sweep: a download past its deadline is cut off.
+    func sweepDownloads() {
+        let now = ContinuousClock.now
+        for (id, d) in downloads where d.deadline < now {
+            log.notice("download cut off", metadata: ["peer": "\(d.address)", "why": "deadline"])
+            downloads[id] = nil
+            // lws restarts the timeout with each piece of the file it sends, which undid
+            // `parlor_kill_async`: the socket is shut down, and lws closes it on seeing
+            // that, with a reset (no lingering to send what the kernel still holds).
+            let fd = lws_get_socket_fd(d.wsi)
+            guard fd >= 0 else { continue }
+            var drop = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &drop, socklen_t(MemoryLayout<linger>.size))
+            shutdown(fd, Int32(SHUT_RDWR))
+        }
+    }
+}
