@@ -107,6 +107,25 @@ def test_a_message_arriving_before_the_swipe_is_seen_does_not_pull_the_reader_do
     assert ben.evaluate("document.getElementById('transcript').scrollTop") == top, "the reader was moved"
 
 
+def test_opening_an_app_at_the_bottom_keeps_following_new_messages(people):
+    """The app pane opening below the transcript shrinks it, and the browser moves its
+    scroll position itself: read as the reader scrolling up, the newest messages were
+    left below the view from then on ("26 new messages" within seconds in a busy room,
+    a review). A reader at the bottom stays there, and new messages come into view."""
+    ana, ben = long_talk(people, "Pane")
+    pill = ben.locator(".new-pill")
+    install_app(ben, "Party list")
+    expect(ben.locator(".row[data-seq]")).to_have_count(20)
+    send_text(ana, "before the pane")
+    wait_in_view(ben, "#transcript .row[data-seq]", "before the pane", whole=True)
+    open_from_drawer(ben, "Party list")
+    pane_ready(ben, "compact")
+    send_text(ana, "while the app is open")
+    wait_in_view(ben, "#transcript .row[data-seq]", "while the app is open", whole=True)
+    expect(pill).to_be_hidden()
+    shot(ben, "scroll-phone-pane-open-follows")
+
+
 def test_showing_earlier_messages_keeps_the_reader_where_they_were(people):
     """A page of earlier messages comes in above: the row at the top of the view stays
     there. It was anchored on the "Show earlier messages" button, which stays first

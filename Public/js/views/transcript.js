@@ -43,6 +43,8 @@ export class TranscriptView {
     });
     this.following = true;
     this.seenTop = 0;
+    this.seenHeight = 0;
+    this.seenView = 0;
     // rows change size after they are drawn: keep the newest one in view
     this.resized = new ResizeObserver(() => {
       const follow = this.atBottom;
@@ -62,15 +64,26 @@ export class TranscriptView {
   get atBottom() {
     const el = this.el;
     if (el.scrollTop !== this.seenTop) {
-      this.seenTop = el.scrollTop;
-      this.following = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      // The browser moves scrollTop itself when what is drawn changes size (an image
+      // or an app's frame growing, the app pane opening below): read as the reader
+      // scrolling away, the newest message was left below the view, and new ones
+      // too. Only a move while the sizes stayed as they were is the reader's.
+      const resized = el.scrollHeight !== this.seenHeight || el.clientHeight !== this.seenView;
+      if (!(this.following && resized)) this.following = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
     }
+    this.seen();
     return this.following;
   }
 
   set atBottom(value) {
     this.following = value;
+    this.seen();
+  }
+
+  seen() {
     this.seenTop = this.el.scrollTop;
+    this.seenHeight = this.el.scrollHeight;
+    this.seenView = this.el.clientHeight;
   }
 
   showPill(unseen) {
