@@ -208,3 +208,28 @@ def test_removing_someone_can_stop_the_links_they_would_come_back_with(people):
     expect(cy.locator("#left-banner")).to_contain_text("You were removed")
     dee = people.join("Dee", fresh)
     expect(dee.locator("#chat-title")).to_have_text("Club")
+
+
+def test_the_member_list_keeps_a_moderators_focus_while_the_room_talks(people):
+    """The member list was drawn again on every message: 200 rows 100 times in 10 s in
+    a busy room, and a moderator's focus on a Remove button fell to the page (a review).
+    It is drawn again only when its members change, and the focus stays where it was."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Busy")
+    path = link.replace(people.server.base, "")
+    ben = people.join("Ben", path)
+    people.join("Cy", path)
+    expect(ana.locator("#chat-presence")).to_contain_text("3 members")
+    ana.get_by_role("button", name="Members and settings of this conversation").click()
+    remove_cy = ana.get_by_role("button", name="Remove Cy")
+    remove_cy.focus()
+    ana.evaluate("document.querySelector('#members .member-list li').dataset.mark = 'drawn once'")
+    for n in range(3):
+        send_text(ben, f"chatter {n}")
+    expect(ana.locator("#transcript .row", has_text="chatter 2")).to_have_count(1)
+    expect(ana.locator("#members .member-list li").first).to_have_attribute("data-mark", "drawn once")
+    expect(remove_cy).to_be_focused()
+    # a new member: the list is drawn again, and the focus is still on Remove Cy
+    people.join("Dee", path)
+    expect(ana.locator("#members .member")).to_have_count(4)
+    expect(ana.get_by_role("button", name="Remove Cy")).to_be_focused()
