@@ -23,6 +23,10 @@ def test_the_header_counts_each_joiner_at_once(people):
     expect(ana.locator(".chat-header .faces .avatar")).to_have_count(3)
     # Ben, who joined second, counts the later joiners too
     expect(ben.locator("#chat-presence")).to_have_text(re.compile(r"online · 4 members$"))
+    # past three people online the line counts them (a big room's listed every name:
+    # 600 characters, read again at each change, cut off on a phone)
+    people.join("Eve", path)
+    expect(header).to_have_text("4 online · 5 members")
 
 
 def test_members_whose_names_look_alike_are_told_apart(people):

@@ -5,7 +5,7 @@ import { parseRoute, inviteLink, conversationHash } from "../../Public/js/state/
 import { substituteParticipants, mentionedParticipants, initials } from "../../Public/js/state/text.js";
 import { backoffDelay } from "../../Public/js/net/backoff.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, membersLine } from "../../Public/js/state/conversations.js";
-import { unreadLabel, previewOf, counted } from "../../Public/js/state/format.js";
+import { unreadLabel, previewOf, counted, someNames } from "../../Public/js/state/format.js";
 
 const P1 = "9d0c0c4e-1111-4222-8333-444455556666";
 const P2 = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
@@ -106,4 +106,14 @@ test("staged items survive a reload as data: the app frame is left behind, its r
   assert.deepEqual(keptStaged(kept), kept);
   assert.deepEqual(keptStaged({ c1: [null, { key: 1, message: {} }, { key: "x" }, { key: "y", message: { kind: 3 } }, sticker] }), { c1: [sticker] });
   for (const junk of [null, "x", [], 7, { c1: "no" }]) assert.deepEqual(keptStaged(junk), {});
+});
+
+test("a big room's header names three people and counts the rest", () => {
+  assert.equal(someNames(["Ben"]), "Ben");
+  assert.equal(someNames(["Ben", "Cy", "Dee"]), "Ben, Cy, Dee");
+  const forty = Array.from({ length: 40 }, (_, i) => `P${i}`);
+  assert.equal(someNames(forty), "P0, P1, P2 and 37 more");
+  // members not yet known by name still count
+  assert.equal(someNames(["Ben", "Cy"], 199), "Ben, Cy and 197 more");
+  assert.equal(someNames(forty, 199), "P0, P1, P2 and 196 more");
 });

@@ -18,12 +18,22 @@ export function shortWhen(ms, now = Date.now()) {
   return d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
 }
 
-/** Unread badge text: "" for none, "99+" past 99. */
 /** "1 member", "3 members": a count and its noun, singular for one. */
 export function counted(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/**
+ * "Ben, Cy, Dee", or past `most` names "Ben, Cy, Dee and 37 more" (of `total`): a big
+ * room's header listed every name, 600 characters a screen reader read again at each
+ * presence change, and a phone showed three of them.
+ */
+export function someNames(names, total = names.length, most = 3) {
+  const shown = names.slice(0, most).join(", ");
+  return total > Math.min(most, names.length) ? `${shown} and ${total - Math.min(most, names.length)} more` : shown;
+}
+
+/** Unread badge text: "" for none, "99+" past 99. */
 export function unreadLabel(n) {
   if (!n || n < 1) return "";
   return n > 99 ? "99+" : String(n);

@@ -2,7 +2,7 @@
 
 import { h, icon, ICONS } from "./dom.js";
 import { avatar } from "./sidebar.js";
-import { counted } from "../state/format.js";
+import { counted, someNames } from "../state/format.js";
 import { shownName } from "../state/sameNames.js";
 
 export class HeaderView {
@@ -38,10 +38,12 @@ export class HeaderView {
     else {
       if (here.length) parts.push(h("span", { class: "presence-dot", "aria-hidden": "true" }));
       const name = (m) => shownName(conversation.members, m);
-      const names = others.map(name).join(", ");
       const count = Math.max(conversation.memberCount ?? 0, others.length + 1);
-      const listed = count > others.length + 1 ? `${names} and ${count - others.length - 1} more` : names;
-      parts.push(h("span", null, here.length ? `${here.map(name).join(", ")} online · ${counted(count, "member")}` : listed));
+      // a big room's line counts: every name made it 600 characters, read again by a
+      // screen reader at each presence change, and a phone showed three of them
+      const on = here.length > 3 ? `${here.length} online` : here.length ? `${here.map(name).join(", ")} online` : null;
+      parts.push(h("span", null, on ? `${on} · ${counted(count, "member")}`
+        : count > 4 ? counted(count, "member") : someNames(others.map(name), count - 1)));
     }
     // The line is a live region: drawn again with the same words, a screen reader
     // would say them again at every message and presence tick.
