@@ -176,12 +176,19 @@ export class TranscriptView {
    * taken to the oldest row of each page loaded instead of staying where they were).
    */
   firstVisible() {
-    const top = this.el.getBoundingClientRect().top;
+    const view = this.el.getBoundingClientRect();
+    let partly = null;
     for (const child of this.el.children) {
       if (child.dataset.seq === undefined) continue;
-      if (child.getBoundingClientRect().bottom > top) return child;
+      const r = child.getBoundingClientRect();
+      // The first row that starts in view, rather than one cut off at the top: that
+      // one may be an app's bubble that shrinks to a line when its session moves on,
+      // and what the reader was reading below it jumped 400 px (a review).
+      if (r.top >= view.top && r.top < view.bottom) return child;
+      if (r.top >= view.bottom) break;
+      if (r.bottom > view.top && !partly) partly = child;
     }
-    return null;
+    return partly;
   }
 
   /**
