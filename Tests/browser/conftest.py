@@ -133,6 +133,9 @@ def make_server():
         s.stop()
     for d in dirs:
         shutil.rmtree(d, ignore_errors=True)
+    # a page that was refused one of its files fails somewhere later, unexplained
+    refused = [line for s in started for line in s.log if "files refused" in line]
+    assert not refused, f"the server refused files to the pages: {refused[:3]}"
 
 
 @pytest.fixture

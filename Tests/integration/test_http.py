@@ -392,6 +392,26 @@ def test_files_sent_at_once_to_one_address_are_bounded_and_given_back(server, pu
     assert status == 200
 
 
+def test_files_answered_without_a_body_hold_no_slot(server):
+    """lws ends a HEAD's and a bad Range's transaction without saying the file is sent:
+    each was counted as a file being sent until its deadline, and 33 of them on one
+    connection had every later file to that address refused. A connection's next
+    request ends what it sent before."""
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+    try:
+        f = sock.makefile("rb")
+        for i in range(40):
+            head = "HEAD /index.html" if i % 2 else "GET /index.html"
+            sock.sendall(f"{head} HTTP/1.1\r\nHost: x\r\nRange: bytes=99999999-\r\n\r\n".encode())
+            resp = http.client.HTTPResponse(sock, method=head.split()[0])
+            resp.begin()
+            resp.read()
+            assert resp.status in (200, 416), resp.status
+    finally:
+        sock.close()
+    assert http_get(server, "/index.html")[0] == 200
+
+
 def test_unknown_blob_is_404(server):
     assert http_get(server, "/blobs/" + "0" * 64)[0] == 404
     assert http_get(server, "/blobs/" + hashlib.sha256(b"never uploaded").hexdigest())[0] == 404

@@ -3,9 +3,10 @@ import Foundation
 import ParlorCore
 
 /// A file being sent: the client's own files and images. lws sends it and restarts its
-/// timeout on every piece, so the deadline is kept here.
+/// timeout on every piece, so the deadline is kept here. Kept by connection (one file at
+/// a time on HTTP/1.1): lws also ends some transactions without telling (HEAD, a bad
+/// Range), and the connection's next request or its close forgets what it sent.
 struct Download {
-    let wsi: OpaquePointer
     let address: String
     let deadline: ContinuousClock.Instant
 }
@@ -18,10 +19,12 @@ extension LWSServer {
     func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String) -> Int32 {
         let address = clientAddress(wsi)
         if downloads.count >= Limits.downloadsInFlight {
+            refusedDownloads += 1
             return respondError(wsi, id, 503, "busy", "too many files are being sent: try again in a moment",
                                 retryAfterMs: 1000, cors: true)
         }
         if downloads.values.lazy.filter({ $0.address == address }).count >= Limits.downloadsPerAddress {
+            refusedDownloads += 1
             return respondError(wsi, id, 429, "too_many_downloads",
                                 "at most \(Limits.downloadsPerAddress) files at once to one address", retryAfterMs: 1000, cors: true)
         }
@@ -32,25 +35,31 @@ extension LWSServer {
         }
         if r < 0 { return -1 }
         if r > 0 { return lws_http_transaction_completed(wsi) != 0 ? -1 : 0 }
+        if isHead(wsi) { return 0 }  // headers only, and the transaction is complete
         let seconds = Limits.uploadSeconds + size / Limits.downloadMinBytesPerSecond
-        downloads[id] = Download(wsi: wsi, address: address, deadline: .now + .seconds(seconds))
+        downloads[wsi] = Download(address: address, deadline: .now + .seconds(seconds))
         return 0
     }
 
-    func downloadFinished(_ user: UnsafeMutableRawPointer?) {
-        if let id = sessionId(user) { downloads[id] = nil }
+    /// The file is sent, the connection takes its next request, or it is gone.
+    func downloadFinished(_ wsi: OpaquePointer) {
+        downloads[wsi] = nil
     }
 
     /// Run by the sweep: a download past its deadline is cut off.
     func sweepDownloads() {
         let now = ContinuousClock.now
-        for (id, d) in downloads where d.deadline < now {
+        if refusedDownloads > 0 {
+            log.warning("files refused: too many being sent", metadata: ["count": "\(refusedDownloads)", "sending": "\(downloads.count)"])
+            refusedDownloads = 0
+        }
+        for (wsi, d) in downloads where d.deadline < now {
             log.notice("download cut off", metadata: ["peer": "\(d.address)", "why": "deadline"])
-            downloads[id] = nil
+            downloads[wsi] = nil
             // lws restarts the timeout with each piece of the file it sends, which undid
             // `parlor_kill_async`: the socket is shut down, and lws closes it on seeing
             // that, with a reset (no lingering to send what the kernel still holds).
-            let fd = lws_get_socket_fd(d.wsi)
+            let fd = lws_get_socket_fd(wsi)
             guard fd >= 0 else { continue }
             var drop = linger(l_onoff: 1, l_linger: 0)
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &drop, socklen_t(MemoryLayout<linger>.size))

@@ -14,6 +14,7 @@ extension LWSServer {
             parlor_kill_async(network)
             return -1
         }
+        downloadFinished(wsi)  // a new request on a connection: what it sent before is over
         let path = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "/"
         let id = makeId()
         setSessionId(user, id)
@@ -193,7 +194,6 @@ extension LWSServer {
         guard let id = sessionId(user) else { return }
         exchanges[id] = nil
         bodiesDone.remove(id)
-        downloads[id] = nil
         pendingHealth[id] = nil
         if let up = uploads.removeValue(forKey: id) { discard(up) }
     }

@@ -44,6 +44,7 @@ extension LWSServer {
     }
 
     func wsiDestroyed(_ wsi: OpaquePointer) {
+        downloads[wsi] = nil  // lws reuses the memory: a later connection must not inherit it
         if let address = acceptedPeers.removeValue(forKey: wsi) { peerLimits.release(address) }
         if let address = forwardedPeers.removeValue(forKey: wsi) { forwardedLimits.release(address) }
     }

@@ -47,9 +47,10 @@ extension LWSServer {
         case LWS_CALLBACK_HTTP_WRITEABLE:
             return httpWriteable(wsi, user)
         case LWS_CALLBACK_HTTP_FILE_COMPLETION:
-            downloadFinished(user)
+            downloadFinished(wsi)
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_CLOSED_HTTP:
+            downloadFinished(wsi)
             httpClosed(user)
             return 0
         case LWS_CALLBACK_RAW_ADOPT:

@@ -25,7 +25,9 @@ public final class LWSServer: @unchecked Sendable {
     var effectBuffer: [LiveEffect] = []
     var exchanges: [UInt64: HTTPExchange] = [:]
     var uploads: [UInt64: Upload] = [:]
-    var downloads: [UInt64: Download] = [:]
+    var downloads: [OpaquePointer: Download] = [:]
+    /// Files refused since the sweep last said so (`sweepDownloads`).
+    var refusedDownloads = 0
     /// Requests whose body arrived before their answer was queued.
     var bodiesDone: Set<UInt64> = []
     /// Health checks waiting for the engine's write.
