@@ -50,7 +50,6 @@ extension LWSServer {
             downloadFinished(wsi)
             return lws_http_transaction_completed(wsi) != 0 ? -1 : 0
         case LWS_CALLBACK_CLOSED_HTTP:
-            downloadFinished(wsi)
             httpClosed(user)
             return 0
         case LWS_CALLBACK_RAW_ADOPT:
