@@ -7,7 +7,7 @@ DATA       ?= ./data
 PYTHON     ?= python3
 APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji \
               postgresql-15 libpq-dev nats-server libnats-dev
-PIP_PKGS   := websockets pytest pytest-xdist playwright prometheus-client axe-playwright-python
+PIP_PKGS   := websockets pytest pytest-xdist pytest-timeout playwright prometheus-client axe-playwright-python
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
@@ -24,7 +24,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import websockets, pytest, xdist, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
+	@$(PYTHON) -c "import websockets, pytest, xdist, pytest_timeout, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
 # The Swift runtime is linked in, so the binary runs on a machine without Swift
@@ -51,12 +51,21 @@ js:
 # PostgreSQL per worker; a file's tests stay on one worker). TEST_WORKERS=0 runs them
 # in this process, one after the other.
 TEST_WORKERS ?= 2
+# No test may wait forever (a Playwright evaluate awaiting a promise has no timeout of
+# its own): past TEST_TIMEOUT, pytest-timeout fails the test with every thread's stack
+# and its teardown runs. The slowest take about 40 s on a busy machine. A suite that
+# still outlives SUITE_TIMEOUT (a teardown stuck after that) is interrupted, and pytest
+# names what failed so far.
+TEST_TIMEOUT  ?= 240
+SUITE_TIMEOUT ?= 1800
+PYTEST        := timeout --kill-after 60 --signal INT $(SUITE_TIMEOUT) \
+                 $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --timeout $(TEST_TIMEOUT) --timeout-method signal
 
 integration:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --dist loadfile Tests/integration
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTEST) --dist loadfile Tests/integration
 
 browser:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTHON) -m pytest -q -n $(TEST_WORKERS) Tests/browser
+	PARLOR_BIN=$(DEBUG_BIN) $(PYTEST) Tests/browser
 
 bench: deps build
 	bench/run
