@@ -55,17 +55,18 @@ TEST_WORKERS ?= 2
 # its own): past TEST_TIMEOUT, pytest-timeout fails the test with every thread's stack
 # and its teardown runs. The slowest take about 40 s on a busy machine. A suite that
 # still outlives SUITE_TIMEOUT (a teardown stuck after that) is interrupted, and pytest
-# names what failed so far.
+# names what failed so far. CI=1: pytest's closing summary gives each failure's whole
+# message, not one cut to 80 columns (only the end of the output may be kept).
 TEST_TIMEOUT  ?= 240
 SUITE_TIMEOUT ?= 1800
 PYTEST        := timeout --kill-after 60 --signal INT $(SUITE_TIMEOUT) \
                  $(PYTHON) -m pytest -q -n $(TEST_WORKERS) --timeout $(TEST_TIMEOUT) --timeout-method signal
 
 integration:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTEST) --dist loadfile Tests/integration
+	PARLOR_BIN=$(DEBUG_BIN) CI=1 $(PYTEST) --dist loadfile Tests/integration
 
 browser:
-	PARLOR_BIN=$(DEBUG_BIN) $(PYTEST) Tests/browser
+	PARLOR_BIN=$(DEBUG_BIN) CI=1 $(PYTEST) Tests/browser
 
 bench: deps build
 	bench/run
