@@ -72,6 +72,7 @@ import Testing
                                                  ("\"name\"", .raw(q("photo.png")))]))]),
             frame("subscribe", [cid, ("\"afterSeq\"", .raw("7"))]),
             frame("history", [cid, ("\"beforeSeq\"", .raw("9")), ("\"limit\"", .raw("50"))]),
+            frame("history", [cid, ("\"afterSeq\"", .raw("0")), ("\"limit\"", .raw("20"))]),
             frame("members", [cid, ("\"userIds\"", .arr([.raw(q("u1")), .raw(q("u2"))]))]),
             frame("appdata.set", [("\"appId\"", .raw(q("a"))), ("\"key\"", .raw(q("k"))),
                                   ("\"value\"", .obj([("\"a\"", .arr([.raw("1"), .raw("2.5"), .raw("true"), .raw("null")])),
@@ -252,6 +253,8 @@ import Testing
             #"{"type":"members","id":"1","conversationId":"c","userIds":{}}"#,
             #"{"type":"history","id":"1","conversationId":"c","limit":1e1}"#,
             #"{"type":"history","id":"1","conversationId":"c","limit":-0}"#,
+            #"{"type":"history","id":"1","conversationId":"c","afterSeq":4,"beforeSeq":9}"#,
+            #"{"type":"history","id":"1","conversationId":"c","afterSeq":-1}"#,
         ]
         for (n, c) in cases.enumerated() { Self.check(Array(c.utf8), "case \(n)") }
         // Invalid UTF-8 in keys and values, repaired as before.

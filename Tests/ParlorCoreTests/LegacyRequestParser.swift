@@ -80,9 +80,12 @@ enum LegacyRequestParser {
                 content: try LegacyContentParser.parse(LegacyFields(m, prefix: "message."))
             )
         case "history":
+            let conversationId = try f.id("conversationId")
+            let beforeSeq = try f.optionalInt("beforeSeq", min: 1)
+            let afterSeq = try f.optionalInt("afterSeq", min: 0)
+            if beforeSeq != nil && afterSeq != nil { throw .invalid("afterSeq", "cannot be given with beforeSeq") }
             return .history(
-                conversationId: try f.id("conversationId"),
-                beforeSeq: try f.optionalInt("beforeSeq", min: 1),
+                conversationId: conversationId, beforeSeq: beforeSeq, afterSeq: afterSeq,
                 limit: try f.optionalInt("limit", min: 1, max: Limits.historyPage) ?? Limits.historyDefault
             )
         case "apps.install": return .installApp(appId: try f.appId("appId"))

@@ -382,10 +382,13 @@ class Client:
             fields["afterSeq"] = after_seq
         return await self.call("subscribe", **fields)
 
-    async def history(self, conversation_id: str, before_seq: int | None = None, limit: int | None = None) -> dict:
+    async def history(self, conversation_id: str, before_seq: int | None = None, limit: int | None = None,
+                      after_seq: int | None = None) -> dict:
         fields: dict[str, Any] = {"conversationId": conversation_id}
         if before_seq is not None:
             fields["beforeSeq"] = before_seq
+        if after_seq is not None:
+            fields["afterSeq"] = after_seq
         if limit is not None:
             fields["limit"] = limit
         return await self.call("history", **fields)

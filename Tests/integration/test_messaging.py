@@ -253,6 +253,45 @@ async def test_history_paging_backwards(server):
         await ana.expect_error("history", "invalid_field", conversationId=cid, limit=201)
 
 
+async def test_history_paging_forwards_from_where_a_reader_stopped(server):
+    """A reader who read back while a room was busy comes down again page by page
+    (afterSeq): each message once, in order, and hasMore until the newest."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
+        for i in range(1, 18):
+            await ana.call("send", conversationId=cid, clientId=f"f{i}", message={"kind": "text", "text": f"m{i}"})
+
+        def seqs(r):
+            return [m["seq"] for m in r["messages"]]
+
+        r = await ben.history(cid, after_seq=5, limit=5)
+        assert seqs(r) == [6, 7, 8, 9, 10] and r["hasMore"] is True
+        r = await ben.history(cid, after_seq=12, limit=5)
+        assert seqs(r) == [13, 14, 15, 16, 17] and r["hasMore"] is False, "an exact fit has nothing more"
+        assert [m["text"] for m in r["messages"]] == [f"m{i}" for i in range(13, 18)]
+        r = await ben.history(cid, after_seq=17)
+        assert r == {"messages": [], "hasMore": False}
+        r = await ben.history(cid, after_seq=0, limit=200)
+        assert seqs(r) == list(range(1, 18)) and r["hasMore"] is False
+
+        # walking forward with an odd page size visits every message exactly once
+        seen, after = [], 0
+        for _ in range(20):
+            r = await ben.history(cid, after_seq=after, limit=4)
+            seen += seqs(r)
+            if not r["hasMore"]:
+                break
+            after = r["messages"][-1]["seq"]
+        assert seen == list(range(1, 18))
+
+        await ben.expect_error("history", "invalid_field", conversationId=cid, afterSeq=3, beforeSeq=9)
+        await ben.expect_error("history", "invalid_field", conversationId=cid, afterSeq=-1)
+        outsider = await env.register("Cy")
+        await outsider.expect_error("history", "not_member", conversationId=cid, afterSeq=0)
+
+
 async def test_other_connections_of_a_user_learn_of_new_conversations(server):
     """Creating or joining on one device shows the conversation on the user's others."""
     async with Env(server) as env:

@@ -168,7 +168,31 @@ extension Engine {
         case .send(let cid, let clientId, let content):
             try send(conversationId: cid, clientId: clientId, content: content, id: id, conn: conn, userId: userId, tx, &out)
 
-        case .history(let cid, let beforeSeq, let limit):
+        case .history(let cid, _, let afterSeq?, let limit):
+            try requireMember(cid, userId, tx)
+            try requireRoom(\.historyBytes, userId, "history read")
+            // Newer messages, for a reader who came back down to where the transcript
+            // stopped holding what arrived: the oldest of them first, up to the budget.
+            let page = try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: limit + 1)
+            var kept: [[UInt8]] = []
+            var bytes = 0
+            for m in page.prefix(limit) {
+                var w = JSONWriter()
+                MessageJSON.write(m, into: &w)
+                if !kept.isEmpty && bytes + w.bytes.count > Limits.historyPageBytes { break }
+                bytes += w.bytes.count
+                kept.append(w.bytes)
+            }
+            out.result(conn, id) { w in
+                w.key("messages")
+                w.beginArray()
+                for m in kept { w.raw(m) }
+                w.endArray()
+                w.field("hasMore", page.count > kept.count)
+            }
+            limiters.historyBytes.charge(userId, cost: Double(bytes), now: now())
+
+        case .history(let cid, let beforeSeq, nil, let limit):
             try requireMember(cid, userId, tx)
             try requireRoom(\.historyBytes, userId, "history read")
             let before = beforeSeq ?? Int.max

@@ -41,7 +41,8 @@ public enum Request: Equatable, Sendable {
     /// half-open socket, on a weak signal, looks open and carries nothing).
     case ping
     case send(conversationId: String, clientId: String, content: MessageContent)
-    case history(conversationId: String, beforeSeq: Int?, limit: Int)
+    /// Older messages (`beforeSeq`, or the newest) or, with `afterSeq`, newer ones.
+    case history(conversationId: String, beforeSeq: Int?, afterSeq: Int?, limit: Int)
     case installApp(appId: String)
     case uninstallApp(appId: String)
     case participants(conversationId: String, appId: String)

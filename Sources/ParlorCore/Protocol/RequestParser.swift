@@ -109,9 +109,12 @@ public enum RequestParser {
         case "ping": return .ping
         case "send": return try send(f)
         case "history":
+            let conversationId = try f.id("conversationId")
+            let beforeSeq = try f.optionalInt("beforeSeq", min: 1)
+            let afterSeq = try f.optionalInt("afterSeq", min: 0)
+            if beforeSeq != nil && afterSeq != nil { throw .invalid("afterSeq", "cannot be given with beforeSeq") }
             return .history(
-                conversationId: try f.id("conversationId"),
-                beforeSeq: try f.optionalInt("beforeSeq", min: 1),
+                conversationId: conversationId, beforeSeq: beforeSeq, afterSeq: afterSeq,
                 limit: try f.optionalInt("limit", min: 1, max: Limits.historyPage) ?? Limits.historyDefault
             )
         case "apps.install": return .installApp(appId: try f.appId("appId"))
