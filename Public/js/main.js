@@ -13,7 +13,7 @@ import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink 
 import { errorText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
-import { unreadCount, hasConflict } from "./state/transcript.js";
+import { unreadCount, hasConflict, readThrough } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants } from "./state/previews.js";
 import { Previews } from "./sync/previews.js";
@@ -90,11 +90,13 @@ const chat = new ChatView($("chat"), {
   },
   onStore: () => appStore.show(catalog, store.state.installedApps),
   onLoadOlder: () => sync.loadOlder(store.state.currentId).catch(() => announce("Could not load earlier messages.")),
+  onLoadNewer: () => sync.loadNewer(store.state.currentId).catch(() => announce("Could not load newer messages.")),
+  onNewest: () => sync.jumpToNewest(store.state.currentId),
   onSend: (text) => {
     const id = store.state.currentId;
     if (!id || store.conversation(id)?.left || !outgoing.send(id, text)) return false;
     store.saveDraft(id, "");
-    chat.transcript.scrollToBottom();
+    chat.transcript.toNewest();
     return true;
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
@@ -110,6 +112,7 @@ const chat = new ChatView($("chat"), {
 
 // the open conversation's older messages stay while the reader is up among them
 sync.readingBack = (id) => id === store.state.currentId && !chat.transcript.atBottom;
+sync.readerSeq = () => chat.transcript.readerSeq;
 // after a reload, the conversation in the address is caught up before the others
 sync.showingFirst = () => {
   const r = parseRoute(location.hash, location.search);
@@ -422,7 +425,7 @@ function render() {
       chat.composer.showNotice(null);
     }
     live.sweep();
-    if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, t.lastSeq);
+    if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(t));
   }
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("playing"))) {
     renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId), (appId) => catalog.name(appId));
@@ -438,14 +441,14 @@ function render() {
 
 chat.transcriptEl.addEventListener("scroll", () => {
   const id = store.state.currentId;
-  if (id && chat.transcript.atBottom) store.markRead(id, store.transcript(id).lastSeq);
+  if (id && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
 });
 // the copies that wait a moment (store.writeSoon) are written before the page may be gone
 addEventListener("pagehide", () => store.flush());
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") store.flush();
   const id = store.state.currentId;
-  if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, store.transcript(id).lastSeq);
+  if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
 });
 
 // ---- events -----------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // member list) and uploads.js (image blobs). This class wires them to the
 // client's events, folds live events into the store, and is what the page calls.
 
-import { applyMessage, trimmed } from "./state/transcript.js";
+import { applyMessage, trimmed, heldBack, heldAfter, resync } from "./state/transcript.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere, rememberFormer } from "./state/conversations.js";
 import { ProtocolError } from "./net/client.js";
 import { Resume } from "./sync/resume.js";
@@ -22,7 +22,8 @@ const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 /**
  * A transcript holding more than `max` messages lets the oldest go, down to
  * `keep`, unless someone is reading them (state/transcript.js: trimmed); they
- * come back by history paging.
+ * come back by history paging. One who reads far up has at most `max` messages
+ * below them: newer ones are held back until they come down (heldBack).
  */
 export const HOLD = { max: 250, keep: 150 };
 
@@ -43,6 +44,8 @@ export class Sync extends EventTarget {
     this.showingFirst = () => null;
     /** Whether someone is reading a conversation's older messages now (the page says): they are kept. */
     this.readingBack = () => false;
+    /** The seq of the first message in view of a reader up among older ones, if known (the page says). */
+    this.readerSeq = () => null;
     /** images of staged and outbox messages, uploaded when those are sent */
     this.images = new PendingImages();
     this.outbox = new Outbox(client, store, {
@@ -114,9 +117,17 @@ export class Sync extends EventTarget {
   onMessage({ conversationId, message, supersedes }) {
     const selfId = this.store.state.user?.id;
     this.names.learn(conversationId, message.sender);
-    let t = applyMessage(this.store.transcript(conversationId), message, supersedes, selfId);
-    if (t.messages.length > HOLD.max && !this.readingBack(conversationId)) t = trimmed(t, HOLD.keep);
+    let t = this.store.transcript(conversationId);
+    const readingBack = this.readingBack(conversationId);
+    const reader = readingBack ? this.readerSeq(conversationId) : null;
+    // this tab's own message (an app's move, a Retry) shows where it was sent, at the newest
+    const startOver = t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
+    if (startOver) t = resync(t, t.lastSeq);
+    if (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max)) t = heldBack(t, message, supersedes, selfId);
+    else t = applyMessage(t, message, supersedes, selfId);
+    if (t.messages.length > HOLD.max && !readingBack && !t.hasMoreAfter) t = trimmed(t, HOLD.keep);
     this.store.setTranscript(conversationId, t, ["conversations"]);
+    if (startOver) this.loadOlder(conversationId).catch(() => {});
     this.store.update(["conversations"], (s) => ({ conversations: touchConversation(s.conversations, conversationId, message) }));
     if (message.sender === selfId) this.outbox.settle(message.clientId, message);
     this.dispatchEvent(new CustomEvent("message", { detail: { conversationId, message, supersedes } }));
@@ -154,9 +165,24 @@ export class Sync extends EventTarget {
     return this.resume.loadOlder(conversationId, limit);
   }
 
+  /** The next page of what was held back while the reader was far up. */
+  loadNewer(conversationId, limit) {
+    return this.resume.loadNewer(conversationId, limit);
+  }
+
+  /** Straight to the newest messages, letting go of what is held if newer ones were held back. */
+  jumpToNewest(conversationId) {
+    const t = this.store.transcript(conversationId);
+    if (!t.hasMoreAfter) return;
+    this.store.setTranscript(conversationId, resync(t, t.lastSeq));
+    this.loadOlder(conversationId).catch(() => {});
+  }
+
   /** A conversation left for another: the pages of older messages read in it are let go. */
   letGoOlder(conversationId) {
     const t = this.store.transcript(conversationId);
+    // held back from the newest: it opens again at the newest (whose page also counts its unread)
+    if (t.hasMoreAfter) return this.jumpToNewest(conversationId);
     const after = trimmed(t, HOLD.keep);
     if (after !== t) this.store.setTranscript(conversationId, after);
   }

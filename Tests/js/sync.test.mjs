@@ -318,6 +318,83 @@ test("a busy conversation holds its newest messages, not all: the oldest go, unl
   assert.equal(store.transcript(C).messages.length, HOLD.keep);
 });
 
+test("a reader far up stops getting rows below them: what arrives is held back, counted, paged in forward, or left for the newest", async () => {
+  const { store, client, sync } = inConversation();
+  let reader = null;
+  sync.readingBack = (id) => id === C && reader !== null;
+  sync.readerSeq = () => reader;
+  const text = (seq, sender = ANA.userId) => ({ seq, clientId: `t${seq}`, sender, createdAt: seq, kind: "text", text: `m${seq}` });
+  const arrive = (from, to) => {
+    for (let seq = from; seq <= to; seq++) client.serverSends("message", { conversationId: C, message: text(seq) });
+  };
+  arrive(1, HOLD.max);
+  // reading message 10: 240 rows below, so ten more are drawn, then the rest held back
+  reader = 10;
+  arrive(HOLD.max + 1, HOLD.max + 20);
+  let t = store.transcript(C);
+  assert.equal(t.messages.length, HOLD.max + 10, "held up to the bound below the reader");
+  assert.equal(t.hasMoreAfter, true);
+  assert.equal(t.heldBackNew, 10, "each counted for the pill");
+  assert.equal(t.lastSeq, HOLD.max + 20, "a resume starts after what was held back");
+  // come down to the bottom of what is held: what arrives now is still held back (no gap)
+  reader = null;
+  arrive(HOLD.max + 21, HOLD.max + 21);
+  assert.equal(store.transcript(C).messages.length, HOLD.max + 10);
+  // "Show newer messages": a page after the newest held
+  sync.loadNewer(C);
+  const req = asked(client, "history").at(-1);
+  assert.deepEqual(req.fields, { conversationId: C, afterSeq: HOLD.max + 10, limit: 50 });
+  req.resolve({ messages: Array.from({ length: 11 }, (_, i) => text(HOLD.max + 11 + i)), hasMore: false });
+  await tick();
+  t = store.transcript(C);
+  assert.deepEqual(t.messages.map((m) => m.seq), Array.from({ length: HOLD.max + 21 }, (_, i) => i + 1), "each once, in order");
+  assert.equal(t.hasMoreAfter, false, "the newest held again: new ones are drawn");
+  arrive(HOLD.max + 22, HOLD.max + 22);
+  assert.equal(store.transcript(C).messages.at(-1).seq, HOLD.max + 22);
+
+  assert.equal(store.transcript(C).messages.length, HOLD.keep, "at the bottom, the oldest were let go");
+
+  // a page read before a message arrived from elsewhere says nothing of it: still held back
+  reader = store.transcript(C).messages[0].seq;
+  const first = HOLD.max + 23;
+  const heldFrom = first + (HOLD.max - HOLD.keep + 1);
+  arrive(first, heldFrom + 1);
+  t = store.transcript(C);
+  assert.equal(t.messages.at(-1).seq, heldFrom - 1);
+  assert.equal(t.hasMoreAfter, true);
+  sync.loadNewer(C);
+  asked(client, "history").at(-1).resolve({ messages: [text(heldFrom)], hasMore: false });
+  await tick();
+  assert.equal(store.transcript(C).hasMoreAfter, true, "the last one is yet to come");
+
+  // the pill, or Send: the newest, letting go of what is held; a page of the newest is asked
+  sync.jumpToNewest(C);
+  t = store.transcript(C);
+  assert.equal(t.messages.length, 0);
+  assert.equal(t.hasMoreAfter, undefined);
+  assert.deepEqual(asked(client, "history").at(-1).fields, { conversationId: C, beforeSeq: heldFrom + 2, limit: 50 });
+});
+
+test("this tab's own message, stored while newer ones are held back, is shown at the newest", async () => {
+  const { store, client, sync } = inConversation();
+  const reader = 1;
+  sync.readingBack = (id) => id === C;
+  sync.readerSeq = () => reader;
+  for (let seq = 1; seq <= HOLD.max + 2; seq++) {
+    client.serverSends("message", { conversationId: C, message: { seq, clientId: `t${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: "x" } });
+  }
+  assert.equal(store.transcript(C).hasMoreAfter, true);
+  sync.send(C, { kind: "text", text: "mine" }, { clientId: "k1", sender: ME.id, createdAt: 9 }).catch(() => {});
+  await tick();
+  const send = client.sends().at(-1);
+  send.resolve({ message: { seq: HOLD.max + 3, clientId: send.fields.clientId, sender: ME.id, createdAt: 9, kind: "text", text: "mine" } });
+  await tick();
+  const t = store.transcript(C);
+  assert.equal(t.hasMoreAfter, undefined, "started over at the newest");
+  assert.deepEqual(t.messages.map((m) => m.text), ["mine"], "shown, its page of the newest on its way");
+  assert.equal(asked(client, "history").at(-1).fields.beforeSeq, HOLD.max + 3, "the page before it");
+});
+
 test("the open conversation's last page is asked once, and asked again after a reconnect when the connection dropped with it on its way", async () => {
   const { store, client, sync } = setup();
   storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ [C]: 20 }));

@@ -31,6 +31,9 @@
  * @property {Pending[]} pending   oldest first
  * @property {number} lastSeq      the highest seq seen (what a resume starts after)
  * @property {boolean} hasMoreBefore  older messages exist that are not loaded
+ * @property {boolean} [hasMoreAfter] newer messages exist that are not held: they came
+ *   while the reader was far up (heldBack), and come back by paging forward (applyNewer)
+ * @property {number} [heldBackNew] how many of those were others' (the "new messages" pill)
  * @property {boolean} loaded      history was fetched at least once
  * @property {number} [epoch]      counts the times the transcript started over or let
  *   older messages go: a page of history asked for before belongs to no place in it
@@ -106,6 +109,58 @@ export function applyMessage(t, message, supersedes, selfId) {
     pending,
     lastSeq: Math.max(t.lastSeq, message.seq),
   };
+}
+
+/**
+ * A live message that arrives while its reader is far up in the transcript (more than
+ * a few hundred rows below them, or newer ones already held back): not held, so what
+ * is drawn stops growing; counted for the "new messages" pill; paged in again when the
+ * reader comes down (newerCursor, applyNewer) or jumps to the newest (resync). A
+ * session's older state that is held still becomes its summary line, and lastSeq moves
+ * on (a resume starts after it).
+ * @param {Transcript} t
+ * @param {Message} message
+ * @param {{seq:number, summary:string}} [supersedes]
+ * @param {string} [selfId]
+ * @returns {Transcript}
+ */
+export function heldBack(t, message, supersedes, selfId) {
+  let u = message.kind === "deletion" ? applyDeletion(t, message) : t;
+  if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
+  const news = message.kind !== "deletion" && message.sender !== selfId ? 1 : 0;
+  return { ...u, hasMoreAfter: true, heldBackNew: (t.heldBackNew ?? 0) + news, lastSeq: Math.max(t.lastSeq, message.seq) };
+}
+
+/** How many held messages are newer than `seq`. */
+export function heldAfter(t, seq) {
+  const i = indexOfSeq(t.messages, seq);
+  return t.messages.length - (i >= 0 ? i + 1 : -i - 1);
+}
+
+/** The seq a client pages newer messages from: after the newest one held. */
+export function newerCursor(t) {
+  return t.messages.length ? t.messages[t.messages.length - 1].seq : 0;
+}
+
+/**
+ * A page of newer messages (oldest first), after the newest one held.
+ * @param {Transcript} t
+ * @param {Message[]} page
+ * @param {boolean} hasMore newer ones follow this page
+ */
+export function applyNewer(t, page, hasMore) {
+  let messages = t.messages;
+  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
+  let u = { ...t, messages };
+  for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
+  const newest = page.reduce((acc, m) => Math.max(acc, m.seq), newerCursor(t));
+  // one held back after the page was read (live, from another node, say) is still to come
+  return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: hasMore || t.lastSeq > newest };
+}
+
+/** The seq up to which the reader has seen everything, at the bottom of what is drawn. */
+export function readThrough(t) {
+  return t.hasMoreAfter ? newerCursor(t) : t.lastSeq;
 }
 
 /**

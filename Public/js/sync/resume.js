@@ -3,7 +3,7 @@
 // replays only what was missed (or says to start over). Older messages come by
 // history paging, a page at a time, as the user scrolls up.
 
-import { applyHistory, resync, startAt, historyCursor } from "../state/transcript.js";
+import { applyHistory, applyNewer, resync, startAt, historyCursor, newerCursor } from "../state/transcript.js";
 import { upsertConversation } from "../state/conversations.js";
 
 export class Resume {
@@ -72,10 +72,27 @@ export class Resume {
    * for the transcript as it is (not for one that started over or let pages go since).
    */
   loadOlder(conversationId, limit = 50) {
-    const key = `${conversationId}|${this.store.transcript(conversationId).epoch ?? 0}`;
+    return this.once(`${conversationId}|${this.store.transcript(conversationId).epoch ?? 0}`, () => this.loadPage(conversationId, limit));
+  }
+
+  /** The next page of newer messages, after the newest held (the ones held back; state/transcript.js). */
+  loadNewer(conversationId, limit = 50) {
+    return this.once(`newer|${conversationId}|${this.store.transcript(conversationId).epoch ?? 0}`, async () => {
+      const t = this.store.transcript(conversationId);
+      if (!t.hasMoreAfter) return;
+      const r = await this.client.request("history", { conversationId, afterSeq: newerCursor(t), limit });
+      const now = this.store.transcript(conversationId);
+      if ((now.epoch ?? 0) !== (t.epoch ?? 0) || !now.hasMoreAfter) return;
+      this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore));
+      for (const m of r.messages) this.learn(conversationId, m.sender);
+    });
+  }
+
+  /** The request on its way under `key`, else a new one: asked once, whoever asks. */
+  once(key, load) {
     let loading = this.loading.get(key);
     if (!loading) {
-      loading = this.loadPage(conversationId, limit).finally(() => this.loading.delete(key));
+      loading = load().finally(() => this.loading.delete(key));
       this.loading.set(key, loading);
     }
     return loading;

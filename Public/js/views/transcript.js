@@ -3,7 +3,8 @@
 // list (live frames and scroll position survive). Sticks to the bottom while
 // the reader is there, also when a bubble grows after it is drawn (an image
 // or an app frame gets its size later); a reader who scrolled up is not moved
-// but gets a "new messages" pill.
+// but gets a "new messages" pill. One far up stops getting new rows below them
+// (sync.js: HOLD): "Show newer messages" pages them in, the pill jumps to the newest.
 
 import { h } from "./dom.js";
 import { counted } from "../state/format.js";
@@ -25,21 +26,29 @@ function dayLabel(ms) {
 export class TranscriptView {
   /**
    * @param {HTMLElement} el  the scrolling log element
-   * @param {{onLoadOlder: () => void}} opts
+   * @param {{onLoadOlder: () => void, onLoadNewer: () => void, onNewest: () => void}} opts
    */
-  constructor(el, { onLoadOlder }) {
+  constructor(el, { onLoadOlder, onLoadNewer, onNewest }) {
     this.el = el;
     this.cache = new Map();
     this.conversationId = null;
+    this.onNewest = onNewest;
     this.loadOlderButton = h("button", { class: "button small load-older", type: "button", onclick: onLoadOlder }, "Show earlier messages");
+    this.loadNewerButton = h("button", { class: "button small load-newer", type: "button", onclick: onLoadNewer }, "Show newer messages");
     this.emptyHint = h("div", { class: "transcript-empty" },
       h("p", null, "No messages yet."),
       h("p", null, "Say hello, or open an app with the apps button next to the message box."));
-    this.pill = h("button", { class: "new-pill", type: "button", hidden: true, onclick: () => this.scrollToBottom() });
+    this.pill = h("button", { class: "new-pill", type: "button", hidden: true, onclick: () => this.toNewest() });
     this.unseen = 0;
     this.seenSeq = 0;
+    /** newer messages are held back (not drawn) since the last render */
+    this.heldBack = false;
+    this.seenHeldBack = 0;
+    this.seenEpoch = 0;
+    /** the seq of the first message in view at the last render, while the reader is up */
+    this.readerSeq = null;
     el.addEventListener("scroll", () => {
-      if (this.atBottom) this.showPill(0);
+      if (this.atBottom && !this.heldBack) this.showPill(0);
     });
     this.following = true;
     this.seenTop = 0;
@@ -105,12 +114,16 @@ export class TranscriptView {
       this.conversationId = conversationId;
       this.atBottom = true;
     }
+    // started over (a resync, or a jump to the newest past what was held back): at the newest
+    const restarted = (t.epoch ?? 0) !== this.seenEpoch;
     // read before the rows change: rows let go above the view move it (the browser keeps
     // what is in view in place), and read after, the reader at the bottom seemed to
-    // have scrolled up by the rows that came below
-    const follow = switched || this.atBottom;
+    // have scrolled up by the rows that came below. The bottom of rows held back from
+    // the newest is not the newest: a page of them coming in below stays below.
+    const follow = switched || restarted || (this.atBottom && !this.heldBack);
     const anchor = follow ? null : this.firstVisible();
     const anchorTop = anchor && anchor.getBoundingClientRect().top;
+    this.readerSeq = anchor ? Number(anchor.dataset.seq) : null;
     const rows = transcriptRows(t);
     // a first page of history is not news, nor what a conversation shows when opened
     if (!switched && this.wasLoaded) this.sayArrived(rows, ctx);
@@ -141,6 +154,7 @@ export class TranscriptView {
       wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender })));
       prev = m;
     }
+    if (t.hasMoreAfter) wanted.push(this.loadNewerButton);
     if (rows.length === 0 && !t.hasMoreBefore && t.loaded) wanted.push(this.emptyHint);
     wanted.push(this.pill);
     this.reconcile(wanted);
@@ -153,10 +167,17 @@ export class TranscriptView {
       // from its sender above, and loses its sender line)
       const again = anchor && (anchor.isConnected ? anchor : this.rowOf("seq", anchor.dataset.seq));
       if (again) this.el.scrollTop += again.getBoundingClientRect().top - anchorTop;
-      const arrived = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
+      // at the bottom of rows held back from the newest, a page of them came in below:
+      // no longer at the bottom (a row growing next must not take the reader down)
+      if (this.heldBack) this.atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 80;
+      const drawn = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
+      const arrived = drawn + Math.max(0, (t.heldBackNew ?? 0) - this.seenHeldBack);
       if (arrived) this.showPill(this.unseen + arrived);
     }
     this.seenSeq = Math.max(this.seenSeq, t.lastSeq || 0);
+    this.heldBack = !!t.hasMoreAfter;
+    this.seenHeldBack = t.heldBackNew ?? 0;
+    this.seenEpoch = t.epoch ?? 0;
   }
 
   /**
@@ -275,6 +296,15 @@ export class TranscriptView {
     const label = active.getAttribute("aria-label");
     const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
     (same || this.el).focus({ preventScroll: true });
+  }
+
+  /** To the newest message: past what is drawn, if newer ones were held back. */
+  toNewest() {
+    if (this.heldBack) {
+      this.heldBack = false;
+      this.onNewest();
+    }
+    this.scrollToBottom();
   }
 
   scrollToBottom() {
