@@ -125,8 +125,11 @@ export function start(controller, win = globalThis.window) {
         controller.presentationStyle = data.style;
         markStyle(data.style);
         return controller.willBecomeActive(conversation);
-      case "didBecomeActive":
-        return controller.didBecomeActive(conversation);
+      case "didBecomeActive": {
+        const done = await controller.didBecomeActive(conversation);
+        if (controller.presentationStyle === "transcript") followContentSize(controller, bridge);
+        return done;
+      }
       case "willResignActive":
         return controller.willResignActive(conversation);
       case "didResignActive":
@@ -177,6 +180,23 @@ export function start(controller, win = globalThis.window) {
   };
   bridge.call("ready", {}).catch(() => {});
   return controller;
+}
+
+/**
+ * A live bubble follows its content: what is drawn after it was first measured (an
+ * image that loaded, a stored value read) or a new width measures it again, and the
+ * host is told the new height (it was cut off at the first one).
+ */
+function followContentSize(controller, bridge) {
+  if (!globalThis.ResizeObserver || !globalThis.document?.body) return;
+  let last = null;
+  new ResizeObserver(() => {
+    const size = controller.contentSizeThatFits({ width: document.documentElement.clientWidth });
+    const height = size && Number.isFinite(size.height) ? Math.ceil(size.height) : null;
+    if (height === null || height === last) return;
+    last = height;
+    bridge.call("contentSize", { height }).catch(() => {});
+  }).observe(document.body);
 }
 
 /** Lets an app's CSS follow the style: html[data-presentation-style="expanded"]. */

@@ -159,8 +159,9 @@ export async function imageBlob(source) {
     return new Blob([bytes], { type: "image/png" });
   }
   if (typeof source === "string") {
-    const res = await fetch(new URL(source, document.baseURI));
-    if (!res.ok) throw new BridgeError("invalid_image", `could not load ${source}`);
+    // another site's image cannot be fetched from the sandbox (CSP): a TypeError, said as ours
+    const res = await fetch(new URL(source, document.baseURI)).catch(() => null);
+    if (!res || !res.ok) throw new BridgeError("invalid_image", `could not load ${source} (an image is a canvas, a Blob or a file in the app's folder)`);
     return res.blob();
   }
   throw new BridgeError("invalid_image", "an image is a Blob, a canvas or an URL");

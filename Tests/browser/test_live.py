@@ -43,6 +43,10 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
         expect(live).to_have_count(1)
         expect(live.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 2")
         expect(page.locator(".summary")).to_have_text(["counted to 1"])
+    # what the app drew after the bubble was first measured is not cut off
+    frame_el = ana.locator(".row[data-seq][data-app-id=live] .live-bubble iframe")
+    expect(frame_el.content_frame.locator("#live-late")).to_be_attached()
+    ana.wait_for_function("f => f.getBoundingClientRect().height >= 150", arg=frame_el.element_handle())
     shot(ana, "desktop-light-live-bubble")
     # tapping the live bubble opens the app expanded on it
     ana.locator(".live-bubble .live-open").click()
