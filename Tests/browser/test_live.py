@@ -38,11 +38,13 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
     ben.frame_locator("#app-pane iframe").get_by_role("button", name="Count 1 + 1").click()
     confirm_app_send(ben, ben.locator(".summary", has_text="counted to 1"))
     expect(ben.locator("#app-pane")).to_be_hidden()
-    for page in (ana, ben):
+    # the app's summary does not start with its sender: the line says who sent it (an app
+    # may name anyone in it; an author's review had Ana's app write "Ben resigned")
+    for page, who in ((ana, "You"), (ben, "Ana")):
         live = page.locator(".row[data-seq][data-app-id=live] .live-bubble")
         expect(live).to_have_count(1)
         expect(live.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 2")
-        expect(page.locator(".summary")).to_have_text(["counted to 1"])
+        expect(page.locator(".summary")).to_have_text([f"{who}: counted to 1"])
     # what the app drew after the bubble was first measured is not cut off
     frame_el = ana.locator(".row[data-seq][data-app-id=live] .live-bubble iframe")
     expect(frame_el.content_frame.locator("#live-late")).to_be_attached()

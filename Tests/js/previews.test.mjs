@@ -23,10 +23,14 @@ const signedIn = () => signedInStore(storage, ME);
 test("a participant in an app's summary is named once the map is held, '…' meanwhile", () => {
   assert.equal(nameParticipants(`$${PID} drew a WenderPic`, undefined, () => "Ana"), "… drew a WenderPic");
   assert.equal(nameParticipants(`$${PID} drew a WenderPic`, anaMap, (u) => (u === "uAna" ? "Ana" : "?")), "Ana drew a WenderPic");
-  const how = { selfId: ME.id, appName: () => "WenderPic", names: (text) => nameParticipants(text, anaMap, () => "Ana") };
+  const names = { uAna: "Ana", uBen: "Ben", [ME.id]: "Me" };
+  const how = { selfId: ME.id, appName: () => "WenderPic", names: (text) => nameParticipants(text, anaMap, () => "Ana"), nameOf: (u) => names[u] };
   assert.equal(previewLine(drew, how), "Ana drew a WenderPic");
   assert.equal(previewLine({ kind: "text", sender: ME.id, text: "hi\nthere" }, how), "You: hi there");
-  assert.equal(previewLine({ kind: "app", appId: "wenderpic", sender: ME.id }, how), "WenderPic", "no summary, no caption: the app's name");
+  assert.equal(previewLine({ kind: "app", appId: "wenderpic", sender: ME.id }, how), "You: WenderPic", "no summary, no caption: the app's name");
+  // an app names anyone in its summary: one that does not start with its sender says who sent it
+  assert.equal(previewLine({ ...drew, sender: "uBen" }, how), "Ben: Ana drew a WenderPic");
+  assert.equal(previewLine({ ...drew, summaryText: "Ana owes Ben 20 EUR", sender: ME.id }, how), "You: Ana owes Ben 20 EUR");
   assert.equal(previewLine({ kind: "deleted", sender: "uAna" }, how), "Message deleted");
 });
 
@@ -36,11 +40,11 @@ test("the store's preview is named when the map arrives, for a reader without th
   const drawn = [];
   store.addEventListener("change", (e) => e.detail.parts.has("previews") && drawn.push(store.state.previews.c1.text));
   store.update(["conversations"], () => ({ conversations: [conversation] }));
-  assert.deepEqual(store.state.previews.c1, { seq: 4, at: drew.createdAt, text: "… drew a WenderPic" });
+  assert.deepEqual(store.state.previews.c1, { seq: 4, at: drew.createdAt, text: "Ana: … drew a WenderPic" });
   // sync/participants.js stores the map under the conversation's transcript part, not "conversations"
   store.update(["transcript:c1"], (s) => ({ participants: { ...s.participants, [participantsKey("c1", "wenderpic")]: anaMap } }));
   assert.equal(store.state.previews.c1.text, "Ana drew a WenderPic");
-  assert.deepEqual(drawn, ["… drew a WenderPic", "Ana drew a WenderPic"], "the list is told each time");
+  assert.deepEqual(drawn, ["Ana: … drew a WenderPic", "Ana drew a WenderPic"], "the list is told each time");
 });
 
 test("previews survive a reload: restored for the user until the page holds a newer message", () => {
@@ -70,8 +74,8 @@ test("the newest message is the conversation's last or its transcript's, whichev
   assert.equal(newestMessage({ lastMessage: drew }, { messages: [{ seq: 3 }] }), drew);
   assert.equal(newestMessage({}, { messages: [{ seq: 3 }] }).seq, 3);
   assert.equal(newestMessage({}, undefined), null);
-  const same = { c1: { seq: 4, at: drew.createdAt, text: "… drew a WenderPic" } };
-  const how = () => ({ selfId: ME.id, appName: () => "W", names: (t) => nameParticipants(t, undefined, () => "") });
+  const same = { c1: { seq: 4, at: drew.createdAt, text: "Ana: … drew a WenderPic" } };
+  const how = () => ({ selfId: ME.id, appName: () => "W", names: (t) => nameParticipants(t, undefined, () => ""), nameOf: () => "Ana" });
   assert.equal(derivePreviews(same, [conversation], {}, how), same, "nothing changed: the same object");
   assert.deepEqual(keptPreviews({ c1: same.c1, c2: { seq: "x" }, c3: null }), same);
   assert.deepEqual(keptPreviews([1, 2]), {});

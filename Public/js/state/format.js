@@ -39,6 +39,18 @@ export function unreadLabel(n) {
   return n > 99 ? "99+" : String(n);
 }
 
+/**
+ * An app's line (a summary, a preview) as it is shown: the app writes it and may name
+ * anyone in it ("$<Ben's id> resigned", sent by Ana), so unless it starts with its
+ * sender's own name it says who sent it.
+ * @param {string} line with names already put in
+ * @param {string} senderName
+ * @param {string} [as] how the sender is called instead ("You")
+ */
+export function attributed(line, senderName, as = senderName) {
+  return line.startsWith(senderName) ? line : `${as}: ${line}`;
+}
+
 /** A one-line preview of a message for the conversation list. */
 export function previewOf(message, appName = (id) => id) {
   if (!message) return "";

@@ -5,7 +5,7 @@
 // what it showed before while the server catches up (the server lists
 // conversations without their last message).
 
-import { previewOf } from "./format.js";
+import { previewOf, attributed } from "./format.js";
 import { substituteParticipants } from "./text.js";
 
 /**
@@ -42,12 +42,12 @@ export function nameParticipants(text, map, nameOf) {
 /**
  * The line for one message.
  * @param {object} message
- * @param {{selfId?: string, appName: (appId: string) => string, names: (text: string, appId: string) => string}} how
+ * @param {{selfId?: string, appName: (appId: string) => string, names: (text: string, appId: string) => string, nameOf: (userId: string) => string}} how
  */
-export function previewLine(message, { selfId, appName, names }) {
+export function previewLine(message, { selfId, appName, names, nameOf }) {
   if (message.kind === "deleted") return "Message deleted";
   const line = previewOf(message, appName);
-  if (message.kind === "app") return names(line, message.appId);
+  if (message.kind === "app") return attributed(names(line, message.appId), nameOf(message.sender), message.sender === selfId ? "You" : undefined);
   return (message.sender === selfId ? "You: " : "") + line;
 }
 

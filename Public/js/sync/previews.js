@@ -47,6 +47,7 @@ export class Previews {
       selfId: s.user.id,
       appName: this.appName,
       names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
+      nameOf: (userId) => this.store.memberName(conversationId, userId),
     });
     const next = derivePreviews(s.previews, conversations, s.transcripts, howFor);
     if (next !== s.previews) this.store.savePreviews(next);

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { appIcon } from "./appIcon.js";
-import { clockTime } from "../state/format.js";
+import { clockTime, attributed } from "../state/format.js";
 import { linkParts, withoutOverrides } from "../state/links.js";
 
 /**
@@ -184,7 +184,8 @@ export function spokenLine(m, ctx) {
 /** A superseded session state: one line where the bubble used to be. */
 export function summaryRow(m, ctx) {
   const app = ctx.app(m.appId);
-  const text = ctx.names(m.summary || m.summaryText || `${ctx.nameOf(m.sender)} played ${appName(ctx, m.appId)}`, m.appId);
+  const sender = ctx.nameOf(m.sender);
+  const text = attributed(ctx.names(m.summary || m.summaryText || `${sender} played ${appName(ctx, m.appId)}`, m.appId), sender, m.sender === ctx.selfId ? "You" : sender);
   return h("div", { class: "summary", dataset: { seq: m.seq, summary: "" } },
     app ? appIcon(app, "small") : null,
     h("span", { dir: "auto" }, text));
