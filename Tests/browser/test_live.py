@@ -2,6 +2,8 @@
 others see the template layout and can get the app."""
 
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -100,3 +102,22 @@ def test_a_sticker_dragged_onto_a_bubble_sticks_there(people_with_live):
         expect(row.locator("img.stuck")).to_have_count(1)
         expect(row.locator("img.stuck")).to_have_attribute("alt", "Sticker from Ana: A pink dot")
     shot(ben, "desktop-light-sticker")
+
+
+def test_a_live_frame_that_navigates_away_shows_the_bubbles_picture_again(people_with_live):
+    """A live frame that left the app's page (the page policy blocks the other site)
+    showed the browser's error page in the bubble for good (an author's review)."""
+    people = people_with_live
+    ana = people.join("Ana")
+    create_conversation(ana, "Counting")
+    install_app(ana, "Live Counter")
+    open_from_drawer(ana, "Live Counter")
+    ana.frame_locator("#app-pane iframe").get_by_role("button", name="Start counting").click()
+    confirm_app_send(ana, ana.locator(".row[data-seq][data-app-id=live]"))
+    bubble = ana.locator(".row[data-seq][data-app-id=live] .live-bubble")
+    expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    expect(bubble).not_to_have_class(re.compile(r"\bdrawing\b"))
+    bubble.locator("iframe").element_handle().content_frame().evaluate("() => { location.href = 'https://example.org/'; }")
+    expect(bubble).to_have_class(re.compile(r"\bdrawing\b"), timeout=15_000)
+    expect(bubble.locator("iframe")).to_be_hidden()
+    expect(bubble.locator(".app-footer")).to_have_text("Live Counter")

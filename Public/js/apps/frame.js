@@ -129,7 +129,7 @@ export class AppFrame {
    * @param {(method: string, args: object, frame: AppFrame) => Promise<unknown>} opts.handle
    *   answers a checked call; throw {code, message} to refuse
    */
-  constructor({ app, style, handle, onHidden = () => {}, onEscape = () => {}, onRestart = () => {} }) {
+  constructor({ app, style, handle, onHidden = () => {}, onEscape = () => {}, onRestart = () => {}, onLost = () => {} }) {
     this.app = app;
     this.style = style;
     this.handle = handle;
@@ -138,6 +138,10 @@ export class AppFrame {
     // An iframe moved in the document loads its page again: the app starts afresh
     // and says "ready" a second time, and must be set up again by whoever showed it.
     this.onRestart = onRestart;
+    this.onLost = onLost;
+    /** pages loaded in the frame, and `ready`s heard: a load with no ready is not the app */
+    this.loads = 0;
+    this.readies = 0;
     this.started = false;
     this.focusedAt = -Infinity; // focus went into this frame and was left there
     this.steals = [];           // times focus was taken from the user by it
@@ -168,7 +172,17 @@ export class AppFrame {
       };
       this.readyTimer = setTimeout(fail("slow"), READY_TIMEOUT_MS);
       iframe.addEventListener("load", () => {
-        if (this.started || this.closed) return;
+        this.loads++;
+        if (this.closed) return;
+        if (this.started) {
+          // loaded again: moved in the page (the app starts again and says ready), or
+          // navigated away from the app (an error page, which never will)
+          const loads = this.loads;
+          setTimeout(() => {
+            if (!this.closed && this.loads === loads && this.readies < loads) this.onLost(this);
+          }, READY_AFTER_LOAD_MS);
+          return;
+        }
         clearTimeout(this.readyTimer);
         this.readyTimer = setTimeout(fail("loaded"), READY_AFTER_LOAD_MS);
       });
@@ -320,6 +334,7 @@ export class AppFrame {
     }
     if (r.method === "ready") {
       clearTimeout(this.readyTimer);
+      this.readies++;
       const again = this.started;
       this.started = true;
       this.resolveReady();

@@ -47,6 +47,11 @@ export class LiveBubbles {
       // the bubble moved into a row made again (a member joined, a name changed): its
       // page loaded again, blank until started
       onRestart: () => this.activate(conversationId, message, frame),
+      // the app's page is gone from the frame (it navigated away): its picture again
+      onLost: () => {
+        if (picture && !picture.isConnected) el.prepend(picture);
+        el.classList.add("drawing");
+      },
     });
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
