@@ -58,11 +58,8 @@ def test_live_bubble_is_drawn_by_the_app(people_with_live):
     expect(ana.frame_locator("#app-pane iframe").get_by_role("button", name="Count 2 + 1")).to_be_visible()
 
 
-def test_a_live_bubble_stays_drawn_when_its_row_is_redrawn(people_with_live):
-    """A member joining redraws every row (names and members are part of a row), and
-    the live bubble moves into its new row: a moved iframe reloads its page, and the
-    app must be started in the bubble again, not left blank."""
-    people = people_with_live
+def ana_counts(people):
+    """Ana starts counting in a new conversation: her live bubble, drawn by the app."""
     ana = people.join("Ana")
     link = create_conversation(ana, "Counting")
     install_app(ana, "Live Counter")
@@ -71,6 +68,15 @@ def test_a_live_bubble_stays_drawn_when_its_row_is_redrawn(people_with_live):
     confirm_app_send(ana, ana.locator(".row[data-seq][data-app-id=live]"))
     bubble = ana.locator(".row[data-seq][data-app-id=live] .live-bubble")
     expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    return ana, link, bubble
+
+
+def test_a_live_bubble_stays_drawn_when_its_row_is_redrawn(people_with_live):
+    """A member joining redraws every row (names and members are part of a row), and
+    the live bubble moves into its new row: a moved iframe reloads its page, and the
+    app must be started in the bubble again, not left blank."""
+    people = people_with_live
+    ana, link, bubble = ana_counts(people)
     page_of = lambda: bubble.locator("iframe").element_handle().content_frame()
     page_of().evaluate("() => { window.beforeTheJoin = true }")
 
@@ -107,15 +113,7 @@ def test_a_sticker_dragged_onto_a_bubble_sticks_there(people_with_live):
 def test_a_live_frame_that_navigates_away_shows_the_bubbles_picture_again(people_with_live):
     """A live frame that left the app's page (the page policy blocks the other site)
     showed the browser's error page in the bubble for good (an author's review)."""
-    people = people_with_live
-    ana = people.join("Ana")
-    create_conversation(ana, "Counting")
-    install_app(ana, "Live Counter")
-    open_from_drawer(ana, "Live Counter")
-    ana.frame_locator("#app-pane iframe").get_by_role("button", name="Start counting").click()
-    confirm_app_send(ana, ana.locator(".row[data-seq][data-app-id=live]"))
-    bubble = ana.locator(".row[data-seq][data-app-id=live] .live-bubble")
-    expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
+    ana, _, bubble = ana_counts(people_with_live)
     expect(bubble).not_to_have_class(re.compile(r"\bdrawing\b"))
     bubble.locator("iframe").element_handle().content_frame().evaluate("() => { location.href = 'https://example.org/'; }")
     expect(bubble).to_have_class(re.compile(r"\bdrawing\b"), timeout=15_000)
