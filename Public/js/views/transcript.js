@@ -310,6 +310,7 @@ export class TranscriptView {
   scrollToBottom() {
     this.el.scrollTop = this.el.scrollHeight;
     this.atBottom = true;
-    this.showPill(0);
+    // the bottom of what is drawn is not the newest while newer ones are held back
+    if (!this.heldBack) this.showPill(0);
   }
 }
