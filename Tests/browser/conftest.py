@@ -226,7 +226,8 @@ def close_within(ctx, seconds):
     try:
         ctx._sync(asyncio.wait_for(ctx._impl_obj.close(reason=None), seconds))
     except (asyncio.TimeoutError, TimeoutError):
-        warnings.warn(f"a browser context did not close within {seconds:.0f} s (Chromium); left open")
+        pages = ", ".join(p.url for p in ctx.pages) or "no page"
+        warnings.warn(f"a browser context did not close within {seconds:.0f} s (Chromium; its pages: {pages}); left open")
 
 
 @pytest.fixture
