@@ -115,6 +115,19 @@ def public_with_apps(tmp: Path, extra_apps: dict) -> Path:
     return target
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report ends with its server's last log lines (what it refused, a
+    send it stored or not): an app's move that never showed left nothing else to go on."""
+    outcome = yield
+    rep = outcome.get_result()
+    if rep.when != "call" or not rep.failed:
+        return
+    server = getattr(item.funcargs.get("people"), "server", None) or item.funcargs.get("server")
+    if isinstance(server, Server):
+        rep.sections.append(("server log, last 40 lines", "".join(server.log[-40:])))
+
+
 @pytest.fixture
 def make_server():
     """Starts servers on fresh data directories; all are stopped at the end."""
