@@ -149,10 +149,7 @@ export function newerCursor(t) {
  * @param {boolean} hasMore newer ones follow this page
  */
 export function applyNewer(t, page, hasMore) {
-  let messages = t.messages;
-  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
-  let u = { ...t, messages };
-  for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
+  const u = withPage(t, page);
   const newest = page.reduce((acc, m) => Math.max(acc, m.seq), newerCursor(t));
   // one held back after the page was read (live, from another node, say) is still to come
   return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: hasMore || t.lastSeq > newest };
@@ -186,6 +183,19 @@ export function tombstone(m, deletedAt) {
 }
 
 /**
+ * A page's messages put in their places; its deletion records, after, make the
+ * messages they name tombstones (history already shows them deleted, or one was held
+ * from before).
+ */
+function withPage(t, page) {
+  let messages = t.messages;
+  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
+  let u = { ...t, messages };
+  for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
+  return u;
+}
+
+/**
  * A page of history (older messages, oldest first).
  * @param {Transcript} t
  * @param {Message[]} page
@@ -193,13 +203,7 @@ export function tombstone(m, deletedAt) {
  * @returns {Transcript}
  */
 export function applyHistory(t, page, hasMore) {
-  let messages = t.messages;
-  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
-  // a deletion record in the page names a message that history already shows deleted,
-  // or one held from before (applied below)
-  let u = { ...t, messages };
-  for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
-  messages = u.messages;
+  const messages = withPage(t, page).messages;
   const oldestPage = page.length ? page[0].seq : Infinity;
   const oldestHeld = t.messages.length ? t.messages[0].seq : Infinity;
   // hasMore describes what lies before this page; if we already held older

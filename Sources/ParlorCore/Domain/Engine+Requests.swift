@@ -168,56 +168,33 @@ extension Engine {
         case .send(let cid, let clientId, let content):
             try send(conversationId: cid, clientId: clientId, content: content, id: id, conn: conn, userId: userId, tx, &out)
 
-        case .history(let cid, _, let afterSeq?, let limit):
+        case .history(let cid, let beforeSeq, let afterSeq, let limit):
             try requireMember(cid, userId, tx)
             try requireRoom(\.historyBytes, userId, "history read")
-            // Newer messages, for a reader who came back down to where the transcript
-            // stopped holding what arrived: the oldest of them first, up to the budget.
-            let page = try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: limit + 1)
-            var kept: [[UInt8]] = []
-            var bytes = 0
-            for m in page.prefix(limit) {
-                var w = JSONWriter()
-                MessageJSON.write(m, into: &w)
-                if !kept.isEmpty && bytes + w.bytes.count > Limits.historyPageBytes { break }
-                bytes += w.bytes.count
-                kept.append(w.bytes)
+            var kept: [[UInt8]]
+            let hasMore: Bool
+            if let afterSeq {
+                // Newer messages, for a reader who came back down to where the transcript
+                // stopped holding what arrived: the oldest of them first, up to the budget.
+                let page = try tx.messages(conversationId: cid, afterSeq: afterSeq, limit: limit + 1)
+                kept = Self.encodedWithinBudget(page.prefix(limit))
+                hasMore = page.count > kept.count
+            } else {
+                // The newest messages of the page first, up to a byte budget: a page of long
+                // messages must still fit what the connection may queue.
+                let page = try tx.messages(conversationId: cid, beforeSeq: beforeSeq ?? Int.max, limit: limit)
+                kept = Self.encodedWithinBudget(page.reversed())
+                hasMore = !page.isEmpty && page[page.count - kept.count].seq > 1
+                kept.reverse()
             }
             out.result(conn, id) { w in
                 w.key("messages")
                 w.beginArray()
                 for m in kept { w.raw(m) }
                 w.endArray()
-                w.field("hasMore", page.count > kept.count)
+                w.field("hasMore", hasMore)
             }
-            limiters.historyBytes.charge(userId, cost: Double(bytes), now: now())
-
-        case .history(let cid, let beforeSeq, nil, let limit):
-            try requireMember(cid, userId, tx)
-            try requireRoom(\.historyBytes, userId, "history read")
-            let before = beforeSeq ?? Int.max
-            let page = try tx.messages(conversationId: cid, beforeSeq: before, limit: limit)
-            // The newest messages of the page first, up to a byte budget: a page of long
-            // messages must still fit what the connection may queue.
-            var kept: [[UInt8]] = []
-            var bytes = 0
-            var oldest = page.last?.seq ?? 1
-            for m in page.reversed() {
-                var w = JSONWriter()
-                MessageJSON.write(m, into: &w)
-                if !kept.isEmpty && bytes + w.bytes.count > Limits.historyPageBytes { break }
-                bytes += w.bytes.count
-                kept.append(w.bytes)
-                oldest = m.seq
-            }
-            out.result(conn, id) { w in
-                w.key("messages")
-                w.beginArray()
-                for m in kept.reversed() { w.raw(m) }
-                w.endArray()
-                w.field("hasMore", oldest > 1)
-            }
-            limiters.historyBytes.charge(userId, cost: Double(bytes), now: now())
+            limiters.historyBytes.charge(userId, cost: Double(kept.reduce(0) { $0 + $1.count }), now: now())
 
         case .installApp(let appId):
             guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
@@ -418,5 +395,22 @@ extension Engine {
               let prev = try tx.message(conversationId: m.conversationId, sessionId: sid, version: v - 1)
         else { return nil }
         return (prev.seq, prev.summary ?? "")
+    }
+}
+
+extension Engine {
+    /// Messages as JSON, in the order given, while they fit a history page's byte budget
+    /// (the first always does).
+    static func encodedWithinBudget<S: Sequence>(_ messages: S) -> [[UInt8]] where S.Element == StoredMessage {
+        var kept: [[UInt8]] = []
+        var bytes = 0
+        for m in messages {
+            var w = JSONWriter()
+            MessageJSON.write(m, into: &w)
+            if !kept.isEmpty && bytes + w.bytes.count > Limits.historyPageBytes { break }
+            bytes += w.bytes.count
+            kept.append(w.bytes)
+        }
+        return kept
     }
 }
