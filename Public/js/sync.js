@@ -118,7 +118,8 @@ export class Sync extends EventTarget {
     const selfId = this.store.state.user?.id;
     this.names.learn(conversationId, message.sender);
     let t = this.store.transcript(conversationId);
-    const readingBack = this.readingBack(conversationId);
+    // asked only of a transcript at its bound (the page reads the scroll position, a layout)
+    const readingBack = t.messages.length >= HOLD.max && this.readingBack(conversationId);
     const reader = readingBack ? this.readerSeq(conversationId) : null;
     // this tab's own message (an app's move, a Retry) shows where it was sent, at the newest
     const startOver = t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
