@@ -10,7 +10,7 @@ import { AppCatalog } from "./apps/registry.js";
 import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
 import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink } from "./state/route.js";
-import { errorText } from "./state/errors.js";
+import { errorText, signedOutText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
 import { unreadCount, hasConflict, readThrough } from "./state/transcript.js";
@@ -290,8 +290,8 @@ async function deleteMessage(conversationId, m) {
   }
 }
 
-/** This device's token is dead (revoked here or elsewhere, or the account deactivated). */
-async function signedOut() {
+/** This device's token is dead (revoked here or elsewhere, or the account deactivated or deleted). */
+async function signedOut(reason) {
   store.token = null;
   store.saveRecoveryKey(null);
   const uid = store.state.user?.id;
@@ -301,7 +301,7 @@ async function signedOut() {
   signingOut = false;
   history.replaceState(null, "", `${location.pathname}#/`);
   // said on the welcome screen of the reloaded page
-  sessionStorage.setItem("parlor.signedOut", mine || "This device was signed out (from another device, or by an admin). Sign in again to continue.");
+  sessionStorage.setItem("parlor.signedOut", mine || signedOutText(reason));
   // the page holds that account's state: start from a clean one
   location.reload();
 }
@@ -468,7 +468,7 @@ client.addEventListener("authfailed", (e) => {
   }
 });
 
-client.addEventListener("signedout", () => signedOut());
+client.addEventListener("signedout", (e) => signedOut(e.detail.reason));
 
 let justRegistered = null;
 client.addEventListener("ready", (e) => {

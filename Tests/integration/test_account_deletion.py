@@ -37,6 +37,7 @@ async def test_a_person_deletes_their_own_account(server):
         await ben.call("account.delete", confirm="Ben")
         assert await ben.wait_closed(5) == 4003
         assert await phone.wait_closed(5) == 4003
+        assert ben.close_reason == phone.close_reason == "account deleted", phone.close_reason
 
         # the others see the stand-in name, then the account leave, in every conversation
         for c in (cid, cid2):

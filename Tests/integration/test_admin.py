@@ -106,6 +106,8 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
         assert code == 0, out
         assert await ben.wait_closed(5) == 4003
         assert await ben2.wait_closed(5) == 4003
+        # the page says why (it may be let back in), not that a device was signed out
+        assert ben.close_reason == ben2.close_reason == "account deactivated", ben.close_reason
         c = await env.connect()
         await c.expect_error("auth", "invalid_token", token=ben.token)
 
@@ -134,7 +136,7 @@ async def test_cli_on_a_running_server_acts_live(server_factory):
         # the admin protocol request does the same
         cy = await env.register("Cy")
         await ana.call("admin.users.deactivate", userId=cy.uid)
-        assert await cy.wait_closed(5) == 4003
+        assert await cy.wait_closed(5) == 4003 and cy.close_reason == "account deactivated"
 
     # who did what, in the server's log: the shell's and an admin's actions alike
     if srv.store_url is None:  # a cluster's node logs the same; its log is another process's
@@ -257,7 +259,7 @@ async def test_an_admin_deletes_an_account_for_a_person_who_asked(server_factory
         sent = await dora.send_text(cid, "hello all")
         await eve.expect_error("admin.users.delete", "forbidden", userId=dora.uid)
         await ana.call("admin.users.delete", userId=dora.uid)
-        assert await dora.wait_closed(5) == 4003
+        assert await dora.wait_closed(5) == 4003 and dora.close_reason == "account deleted"
         renamed = await ana.wait_event("member", conversationId=cid, change="renamed")
         assert renamed["member"] == {"userId": dora.uid, "name": "Deleted account"}
         await ana.wait_event("member", conversationId=cid, change="left")
@@ -268,7 +270,7 @@ async def test_an_admin_deletes_an_account_for_a_person_who_asked(server_factory
         await ana.expect_error("admin.users.delete", "forbidden", userId=ana.uid)
         code, out = await cli(srv, "delete-user", eve.uid)
         assert code == 0, out
-        assert await eve.wait_closed(5) == 4003
+        assert await eve.wait_closed(5) == 4003 and eve.close_reason == "account deleted"
         code, out = await cli(srv, "delete-user", "u-nobody")
         assert code == 1 and out["code"] == "not_found", out
     if srv.store_url is None:

@@ -202,6 +202,7 @@ async def test_room_events_and_sign_outs_cross_nodes(cluster):
         # an account deactivated on node 0 is signed out on node 2 at once
         await admin.call("admin.users.deactivate", userId=on_node2.uid)
         assert await on_node2.wait_closed(5) == 4003
+        assert on_node2.close_reason == "account deactivated", on_node2.close_reason  # read there
         # a device linked in on node 0 and revoked from node 1 closes on node 0
         link = await on_node1.call("devices.createLink")
         phone = await envs[0].connect("phone-on-node0")
@@ -209,7 +210,7 @@ async def test_room_events_and_sign_outs_cross_nodes(cluster):
         phone.user, phone.token = r["user"], r["token"]
         phone_id = next(d["id"] for d in (await phone.call("devices.list"))["devices"] if d["current"])
         await on_node1.call("devices.revoke", deviceId=phone_id)
-        assert await phone.wait_closed(5) == 4003
+        assert await phone.wait_closed(5) == 4003 and phone.close_reason == "signed out"
         assert not on_node1.closed, "only the revoked device is signed out"
     finally:
         for e in envs:

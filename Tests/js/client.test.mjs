@@ -19,8 +19,8 @@ class FakeSocket {
   close() {
     queueMicrotask(() => this.onclose && this.onclose({ code: 1006 }));
   }
-  serverCloses(code) {
-    this.onclose({ code });
+  serverCloses(code, reason = "") {
+    this.onclose({ code, reason });
   }
   serverSends(obj) {
     this.onmessage({ data: typeof obj === "string" ? obj : JSON.stringify(obj) });
@@ -175,6 +175,20 @@ for (const code of [1006, 4001, 4008, 1009]) {
     c.stop();
   });
 }
+
+test("a 4003 is the end of this token: no reconnect, and the page hears why", async (t) => {
+  const { c } = await signedIn(t);
+  const heard = [];
+  c.addEventListener("signedout", (e) => heard.push(e.detail.reason));
+  const pending = c.request("conversations.list");
+  FakeSocket.all[0].serverCloses(4003, "account deactivated");
+  await assert.rejects(pending, { code: "offline" });
+  assert.deepEqual(heard, ["account deactivated"]);
+  t.mock.timers.tick(60000);
+  await tick();
+  assert.equal(FakeSocket.all.length, 1, "never reconnects with a dead token");
+  c.stop();
+});
 
 test("the store hears of a restart through Sync, and of its end", async (t) => {
   t.mock.timers.enable({ apis: ["setTimeout"] });

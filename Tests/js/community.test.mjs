@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { emptyTranscript, applyMessage, applyHistory, transcriptRows, unreadCount } from "../../Public/js/state/transcript.js";
 import { applyMember, canModerate } from "../../Public/js/state/conversations.js";
 import { parseRoute, deviceLink } from "../../Public/js/state/route.js";
-import { errorText } from "../../Public/js/state/errors.js";
+import { errorText, signedOutText } from "../../Public/js/state/errors.js";
 import { parseFrame } from "../../Public/js/net/frames.js";
 
 const text = (seq, sender = "uB") => ({ seq, clientId: `k${seq}`, sender, createdAt: seq, kind: "text", text: `m${seq}` });
@@ -68,6 +68,12 @@ test("errors read as sentences; rate_limited says how long", () => {
   assert.equal(errorText({ code: "server_busy", retryAfterMs: 600 }), "The server is busy — trying again in 1 s.");
   assert.equal(errorText({ code: "registration_closed", message: "x" }), "This server is invite-only: ask a member for an invite link.");
   assert.equal(errorText({ code: "something_new", message: "the server's words" }), "the server's words");
+});
+
+test("a signed-out page says why: deactivated (may come back), deleted (for good), or a device revoked", () => {
+  assert.match(signedOutText("account deactivated"), /deactivated your account.*reactivate it.*code/);
+  assert.match(signedOutText("account deleted"), /deleted.*cannot be signed in to again/);
+  for (const r of ["signed out", undefined, "", "something new"]) assert.match(signedOutText(r), /^This device was signed out.*Sign in again/);
 });
 
 test("frames: deletion records, member changes and retryAfterMs pass the codec; nonsense does not", () => {

@@ -12,8 +12,9 @@
 //              after each (re)authentication; recoveryKey only right after sign-up
 //   "authfailed" detail {code, message, how}   the credential was refused: sign in again
 //              (how: "token", "register", "link" or "recover")
-//   "signedout" detail {}   the server closed with 4003: this device was revoked or
-//              the account deactivated; the token is dead, so no reconnect
+//   "signedout" detail {reason}   the server closed with 4003: this device was revoked
+//              ("signed out"), or the account deactivated or deleted (the close's
+//              reason says which); the token is dead, so no reconnect
 //   "message" | "member" | "presence" | "playing" | "conversation"   detail: the event frame
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 
@@ -171,7 +172,7 @@ export class ParlorClient extends EventTarget {
         this.authenticated = false;
         this.failAll("offline", "signed out");
         this.setStatus("offline");
-        this.dispatchEvent(new CustomEvent("signedout", { detail: {} }));
+        this.dispatchEvent(new CustomEvent("signedout", { detail: { reason: e.reason } }));
         return;
       }
       if (RESTART_CLOSE_CODES.has(e?.code)) {

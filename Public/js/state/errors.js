@@ -33,6 +33,17 @@ const TEXT = {
   not_found: "That is gone already.",
 };
 
+/** What the welcome screen says after the server closed with 4003, by its reason. */
+const SIGNED_OUT = {
+  "account deactivated": "An admin of this server deactivated your account. To come back, ask them to reactivate it: they get a code for you to type under “Sign in with a code from another device”.",
+  "account deleted": "This account was deleted, on another device or by an admin of this server. It cannot be signed in to again.",
+};
+
+/** @param {string|undefined} reason the close frame's reason (docs/PROTOCOL.md, close codes) */
+export function signedOutText(reason) {
+  return SIGNED_OUT[reason] || "This device was signed out from another device. Sign in again to continue.";
+}
+
 /**
  * @param {{code?: string, message?: string, retryAfterMs?: number}} error a ProtocolError
  * @returns {string}

@@ -122,7 +122,7 @@ extension Engine {
         for (conn, state) in connections where state.deviceId == device {
             connections[conn]?.signedOut = true
             if announce { signedOutInBatch.append(conn) }
-            out.actions.append(.close(conn, code: 4003, reason: "signed out"))
+            out.actions.append(.close(conn, code: 4003, reason: SignOutReason.device.rawValue))
         }
         // Other nodes close theirs too.
         if announce && store.sharedWithOtherNodes { out.actions.append(.signedOut(device: device, user: nil)) }

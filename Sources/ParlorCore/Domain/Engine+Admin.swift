@@ -44,7 +44,7 @@ extension Engine {
         case .deactivateUser(let userId):
             guard try tx.user(id: userId) != nil else { throw noUser }
             _ = try tx.deactivate(userId: userId, at: now())
-            signOut(user: userId, &out)
+            signOut(user: userId, .deactivated, &out)
             audit("deactivate", actor, ["user": userId])
             return { _ in }
 
@@ -53,7 +53,7 @@ extension Engine {
             // as them (reactivate), and the log then said they did it themselves
             guard let user = try tx.user(id: userId) else { throw noUser }
             try eraseAccount(user, tx, &out)  // again on a deleted one: nothing left to take
-            signOut(user: userId, &out)
+            signOut(user: userId, .deleted, &out)
             audit("delete account", actor, ["user": userId])
             return { _ in }
 
@@ -125,12 +125,12 @@ extension Engine {
         log.notice("admin action", metadata: metadata)
     }
 
-    /// Closes every connection of a user (4003), as for a revoked device.
-    func signOut(user: String, _ out: inout Outbox, announce: Bool = true) {
+    /// Closes every connection of a user (4003), as for a revoked device, saying why.
+    func signOut(user: String, _ why: SignOutReason, _ out: inout Outbox, announce: Bool = true) {
         for (conn, state) in connections where state.userId == user {
             connections[conn]?.signedOut = true
             if announce { signedOutInBatch.append(conn) }
-            out.actions.append(.close(conn, code: 4003, reason: "signed out"))
+            out.actions.append(.close(conn, code: 4003, reason: why.rawValue))
         }
         if announce && store.sharedWithOtherNodes { out.actions.append(.signedOut(device: nil, user: user)) }
     }

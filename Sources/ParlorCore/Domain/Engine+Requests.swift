@@ -12,7 +12,7 @@ extension Engine {
         case .deleteAccount(let confirm):
             try deleteAccount(userId, confirm: confirm, tx, &out)
             out.result(conn, id) { _ in }
-            signOut(user: userId, &out)
+            signOut(user: userId, .deleted, &out)
 
         case .rename(let name):
             try limit(\.changes, userId, "changes")

@@ -160,7 +160,15 @@ public final class Engine {
                         if followed[cid] != nil { pendingConversations.insert(cid) }
                     case .signedOutElsewhere(let device, let user):
                         if let device { signOut(device: device, &out, announce: false) }
-                        if let user { signOut(user: user, &out, announce: false) }
+                        if let user {
+                            // the bus says whose, not why: the shared database does
+                            let why: SignOutReason = switch try tx.accountStatus(userId: user) {
+                            case .deleted?: .deleted
+                            case .deactivated?: .deactivated
+                            default: .device
+                            }
+                            signOut(user: user, why, &out, announce: false)
+                        }
                     }
                 }
                 if shared {
@@ -189,7 +197,7 @@ public final class Engine {
             for case .signedOutElsewhere(let device, let user) in batch {
                 for (conn, state) in connections where state.signedOut
                     && ((device != nil && state.deviceId == device) || (user != nil && state.userId == user)) {
-                    closes.append(.close(conn, code: 4003, reason: "signed out"))
+                    closes.append(.close(conn, code: 4003, reason: SignOutReason.device.rawValue))
                 }
             }
             return closes + batch.compactMap { input in

@@ -63,6 +63,17 @@ public enum EngineAction: Sendable {
     case signedOut(device: String?, user: String?)
 }
 
+/// Why connections are closed with 4003, in the close frame's reason: the page tells
+/// its person which (PROTOCOL.md, close codes).
+public enum SignOutReason: String, Sendable {
+    /// The device was revoked (by the person, from another device).
+    case device = "signed out"
+    /// An admin deactivated the account: it may be let back in.
+    case deactivated = "account deactivated"
+    /// The account was deleted, by its person or an admin: for good.
+    case deleted = "account deleted"
+}
+
 /// The engine's answer on an upload's headers.
 public enum UploadVerdict: Sendable, Equatable {
     case allowed(userId: String)

@@ -94,6 +94,15 @@ public struct StoredMessage: Equatable, Sendable {
     public var deletedAt: Int?
 }
 
+/// Whether an account can still sign in.
+public enum AccountStatus: Sendable {
+    case active, deactivated, deleted
+
+    init(deactivated: Bool, deleted: Bool) {
+        self = deleted ? .deleted : deactivated ? .deactivated : .active
+    }
+}
+
 /// A user as an admin sees them.
 public struct UserSummary: Equatable, Sendable {
     public var user: User

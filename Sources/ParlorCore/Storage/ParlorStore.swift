@@ -87,6 +87,8 @@ public protocol StoreTransaction {
     func reactivate(userId: String) throws -> Bool
     /// Admins who can still sign in.
     func activeAdminCount() throws -> Int
+    /// Whether the account can still sign in; nil for an id no account has.
+    func accountStatus(userId: String) throws -> AccountStatus?
     /// What `deactivate` does, and the account keeps nothing of its person but its id
     /// and `name` (a stand-in): no admin right, apps or apps' storage; it stays deleted.
     func deleteAccount(userId: String, name: String, at: Int) throws

@@ -193,6 +193,11 @@ extension PostgresTransaction {
                  [userId]) > 0
     }
 
+    func accountStatus(userId: String) throws -> AccountStatus? {
+        try row("SELECT deactivated_at IS NOT NULL, deleted_at IS NOT NULL FROM users WHERE id = $1", [userId])
+            .map { AccountStatus(deactivated: $0[0], deleted: $0[1]) }
+    }
+
     func activeAdminCount() throws -> Int {
         // The admins' rows stay locked to the end of the transaction: two admins deleting
         // their accounts at once on two nodes each counted the other and left none. The

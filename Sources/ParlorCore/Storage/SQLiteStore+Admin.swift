@@ -29,6 +29,11 @@ extension SQLiteTransaction {
         try row("SELECT count(*) FROM users WHERE admin = 1 AND deactivated_at IS NULL", []).map { $0[0] } ?? 0
     }
 
+    func accountStatus(userId: String) throws -> AccountStatus? {
+        try row("SELECT deactivated_at IS NOT NULL, deleted_at IS NOT NULL FROM users WHERE id = ?", [userId])
+            .map { AccountStatus(deactivated: $0[0], deleted: $0[1]) }
+    }
+
     func deleteAccount(userId: String, name: String, at: Int) throws {
         _ = try deactivate(userId: userId, at: at)
         try exec("UPDATE users SET name = ?, admin = 0, deleted_at = ? WHERE id = ?", [name, at, userId])
