@@ -512,3 +512,18 @@ def test_what_a_client_sends_cannot_forge_or_color_a_log_line(server):
     line = found[0]
     assert 'origin="http://evil.example action=deactivate by=shell\\u{1B}[2J"' in line, line
     assert "\x1b" not in line
+
+
+async def test_many_connections_at_once_leave_no_lws_lines_in_an_info_log(server_factory):
+    """lws writes a notice for many a connection's events: asked for at every level, 60
+    connections at once filled the second's allowance and the log said "lws lines not
+    written count=340" at WARNING. The notices (written at debug) are asked for only at
+    debug (test_settings_from_environment_and_file_and_json_logs has them there)."""
+    srv = server_factory(name="lws-quiet")
+    async with Env(srv) as env:
+        clients = await asyncio.gather(*(env.connect(f"burst{i}") for i in range(60)))
+        for c in clients:
+            await c.ws.close()
+    # the sweep says a second's held-back lines within a second of it
+    srv.wait_for_log(lambda line: "lws lines not written" in line, timeout=2.5)
+    assert not [line for line in srv.lines if "source=lws" in line], [l for l in srv.lines if "source=lws" in l][:3]

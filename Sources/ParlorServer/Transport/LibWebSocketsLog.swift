@@ -8,8 +8,13 @@ import Synchronization
 enum LibWebSocketsLog {
     static let logger = Logger(label: "lws")
 
+    /// lws's notices (its version and build at start, and a line for many a connection's
+    /// events) are written at debug, so they are asked for only then: otherwise a few
+    /// dozen connections at once filled the second's allowance and were logged as lines
+    /// held back.
     static func route() {
-        lws_set_log_level(LLL_ERR | LLL_WARN | LLL_NOTICE, emitLibWebSocketsLine)
+        let notices = logger.logLevel <= .debug ? Int32(LLL_NOTICE) : 0
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN) | notices, emitLibWebSocketsLine)
     }
 
     /// At most this many of lws's lines a second; the rest are counted and said in one
@@ -75,7 +80,7 @@ private func emitLibWebSocketsLine(_ level: Int32, _ line: UnsafePointer<CChar>?
     // WARNING, once per refused client.
     if text == "User code denied connection" { return }
     guard LibWebSocketsLog.admit(text) else { return }
-    // lws's notices (its version and build at start) are for debugging.
+    // lws's notices are for debugging (`route`).
     let l: Logger.Level = level & Int32(LLL_ERR) != 0 ? .error : level & Int32(LLL_WARN) != 0 ? .warning : .debug
     LibWebSocketsLog.logger.log(level: l, "\(text)", metadata: ["source": "lws"])
 }
