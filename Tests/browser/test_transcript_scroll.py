@@ -203,16 +203,38 @@ def test_a_busy_room_keeps_its_newest_messages_drawn_not_all(people):
     expect(ben.locator(".new-pill")).to_be_visible()
     ben.set_viewport_size({"width": 390, "height": 844})
     ben.locator("#transcript").evaluate("t => { t.scrollTop = t.scrollHeight; }")
+
+    def lines_drawn():
+        texts = [t.split("line ")[-1].split()[0] for t in rows.all_inner_texts()]
+        return [int(t) for t in texts if t.isdigit()]
+
+    def unseen():
+        """Of the 140, those not yet in view at or above its bottom."""
+        return 140 - ben.evaluate("""() => {
+            const bottom = document.getElementById('transcript').getBoundingClientRect().bottom;
+            return [...document.querySelectorAll('#transcript .row[data-seq]')].filter((r) =>
+                r.getBoundingClientRect().top < bottom && Number(r.innerText.split('line ')[1]?.split(/\\D/)[0]) >= 280).length;
+        }""")
+
+    # the pill counts what the reader has not had in view: those scrolled past are seen
+    before = unseen()
+    assert before < 140
+    expect(ben.locator(".new-pill")).to_have_text(f"{before} new messages ↓")
     last = rows.last.get_attribute("data-seq")
     top = row_top(ben, last)
     newer.click()
     expect(rows).to_have_count(drawn + 50)
     assert abs(row_top(ben, last) - top) <= 2, "the reader was moved"
-    texts = [t.split("line ")[-1].split()[0] for t in rows.all_inner_texts()]
-    lines = [int(t) for t in texts if t.isdigit()]
+    lines = lines_drawn()
     assert lines == list(range(lines[0], lines[0] + len(lines))), "each line once, in order"
     assert first_text in rows.first.inner_text()
     shot(ben, "scroll-phone-busy-room-newer-page")
+    # the page brought in is below the view, unseen but for the rows where the button was;
+    # read through, it is counted off
+    expect(ben.locator(".new-pill")).to_have_text(f"{unseen()} new messages ↓")
+    assert unseen() > before - 50
+    ben.locator("#transcript").evaluate("t => { t.scrollTop = t.scrollHeight; }")
+    expect(ben.locator(".new-pill")).to_have_text(f"{before - 50} new messages ↓")
 
     # the pill: straight to the newest
     ben.locator(".new-pill").click()

@@ -349,6 +349,7 @@ test("a reader far up stops getting rows below them: what arrives is held back, 
   t = store.transcript(C);
   assert.deepEqual(t.messages.map((m) => m.seq), Array.from({ length: HOLD.max + 21 }, (_, i) => i + 1), "each once, in order");
   assert.equal(t.hasMoreAfter, false, "the newest held again: new ones are drawn");
+  assert.equal(t.heldBackNew, 0, "none held back for the pill to count");
   arrive(HOLD.max + 22, HOLD.max + 22);
   assert.equal(store.transcript(C).messages.at(-1).seq, HOLD.max + 22);
 
@@ -362,10 +363,12 @@ test("a reader far up stops getting rows below them: what arrives is held back, 
   t = store.transcript(C);
   assert.equal(t.messages.at(-1).seq, heldFrom - 1);
   assert.equal(t.hasMoreAfter, true);
+  assert.equal(t.heldBackNew, 2);
   sync.loadNewer(C);
   asked(client, "history").at(-1).resolve({ messages: [text(heldFrom)], hasMore: false });
   await tick();
   assert.equal(store.transcript(C).hasMoreAfter, true, "the last one is yet to come");
+  assert.equal(store.transcript(C).heldBackNew, 1, "the one paged in is drawn: the pill counts it there");
 
   // the pill, or Send: the newest, letting go of what is held; a page of the newest is asked
   sync.jumpToNewest(C);

@@ -147,12 +147,17 @@ export function newerCursor(t) {
  * @param {Transcript} t
  * @param {Message[]} page
  * @param {boolean} hasMore newer ones follow this page
+ * @param {string} [selfId]
  */
-export function applyNewer(t, page, hasMore) {
+export function applyNewer(t, page, hasMore, selfId) {
   const u = withPage(t, page);
-  const newest = page.reduce((acc, m) => Math.max(acc, m.seq), newerCursor(t));
+  const cursor = newerCursor(t);
+  const newest = page.reduce((acc, m) => Math.max(acc, m.seq), cursor);
   // one held back after the page was read (live, from another node, say) is still to come
-  return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: hasMore || t.lastSeq > newest };
+  const more = hasMore || t.lastSeq > newest;
+  // the pill's count of others' held back: those in the page are drawn now (the view counts them)
+  const drawn = page.filter((m) => m.seq > cursor && m.kind !== "deletion" && m.sender !== selfId).length;
+  return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more, heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn) : 0 };
 }
 
 /** The seq up to which the reader has seen everything, at the bottom of what is drawn. */

@@ -83,7 +83,7 @@ export class Resume {
       const r = await this.client.request("history", { conversationId, afterSeq: newerCursor(t), limit });
       const now = this.store.transcript(conversationId);
       if ((now.epoch ?? 0) !== (t.epoch ?? 0) || !now.hasMoreAfter) return;
-      this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore));
+      this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore, this.store.state.user?.id));
       for (const m of r.messages) this.learn(conversationId, m.sender);
     });
   }

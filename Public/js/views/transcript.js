@@ -39,16 +39,21 @@ export class TranscriptView {
       h("p", null, "No messages yet."),
       h("p", null, "Say hello, or open an app with the apps button next to the message box."));
     this.pill = h("button", { class: "new-pill", type: "button", hidden: true, onclick: () => this.toNewest() });
-    this.unseen = 0;
     this.seenSeq = 0;
+    /** the pill counts others' messages after this one, the last the reader had in view */
+    this.seenThrough = 0;
+    /** others' messages drawn since the reader left the bottom (seqs, ascending) */
+    this.news = [];
+    /** others' messages held back (not drawn), counted by the transcript */
+    this.heldNew = 0;
     /** newer messages are held back (not drawn) since the last render */
     this.heldBack = false;
-    this.seenHeldBack = 0;
     this.seenEpoch = 0;
     /** the seq of the first message in view at the last render, while the reader is up */
     this.readerSeq = null;
     el.addEventListener("scroll", () => {
       if (this.atBottom && !this.heldBack) this.showPill(0);
+      else if (!this.pill.hidden) this.countUnseen();
     });
     this.following = true;
     this.seenTop = 0;
@@ -96,9 +101,25 @@ export class TranscriptView {
   }
 
   showPill(unseen) {
-    this.unseen = unseen;
+    if (unseen === 0) {
+      // all seen: what comes next is counted from the newest
+      this.seenThrough = Math.max(this.seenThrough, this.seenSeq);
+      this.news = [];
+    }
     this.pill.hidden = unseen === 0;
     this.pill.textContent = `${counted(unseen, "new message", "new messages")} ↓`;
+  }
+
+  /**
+   * The pill says how many of others' messages the reader has not had in view yet:
+   * drawn below the view, or held back. It counts down as they scroll through them.
+   */
+  countUnseen() {
+    const last = this.lastVisible();
+    if (last) this.seenThrough = Math.max(this.seenThrough, Number(last.dataset.seq));
+    const i = this.news.findIndex((seq) => seq > this.seenThrough);
+    this.news = i < 0 ? [] : this.news.slice(i);
+    this.showPill(this.news.length + this.heldNew);
   }
 
   /**
@@ -170,13 +191,17 @@ export class TranscriptView {
       // at the bottom of rows held back from the newest, a page of them came in below:
       // no longer at the bottom (a row growing next must not take the reader down)
       if (this.heldBack) this.atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 80;
-      const drawn = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId).length;
-      const arrived = drawn + Math.max(0, (t.heldBackNew ?? 0) - this.seenHeldBack);
-      if (arrived) this.showPill(this.unseen + arrived);
+      // others' messages the reader has not had in view: drawn below it (live, or a page
+      // of held ones brought in, which leaves the held count), or still held back
+      this.heldNew = t.heldBackNew ?? 0;
+      this.news = rows.filter((r) => r.type === "message" && r.message.seq > this.seenThrough && r.message.sender !== ctx.selfId && r.message.kind !== "deleted").map((r) => r.message.seq);
+      if (this.news.length || this.heldNew || !this.pill.hidden) this.countUnseen();
     }
     this.seenSeq = Math.max(this.seenSeq, t.lastSeq || 0);
+    // nothing unseen: what comes next is counted from here
+    if (this.pill.hidden) this.seenThrough = this.seenSeq;
     this.heldBack = !!t.hasMoreAfter;
-    this.seenHeldBack = t.heldBackNew ?? 0;
+    this.heldNew = t.heldBackNew ?? 0;
     this.seenEpoch = t.epoch ?? 0;
   }
 
@@ -196,6 +221,24 @@ export class TranscriptView {
    * nor a day's heading, which stay first whatever comes in below them (the reader was
    * taken to the oldest row of each page loaded instead of staying where they were).
    */
+  /** The last message at least partly in view (rows are in order: a binary search). */
+  lastVisible() {
+    const rows = this.el.children;
+    const bottom = this.el.getBoundingClientRect().bottom;
+    let lo = 0;
+    let hi = rows.length - 1;
+    // not the pill (sticky: always in view) nor the buttons after the last row
+    while (hi >= 0 && rows[hi].dataset.seq === undefined) hi--;
+    if (hi < 0 || rows[0].getBoundingClientRect().top >= bottom) return null;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (rows[mid].getBoundingClientRect().top < bottom) lo = mid;
+      else hi = mid - 1;
+    }
+    for (let i = lo; i >= 0; i--) if (rows[i].dataset.seq !== undefined) return rows[i];
+    return null;
+  }
+
   firstVisible() {
     const view = this.el.getBoundingClientRect();
     let partly = null;
