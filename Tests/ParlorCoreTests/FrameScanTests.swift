@@ -98,6 +98,7 @@ import Testing
             "text", "app", "sticker", "attachment", "\\u0061pp", "send", "\\u0073end", "te\\u0078t",
             String(repeating: "a", count: 65), String(repeating: "é", count: 40), String(repeating: "b", count: 301),
             "\u{7F}", "\u{85}x", "K\u{301}", "\u{212A}", "?\u{301}", "\r\n",
+            "ab\\ud83c", "\\udc00x", "\\ud800\\u0041", "\\ud83c\\ud83c\\udf55", "\\ud83d\\u12",
         ]
         let numbers = ["0", "-0", "1", "3", "-1", "1.5", "0.5", "1e3", "1E2", "-0.0e1", "2", "64", "201", "9007199254740993",
                        "123456789012345", "1234567890123456", "0.9999999999999999", "1e-400", "12e-1"]

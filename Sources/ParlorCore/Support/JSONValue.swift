@@ -194,6 +194,26 @@ public struct JSONParser {
         return v
     }
 
+    /// The scalar of a `\u` escape (after its `u`), a surrogate pair's two escapes read
+    /// as one. Half a pair alone is U+FFFD, as a broken UTF-8 sequence is: JavaScript
+    /// strings may hold one (an emoji cut in the middle by `slice`), and refusing the
+    /// whole frame left its sender's message "Sending…" for good.
+    private mutating func unicodeEscape() throws(JSONParseError) -> UInt32 {
+        let scalar = try hex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            guard i + 6 <= b.count, b[i] == 92, b[i + 1] == UInt8(ascii: "u") else { return 0xFFFD }
+            let escape = i
+            i += 2
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else {
+                i = escape  // the next escape is a character of its own
+                return 0xFFFD
+            }
+            return 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        return (0xDC00..<0xE000).contains(scalar) ? 0xFFFD : scalar
+    }
+
     private mutating func string() throws(JSONParseError) -> String {
         i += 1
         let start = i
@@ -228,17 +248,7 @@ public struct JSONParser {
             case UInt8(ascii: "r"): out.append(13)
             case UInt8(ascii: "t"): out.append(9)
             case UInt8(ascii: "u"):
-                var scalar = try hex4()
-                if (0xD800..<0xDC00).contains(scalar) {
-                    guard i + 2 <= b.count, b[i] == 92, b[i + 1] == UInt8(ascii: "u") else { throw JSONParseError() }
-                    i += 2
-                    let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw JSONParseError() }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    throw JSONParseError()
-                }
-                guard let u = Unicode.Scalar(scalar) else { throw JSONParseError() }
+                guard let u = Unicode.Scalar(try unicodeEscape()) else { throw JSONParseError() }
                 out.append(contentsOf: Array(String(Character(u)).utf8))
             default: throw JSONParseError()
             }
@@ -632,15 +642,7 @@ extension JSONParser {
                  UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                 break
             case UInt8(ascii: "u"):
-                let scalar = try hex4()
-                if (0xD800..<0xDC00).contains(scalar) {
-                    guard i + 2 <= b.count, b[i] == 92, b[i + 1] == UInt8(ascii: "u") else { throw JSONParseError() }
-                    i += 2
-                    let low = try hex4()
-                    guard (0xDC00..<0xE000).contains(low) else { throw JSONParseError() }
-                } else if (0xDC00..<0xE000).contains(scalar) {
-                    throw JSONParseError()
-                }
+                _ = try unicodeEscape()
             default: throw JSONParseError()
             }
         }
