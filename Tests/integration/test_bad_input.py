@@ -415,6 +415,20 @@ async def test_invalid_utf8_closes_1007(server, world):
         await s.assert_unaffected(s.ana)
 
 
+async def test_half_an_emoji_escaped_alone_is_stored_as_a_replacement_character(server, world):
+    """What a browser's JSON.stringify writes of a string cut in the middle of an emoji
+    (an app's line shortened with slice): refused whole as bad_json with no id, its
+    message stayed "Sending…" for good. It is stored, the half read as U+FFFD."""
+    async with Env(server) as env:
+        s = await Scene(env, world).open()
+        f = send(world["cid"], {"kind": "text", "text": "PLACEHOLDER"}, id="half-1")
+        await s.ana.send_raw(json.dumps(f).replace("PLACEHOLDER", "pizza \\ud83c"), text=True)
+        r = await s.ana.wait_for(lambda e: e.get("re") == "half-1", desc="the answer")
+        assert r["type"] == "result", r
+        stored = (await s.ana.call("history", conversationId=world["cid"], limit=1))["messages"][-1]
+        assert stored["seq"] == r["result"]["message"]["seq"] and stored["text"] == "pizza \ufffd", stored
+
+
 async def test_binary_frame_closes_1003(server, world):
     async with Env(server) as env:
         s = await Scene(env, world).open()
