@@ -308,8 +308,13 @@ async def test_register_bad_names(server, world):
         await c.expect_error("register", "invalid_field", name="Eve\u0000")
         await c.expect_error("register", {"invalid_field", "too_long"}, name=long(65))
         await c.expect_error("register", "invalid_field")
-        r = await c.call("register", name="Eve")  # still usable
-        assert r["user"]["name"] == "Eve"
+        # one letter and 20,000 accents was one character of 40 KB: a few hundred such
+        # members made every answer listing them pass the slow-consumer bound
+        await c.expect_error("register", "too_long", name="A" + "\u0301" * 2_000)
+        await s.ana.expect_error("conversations.rename", "too_long", conversationId=world["cid"], title="Z" + "\u0301" * 500)
+        family = "\U0001F469\U0001F3FB\u200D\U0001F469\U0001F3FB\u200D\U0001F467\U0001F3FB\u200D\U0001F466\U0001F3FB"
+        r = await c.call("register", name="Eve " + family * 12)  # emoji still fit
+        assert r["user"]["name"] == "Eve " + family * 12
         await s.assert_unaffected(s.ana)
 
 

@@ -50,7 +50,7 @@ public struct ParlorError: Error, Equatable, Sendable {
     }
 
     public static func tooLong(_ field: String, max: Int) -> ParlorError {
-        ParlorError(.tooLong, "\(field) is longer than \(max) characters", field: field)
+        ParlorError(.tooLong, "\(field) is longer than \(max) characters (or \(max * Validators.bytesPerCharacter) bytes)", field: field)
     }
 
     /// A wrong credential: counted against the connection (and its address).

@@ -314,7 +314,18 @@ public enum Validators {
     /// biggest cost of checking a send); a string with no more UTF-8 bytes than `max`
     /// cannot have more characters, so only longer ones are counted.
     @inline(__always)
-    public static func fits(_ s: String, _ max: Int) -> Bool { s.utf8.count <= max || s.count <= max }
+    /// At most `max` characters as a person counts them, and `bytesPerCharacter` times
+    /// that in bytes: one "character" may pile up any number of marks (a name of one
+    /// letter and 20,000 accents was 40 KB, and 137 such members made every answer that
+    /// lists a conversation's members pass the slow-consumer bound, a review found).
+    public static func fits(_ s: String, _ max: Int) -> Bool {
+        let bytes = s.utf8.count
+        return bytes <= max || (bytes <= max * bytesPerCharacter && s.count <= max)
+    }
+
+    /// Letters with a few marks each, flags and most emoji take 1-8 bytes; a family with
+    /// skin tones takes 41, so a name may still hold a dozen of them.
+    public static let bytesPerCharacter = 8
 
     public static func hasControl(_ s: String) -> Bool {
         // Most identifiers and texts are ASCII: checked bytewise, without the Unicode
