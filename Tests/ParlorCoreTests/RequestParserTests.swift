@@ -47,6 +47,17 @@ import Testing
         // what emoji and scripts need stays: a family (joined by U+200D), Persian's U+200C
         #expect(name(#"👨\u200D👩\u200D👧"#) == "👨\u{200D}👩\u{200D}👧")
         #expect(name(#"می\u200Cخواهم"#) == "می\u{200C}خواهم")
+        // ...and nowhere else: each of these showed as "Ana" and passed for her (a review)
+        for lookalike in [#"An\u200Da"#, #"An\u200Ca"#, #"Ana\u00AD"#, #"Ana\u034F"#, #"Ana\uFE0F"#, #"Ana\uDB40\uDC41"#,
+                          #"Ana\u3164"#, #"Ana\u2800"#, #"Ana\u180E"#, #"A\u2800na"#, #"Ana\u115F\u1160\uFFA0"#] {
+            #expect(name(lookalike) == "Ana", "\(lookalike)")
+        }
+        // emoji keep their presentation, keycaps and flags of their own
+        #expect(name(#"Ana ❤\uFE0F"#) == "Ana ❤\u{FE0F}")
+        #expect(name(#"Ana 1\uFE0F\u20E3"#) == "Ana 1\u{FE0F}\u{20E3}")
+        let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        #expect(name(#"Ana 🏴\uDB40\uDC67\uDB40\uDC62\uDB40\uDC73\uDB40\uDC63\uDB40\uDC74\uDB40\uDC7F"#) == "Ana \(scotland)")
+        #expect(name(#"🏳\uFE0F\u200D🌈"#) == "🏳\u{FE0F}\u{200D}🌈")
     }
 
     @Test func theRequestIdIsKeptForTheErrorReply() {

@@ -354,20 +354,33 @@ public enum Validators {
     }
 
     /// A name without what can make it show as another: direction controls (U+202E
-    /// showed "\u{202E}nimda" as "admin"), zero-width spaces and the word joiner, and
-    /// line or paragraph separators (as spaces). Joiners that emoji and scripts need
-    /// (U+200C, U+200D) stay. ASCII is returned as it is.
+    /// showed "\u{202E}nimda" as "admin"), line or paragraph separators (as spaces), and
+    /// what Unicode says draws nothing (zero-width spaces, joiners, the soft hyphen,
+    /// variation selectors, tags, fillers) and the Braille blank: "An\u{200D}a" or
+    /// "Ana\u{AD}" showed as "Ana" and passed for her. What emoji and scripts need
+    /// stays: a joiner between two non-ASCII characters (a family, Persian), a variation
+    /// selector after an emoji or a non-ASCII character, tags after a black flag (🏴
+    /// and its country). ASCII is returned as it is.
     public static func visible(_ s: String) -> String {
         guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+        let scalars = Array(s.unicodeScalars)
         var out = String.UnicodeScalarView()
-        for u in s.unicodeScalars {
+        for (i, u) in scalars.enumerated() {
+            let before = out.last
             switch u.value {
-            case 0x200B, 0x200E, 0x200F, 0x202A...0x202E, 0x2060...0x2064, 0x2066...0x2069, 0x061C, 0xFEFF:
+            case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C, 0x2800:
                 continue
             case 0x2028, 0x2029:
                 out.append(" ")
+            case 0x200C, 0x200D:
+                let after = i + 1 < scalars.count ? scalars[i + 1] : nil
+                if let before, let after, before.value >= 0x80, after.value >= 0x80 { out.append(u) }
+            case 0xFE00...0xFE0F, 0xE0100...0xE01EF:
+                if let before, before.value >= 0x80 || before.properties.isEmoji { out.append(u) }
+            case 0xE0020...0xE007F:
+                if let before, before.value == 0x1F3F4 || (0xE0020...0xE007F).contains(before.value) { out.append(u) }
             default:
-                out.append(u)
+                if !u.properties.isDefaultIgnorableCodePoint { out.append(u) }
             }
         }
         return String(out)
