@@ -309,10 +309,10 @@ import Testing
     }
 
     @Test func escapedKeysAndValuesAreReadDecoded() {
-        let frame = #"{"\u0074ype":"send","id":"r\u0031","conversationId":"c\u00e9","clientId":"k","message":{"kind":"text","text":"\ud83d\ude00 \"q\" \u0000"}}"#
+        let frame = #"{"\u0074ype":"send","id":"r\u0031","conversationId":"c\u00e9","clientId":"k","message":{"kind":"text","text":"\ud83d\ude00 \"q\" \u0009"}}"#
         let parsed = RequestParser.parse(Array(frame.utf8))
         #expect(parsed.id == "r1")
-        #expect(parsed.result == .success(.send(conversationId: "cé", clientId: "k", content: .text("😀 \"q\" \u{0}"))))
+        #expect(parsed.result == .success(.send(conversationId: "cé", clientId: "k", content: .text("😀 \"q\" \t"))))
     }
 
     @Test func theLastDuplicateWinsAndDeepFramesKeepTheirId() {

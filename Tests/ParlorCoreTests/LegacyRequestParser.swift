@@ -236,6 +236,7 @@ enum LegacyContentParser {
                 throw ParlorError(.tooLong, "message.text is longer than \(Limits.textBytes) bytes of UTF-8",
                                   field: "message.text")
             }
+            try ContentParser.checkText(text)
             return .text(text)
         case "app":
             return .app(try app(m))

@@ -134,6 +134,11 @@ CASES = [
     ("text_is_number", lambda w: send(w["cid"], {"kind": "text", "text": 5}), {"invalid_field"}, "text"),
     ("text_missing", lambda w: send(w["cid"], {"kind": "text"}), {"invalid_field"}, "text"),
     ("text_empty", lambda w: send(w["cid"], {"kind": "text", "text": ""}), {"invalid_field"}, "text"),
+    # a bubble of nothing, or of boxes (a NUL, a terminal's escape), for everyone else
+    ("text_blank", lambda w: send(w["cid"], {"kind": "text", "text": " \n\u200b\u2800 "}), {"invalid_field"}, "text"),
+    ("text_nul", lambda w: send(w["cid"], {"kind": "text", "text": "a\u0000b"}), {"invalid_field"}, "text"),
+    ("text_escape", lambda w: send(w["cid"], {"kind": "text", "text": "\u001b[31mred"}), {"invalid_field"}, "text"),
+    ("text_c1", lambda w: send(w["cid"], {"kind": "text", "text": "a\u0085b\u007f"}), {"invalid_field"}, "text"),
     ("text_10001_chars",
      lambda w: send(w["cid"], {"kind": "text", "text": long(10001)}), {"too_long"}, "text"),
     ("app_missing_app_id", lambda w: send(w["cid"], without(app(), "appId")), {"invalid_field"}, "appId"),
@@ -233,6 +238,9 @@ async def test_limits_are_inclusive(server, world):
         cid = world["cid"]
         m = await s.ana.send_text(cid, long(10000, "é"))
         assert m["text"] == long(10000, "é")
+        # line breaks and tabs are a text's own
+        m = await s.ana.send_text(cid, "  two\r\nlines\tand a tab\n")
+        assert m["text"] == "  two\r\nlines\tand a tab\n"
         url = "?q=" + long(4997)
         assert len(url) == 5000
         m = await s.ana.send_message(cid, app(url=url, layout={"caption": long(300, "é"), "subcaption": long(300)},

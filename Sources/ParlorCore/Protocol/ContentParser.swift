@@ -35,7 +35,18 @@ enum ContentParser {
             throw ParlorError(.tooLong, "message.text is longer than \(Limits.textBytes) bytes of UTF-8",
                               field: "message.text")
         }
+        try checkText(text)
         return .text(text)
+    }
+
+    /// What others are shown as a message: no control character but line breaks and
+    /// tabs (a NUL or a terminal's escape drew as boxes), and not blank (a bubble of
+    /// nothing, which the web composer never sends but any client could).
+    static func checkText(_ text: String) throws(ParlorError) {
+        guard !Validators.hasControl(text, inText: true) else {
+            throw .invalid("message.text", "contains control characters")
+        }
+        guard !Validators.looksBlank(text) else { throw .invalid("message.text", "is empty") }
     }
 
     /// `TemplateLayout.textFields`, as keys to look up.

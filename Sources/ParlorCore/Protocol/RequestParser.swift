@@ -327,13 +327,18 @@ public enum Validators {
     /// skin tones takes 41, so a name may still hold a dozen of them.
     public static let bytesPerCharacter = 8
 
-    public static func hasControl(_ s: String) -> Bool {
+    /// Whether a control character is in `s`; a text message's line breaks and tabs
+    /// (`inText`) are not counted.
+    public static func hasControl(_ s: String, inText: Bool = false) -> Bool {
+        @inline(__always) func control(_ b: UInt8) -> Bool {
+            (b < 0x20 && !(inText && (b == 0x09 || b == 0x0A || b == 0x0D))) || b == 0x7F
+        }
         // Most identifiers and texts are ASCII: checked bytewise, without the Unicode
         // property lookup (which cost a tenth of a session update's instructions), and
         // on the contiguous bytes, not through the UTF-8 view's iterator.
         let ascii = s.utf8.withContiguousStorageIfAvailable { u -> Bool? in
             for b in u {
-                if b < 0x20 || b == 0x7F { return nil }
+                if control(b) { return nil }
                 if b >= 0x80 { return false }
             }
             return true
@@ -345,12 +350,14 @@ public enum Validators {
         case .none:
             var ascii = true
             for b in s.utf8 {
-                if b < 0x20 || b == 0x7F { return true }
+                if control(b) { return true }
                 if b >= 0x80 { ascii = false; break }
             }
             if ascii { return false }
         }
-        return s.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        return s.unicodeScalars.contains {
+            $0.properties.generalCategory == .control && !($0.value < 0x80 && !control(UInt8($0.value)))
+        }
     }
 
     /// A name without what can make it show as another: direction controls (U+202E
