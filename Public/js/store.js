@@ -18,7 +18,8 @@ const KEY = {
   outbox: (u) => `parlor.outbox.${u}`,
   refused: (u) => `parlor.refused.${u}`,
   unheard: (u) => `parlor.unheard.${u}`,
-  previews: (u) => `parlor.previews.${u}`,
+  // v2: before it, another's text was not named and could read as one's own ("You: …")
+  previews: (u) => `parlor.previews.v2.${u}`,
   draft: (u, c) => `parlor.draft.${u}.${c}`,
   staged: (u) => `parlor.staged.${u}`,
   appData: (u, a) => `parlor.appdata.${u}.${a}`,
@@ -40,6 +41,14 @@ function writeJSON(key, value) {
     localStorage.setItem(key, JSON.stringify(value));
   } catch {
     // storage full or refused: the page still works, it just forgets more
+  }
+}
+
+function forget(key) {
+  try {
+    localStorage.removeItem(key);
+  } catch {
+    // storage refused: nothing was kept either
   }
 }
 
@@ -238,6 +247,7 @@ export class Store extends EventTarget {
   }
 
   loadForUser(userId) {
+    forget(`parlor.previews.${userId}`); // the copy before v2
     this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), unheard: readJSON(KEY.unheard(userId), []), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
   }
 

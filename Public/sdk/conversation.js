@@ -3,6 +3,7 @@
 
 import { BridgeError, LIMITS } from "./protocol.js";
 import { Message, LiveLayout, TemplateLayout, Sticker, imageBlob, stickerProblem } from "./model.js";
+import { shorten, wellFormed } from "./text.js";
 
 const BLOB_URL = /\/blobs\/([0-9a-f]{64})(?:[?#].*)?$/;
 const HASH = /^[0-9a-f]{64}$/;
@@ -68,7 +69,7 @@ export class Conversation {
     if (!(template instanceof TemplateLayout)) throw new TypeError("a Message needs a TemplateLayout (or a LiveLayout with one)");
     const layout = {};
     for (const key of ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"]) {
-      if (typeof template[key] === "string" && template[key] !== "") layout[key] = template[key];
+      if (typeof template[key] === "string" && template[key] !== "") layout[key] = wellFormed(template[key]);
     }
     // An image not uploaded yet goes with the message: the host uploads it when the
     // message is sent, so a move made offline is in the composer or the outbox at
@@ -79,8 +80,9 @@ export class Conversation {
       if (hash) layout.image = hash;
       else image = await imageBlob(template.image);
     }
-    const draft = { url: message.url, layout, live };
-    if (typeof message.summaryText === "string" && message.summaryText !== "") draft.summaryText = message.summaryText;
+    // Half an emoji (a text cut with slice) is no text: the server stores it as U+FFFD, so send that.
+    const draft = { url: wellFormed(message.url), layout, live };
+    if (typeof message.summaryText === "string" && message.summaryText !== "") draft.summaryText = wellFormed(message.summaryText);
     if (message.session) draft.session = { id: message.session.identifier, baseVersion: message.baseVersion ?? message.session.version };
     return { draft, image };
   }
@@ -162,7 +164,7 @@ export class Conversation {
   async insertText(text) {
     if (typeof text !== "string" || text.length === 0) throw new BridgeError("invalid_call", "insertText takes 1–10,000 characters");
     if (text.length > LIMITS.insertText) throw new BridgeError("too_long", "insertText takes 1–10,000 characters");
-    await this._bridge.call("insertText", { text });
+    await this._bridge.call("insertText", { text: wellFormed(text) });
   }
 
   /**
@@ -177,7 +179,7 @@ export class Conversation {
       if (problem) throw new BridgeError("invalid_sticker", problem);
       sticker.hash = (await this._bridge.call("upload", { blob })).hash;
     }
-    await this._bridge.call("insertSticker", { image: sticker.hash, description: sticker.description });
+    await this._bridge.call("insertSticker", { image: sticker.hash, description: wellFormed(sticker.description) });
   }
 
   /**
@@ -187,6 +189,6 @@ export class Conversation {
    */
   async insertAttachment(image, name = "image") {
     const hash = await this._upload(image);
-    await this._bridge.call("insertAttachment", { image: hash, name: String(name).slice(0, LIMITS.text) });
+    await this._bridge.call("insertAttachment", { image: hash, name: shorten(wellFormed(String(name)), LIMITS.text, "") });
   }
 }

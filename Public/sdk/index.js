@@ -13,3 +13,4 @@ export { BridgeError } from "./protocol.js";
 export { h } from "./dom.js";
 export { keepFocus, firstControl, focusControl } from "./focus.js";
 export { queryItems, queryValue, queryObject, urlWithQueryItems } from "./query.js";
+export { shorten, wellFormed } from "./text.js";

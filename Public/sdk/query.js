@@ -3,10 +3,13 @@
 // Messages framework. Names and values are percent-encoded (a space is %20,
 // never "+"), order is kept, and a name may repeat.
 
+import { wellFormed } from "./text.js";
+
 /** @typedef {{name: string, value: string | null}} QueryItem */
 
+/** Half an emoji (a text cut with slice) is encoded as U+FFFD: encodeURIComponent throws on it. */
 function encode(text) {
-  return encodeURIComponent(text);
+  return encodeURIComponent(wellFormed(text));
 }
 
 function decode(text) {

@@ -2,7 +2,7 @@
 // shared quote's URL read back.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Quotes, Quote, dayOfYear, urlFor, quoteFromMessage, bannerText } from "../../Public/apps/dailyquote/quotes.js";
+import { Quotes, Quote, dayOfYear, urlFor, quoteFromMessage, bannerText, messageTexts } from "../../Public/apps/dailyquote/quotes.js";
 
 test("the collection", () => {
   assert.ok(Quotes.numberOfQuotes >= 12);
@@ -64,4 +64,13 @@ test("a shared quote's banner: today's quote has today's date, one picked from t
   assert.equal(picked.line, `No. ${Quotes.indexOf(other) + 1} of ${Quotes.numberOfQuotes}`);
   assert.ok(!picked.line.includes("2026"), "no date");
   assert.deepEqual(bannerText(new Quote("Not listed", "Me"), day), { label: "THE DAILY QUOTE", line: null });
+});
+
+test("a long shared quote is cut to 300 characters between characters, never inside an emoji", () => {
+  const quote = new Quote(`${"q".repeat(298)}😀 and more`, "Ana 🎉");
+  const texts = messageTexts(quote);
+  for (const text of Object.values(texts)) assert.ok(text.isWellFormed() && text.length <= 300, JSON.stringify(text.slice(-3)));
+  assert.equal(texts.caption, `“${"q".repeat(298)}`, "the emoji at the cut is left out whole");
+  assert.equal(texts.subcaption, "— Ana 🎉");
+  assert.deepEqual(messageTexts(Quotes.quote(0)).subcaption, `— ${Quotes.quote(0).creator}`);
 });

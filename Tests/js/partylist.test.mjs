@@ -124,5 +124,16 @@ test("changes, lines and counts for the bubble", () => {
   assert.equal(countLabel(list("P", "x")), "1 item");
   assert.equal(countLabel(list("P", "x", "y")), "2 items");
   assert.ok(sameList(list("P ", "x"), list("P", "x")));
+});
+
+test("a cut never splits an emoji: half of one is no text, and the server refused the message", () => {
+  // the review's case: the 140th unit fell inside "🍕"
+  const line = elementsLine(list("x", "Mussels", "Fries", "a".repeat(80), `${"b".repeat(37)}\u{1F355}${"c".repeat(10)}`));
+  assert.ok(line.isWellFormed() && line.length <= 140 && line.endsWith("b…"), line.slice(-4));
+  assert.equal(elementsLine(list("x", "ab🇧🇪cd"), 4), "ab…", "a flag is kept whole or left out");
+  const element = addElement(newList(false), `${"e".repeat(79)}😀`).elements[0];
+  assert.equal(element, "e".repeat(79));
+  assert.equal(changeName(newList(), `${"n".repeat(79)}😀`).name, "n".repeat(79));
+  assert.ok(urlOf(list("x", "a\ud83c")).includes("%EF%BF%BD"), "half an emoji in a list is sent as U+FFFD, encodeURIComponent threw on it");
   assert.ok(!sameList(list("P", "x"), list("P", "y")));
 });

@@ -53,7 +53,7 @@ test("previews survive a reload: restored for the user until the page holds a ne
   store.update(["transcript:c1"], (s) => ({ participants: { ...s.participants, [participantsKey("c1", "wenderpic")]: anaMap } }));
   store.update(["conversations"], () => ({ conversations: [conversation] }));
   store.flush(); // the page hidden or left (a running page writes its copy at most once a second)
-  const kept = JSON.parse(storage.getItem(`parlor.previews.${ME.id}`));
+  const kept = JSON.parse(storage.getItem(`parlor.previews.v2.${ME.id}`));
   assert.deepEqual(kept.c1, { seq: 4, at: drew.createdAt, text: "Ana drew a WenderPic" });
 
   // the reload: the server lists the conversation without its last message
@@ -80,4 +80,36 @@ test("the newest message is the conversation's last or its transcript's, whichev
   assert.deepEqual(keptPreviews({ c1: same.c1, c2: { seq: "x" }, c3: null }), same);
   assert.deepEqual(keptPreviews([1, 2]), {});
   assert.deepEqual(keptPreviews(null), {});
+});
+
+test("another's text is named in a group, and where it reads like one's own (\"You: …\" from Ben)", () => {
+  const names = { uAna: "Ana", uBen: "Ben", [ME.id]: "Me" };
+  const how = (group) => ({ selfId: ME.id, group, appName: () => "W", names: (t) => t, nameOf: (u) => names[u] });
+  const text = (sender, t) => ({ kind: "text", sender, text: t });
+  assert.equal(previewLine(text("uBen", "You: I agree to pay Ben 500€"), how(false)), "Ben: You: I agree to pay Ben 500€");
+  assert.equal(previewLine(text("uBen", " you : ok"), how(false)), "Ben:  you : ok");
+  assert.equal(previewLine(text("uBen", "Y\u043Eu\u200B: ok"), how(false)), "Ben: Y\u043Eu\u200B: ok", "a Cyrillic о, an invisible space");
+  assert.equal(previewLine(text("uBen", "You\u02D0 ok"), how(false)), "Ben: You\u02D0 ok", "a colon that is a letter");
+  assert.equal(previewLine(text("uBen", "Your turn"), how(false)), "Your turn", "two people: the other's line needs no name");
+  assert.equal(previewLine(text("uBen", "see you"), how(true)), "Ben: see you");
+  assert.equal(previewLine({ kind: "sticker", sender: "uAna", description: "a cat" }, how(true)), "Ana: Sticker: a cat");
+  assert.equal(previewLine(text(ME.id, "hi"), how(true)), "You: hi");
+  assert.equal(previewLine({ kind: "deleted", sender: "uBen" }, how(true)), "Message deleted");
+});
+
+test("the store names the sender in a group's preview; a copy kept before that is dropped", () => {
+  storage.clear();
+  storage.setItem(`parlor.previews.${ME.id}`, JSON.stringify({ c2: { seq: 9, at: 1, text: "You: I agree to pay Ben 500€" } }));
+  const store = new Store();
+  store.loadForUser(ME.id);
+  store.update(["user"], () => ({ user: ME }));
+  assert.deepEqual(store.state.previews, {}, "an old copy could hold another's text as one's own");
+  assert.equal(storage.getItem(`parlor.previews.${ME.id}`), null);
+  new Previews(store, { appName: () => "W" });
+  const said = { seq: 3, createdAt: 5, sender: "uBen", kind: "text", text: "see you at 8" };
+  const room = { id: "c3", title: "Trip", members: [{ userId: ME.id, name: "Me" }, ANA, { userId: "uBen", name: "Ben" }], lastMessage: said };
+  store.update(["conversations"], () => ({ conversations: [room, { ...room, id: "c4", members: room.members.slice(0, 2), memberCount: 3 }, { ...room, id: "c5", members: room.members.slice(0, 2) }] }));
+  assert.equal(store.state.previews.c3.text, "Ben: see you at 8");
+  assert.equal(store.state.previews.c4.text, "Someone: see you at 8", "three members, one not listed yet");
+  assert.equal(store.state.previews.c5.text, "see you at 8");
 });

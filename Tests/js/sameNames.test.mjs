@@ -16,6 +16,17 @@ test("names that only look alike are one name", () => {
   for (const [a, b] of [["Ana", "Anna"], ["Ana", "Ána"], ["Ben", "Ken"]]) assert.notEqual(nameKey(a), nameKey(b), `${a} / ${b}`);
 });
 
+test("invisible characters and Armenian or IPA lookalikes do not make a name another", () => {
+  for (const name of ["An\u200Da", "Ana\u00AD", "Ana\u034F", "Ana\uFE0F", "Ana\u{E0041}", "Ana\u3164", "Ana\u2800", "Ana\u180E",
+    "\u115FAna", "A\u1160na", "Ana\uFFA0", "\u200BAna\u2060", "\u0251na", "\u2C6Dna"]) {
+    assert.equal(nameKey(name), nameKey("Ana"), JSON.stringify(name));
+  }
+  for (const [a, b] of [["B\u0585b", "Bob"], ["B\u0555B", "Bob"], ["\u0570\u0585\u057D\u0578", "houn"], ["\u0261\u0585\u0581", "gog"], ["L\u0269am", "Liam"]]) {
+    assert.equal(nameKey(a), nameKey(b), `${JSON.stringify(a)} / ${b}`);
+  }
+  assert.equal(shownName([ana, { ...fake, name: "An\u200Da" }], ana), "Ana (3f2a)");
+});
+
 test("two members with one name are both tagged, the others are not", () => {
   const labels = clashingNames([ana, fake, ben]);
   assert.equal(labels.get(ana.userId), "Ana (3f2a)");

@@ -223,3 +223,29 @@ test("a misspelt layout field is said where it is written, not dropped on the wa
   assert.throws(() => new TemplateLayout({ subCaption: "x" }), /"subCaption" is not a layout field/);
   assert.equal(new TemplateLayout({ caption: "c", image: null }).caption, "c");
 });
+
+test("shorten cuts between characters; the SDK sends an app's texts well-formed, half an emoji as U+FFFD", async () => {
+  const { shorten, wellFormed } = await import("../../Public/sdk/index.js");
+  assert.equal(shorten("short", 10), "short");
+  assert.equal(shorten("abc😀def", 5), "abc…");
+  assert.equal(shorten("abc😀def", 5, ""), "abc😀");
+  assert.equal(shorten("abc 👩‍👩‍👧 d", 12), "abc…", "a family is one character: whole or not at all");
+  assert.equal(shorten(`a${"\u0301".repeat(40)}`, 10, "").length, 10, "one character longer than the room: cut by code points, not to nothing");
+  assert.equal(wellFormed("a\ud83cb\udc00"), "a\ufffdb\ufffd");
+
+  const { Conversation } = await import("../../Public/sdk/conversation.js");
+  const { AppBridge } = await import("../../Public/sdk/bridge.js");
+  const { win, toHost } = fakeWindow();
+  const c = new Conversation(new AppBridge(win), { localParticipantIdentifier: "p", remoteParticipantIdentifiers: [] });
+  const m = new Message();
+  m.url = "?e=a\ud83c";
+  m.summaryText = "Kate added b\ud83c";
+  m.layout = new TemplateLayout({ caption: "x\ud83c", subcaption: "\udf55y" });
+  c.insert(m);
+  await tick();
+  const sent = lastCall(toHost).args.message;
+  assert.deepEqual([sent.url, sent.summaryText, sent.layout.caption, sent.layout.subcaption], ["?e=a\ufffd", "Kate added b\ufffd", "x\ufffd", "\ufffdy"]);
+  c.insertText("hi \ud83c");
+  await tick();
+  assert.equal(lastCall(toHost).args.text, "hi \ufffd");
+});

@@ -5,7 +5,9 @@ import { parseRoute, inviteLink, conversationHash } from "../../Public/js/state/
 import { substituteParticipants, mentionedParticipants, initials } from "../../Public/js/state/text.js";
 import { backoffDelay } from "../../Public/js/net/backoff.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, membersLine } from "../../Public/js/state/conversations.js";
-import { unreadLabel, previewOf, counted, someNames } from "../../Public/js/state/format.js";
+import { unreadLabel, previewOf, counted, someNames, attributed } from "../../Public/js/state/format.js";
+import { spokenLine } from "../../Public/js/views/bubble.js";
+import { cleanManifest } from "../../Public/js/apps/registry.js";
 
 const P1 = "9d0c0c4e-1111-4222-8333-444455556666";
 const P2 = "aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee";
@@ -93,6 +95,23 @@ test("labels", () => {
   assert.equal(unreadLabel(120), "99+");
   assert.equal(previewOf({ kind: "app", appId: "x", summaryText: "Ana drew" }), "Ana drew");
   assert.equal(previewOf({ kind: "text", text: "a\n\nb" }), "a b");
+});
+
+test("lines cut for the list and for screen readers keep an emoji at the cut whole or leave it out", () => {
+  const preview = previewOf({ kind: "text", text: `${"x".repeat(119)}😀😀` });
+  assert.equal(preview, "x".repeat(119), "120 units would end in half an emoji");
+  const spoken = spokenLine({ kind: "text", sender: "uBen", text: `${"y".repeat(298)}🇧🇪 and on` }, { nameOf: () => "Ben" });
+  assert.ok(spoken.isWellFormed() && spoken.endsWith("y…"), spoken.slice(-4));
+  const app = cleanManifest("quiz", { id: "quiz", name: "Quiz", description: `${"d".repeat(299)}🎲`, icon: "icon.png", entry: "index.html" });
+  assert.equal(app.description, "d".repeat(299));
+});
+
+test("an app's line is its sender's own only when it starts with their name as a word", () => {
+  assert.equal(attributed("Ana: I'm leaving", "A"), "A: Ana: I'm leaving", "a member named A does not pass for Ana");
+  assert.equal(attributed("Ana drew a WenderPic", "Ana"), "Ana drew a WenderPic");
+  assert.equal(attributed("Ana, Ben and Cy are in", "Ana"), "Ana, Ben and Cy are in");
+  assert.equal(attributed("Ana", "Ana"), "Ana");
+  assert.equal(attributed("Anabel resigned", "Ana", "You"), "You: Anabel resigned");
 });
 
 test("staged items survive a reload as data: the app frame is left behind, its ref kept; junk is dropped", () => {

@@ -127,6 +127,7 @@ test("a guess is right whatever its case, accents, spacing, article or plural", 
   assert.equal(normalize("The  Dragon?"), "dragon");
   assert.equal(cleanGuess("  a\u0000b   c  "), "ab c");
   assert.equal(cleanGuess("x".repeat(100)).length, 24);
+  assert.equal(cleanGuess(`${"x".repeat(23)}🐈 cat`), "x".repeat(23), "not half an emoji: the guess goes out in a message");
 });
 
 // ---- the game ------------------------------------------------------------------------------------

@@ -5,8 +5,8 @@
 // shareQuote(_:). The child view is swapped in willBecomeActive and in
 // willTransition, before the pane changes size.
 
-import { MessagesAppViewController, Message, TemplateLayout, h as el } from "../../sdk/index.js";
-import { Quotes, quoteFromMessage, urlFor, dayLabel, bannerText } from "./quotes.js";
+import { MessagesAppViewController, Message, TemplateLayout, h as el, shorten } from "../../sdk/index.js";
+import { Quotes, quoteFromMessage, urlFor, dayLabel, bannerText, messageTexts } from "./quotes.js";
 import { renderBanner } from "./render.js";
 
 const $ = (id) => document.getElementById(id);
@@ -273,14 +273,11 @@ class MessagesViewController extends MessagesAppViewController {
     try {
       const message = new Message();
       message.url = urlFor(quote);
-      message.summaryText = `“${quote.text}” — ${quote.creator}`.slice(0, 300);
-      message.layout = new TemplateLayout({
-        image: renderBanner(bannerText(quote)),
-        caption: `“${quote.text}”`.slice(0, 300),
-        subcaption: `— ${quote.creator}`.slice(0, 300),
-      });
+      const { summaryText, caption, subcaption } = messageTexts(quote);
+      message.summaryText = summaryText;
+      message.layout = new TemplateLayout({ image: renderBanner(bannerText(quote)), caption, subcaption });
       const sent = conversation.insert(message);
-      status(`Ready to send: “${short(quote.text)}” Press Send.`);
+      status(`Ready to send: “${shorten(quote.text, 48)}” Press Send.`);
       await sent;
       status("Shared ✓");
     } catch (error) {
@@ -288,10 +285,6 @@ class MessagesViewController extends MessagesAppViewController {
       else status(`Not shared: ${error.message}`);
     }
   }
-}
-
-function short(text, max = 48) {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
 MessagesViewController.start();

@@ -1,7 +1,7 @@
 // The quotes, today's quote, and how a shared quote travels in a message.
 // No DOM here, so it is tested with node (Tests/js/dailyquote.test.mjs).
 
-import { queryItems, urlWithQueryItems } from "../../sdk/index.js";
+import { queryItems, urlWithQueryItems, shorten } from "../../sdk/index.js";
 
 export class Quote {
   constructor(text, creator) {
@@ -66,6 +66,20 @@ export function urlFor(quote) {
     { name: "text", value: quote.text },
     { name: "creator", value: quote.creator },
   ].filter((item) => item.value !== null));
+}
+
+/**
+ * What a shared quote's message says, each at most 300 characters (the bridge's
+ * limit). A quote read from a message may be long and hold emoji: the cut falls
+ * between characters, never inside one.
+ * @param {Quote} quote
+ */
+export function messageTexts(quote) {
+  return {
+    summaryText: shorten(`“${quote.text}” — ${quote.creator}`, 300, ""),
+    caption: shorten(`“${quote.text}”`, 300, ""),
+    subcaption: shorten(`— ${quote.creator}`, 300, ""),
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
 // merge used when two people edit the same list at once. No DOM here, so it
 // is tested with node (Tests/js/partylist.test.mjs).
 
-import { queryItems, urlWithQueryItems } from "../../sdk/index.js";
+import { queryItems, urlWithQueryItems, shorten } from "../../sdk/index.js";
 
 export const QUERY_NAME_KEY = "name";
 export const QUERY_ELEMENT_KEY = "element";
@@ -12,9 +12,9 @@ export const LIMITS = Object.freeze({ name: 80, element: 80, elements: 60, url: 
 
 /** @typedef {{name: string, elements: string[]}} ShoppingList */
 
-/** Trims and collapses white space; cuts at max characters. */
+/** Trims and collapses white space; cuts at max characters (never inside one). */
 export function clean(text, max) {
-  return String(text ?? "").replace(/\s+/g, " ").trim().slice(0, max);
+  return shorten(String(text ?? "").replace(/\s+/g, " ").trim(), max, "");
 }
 
 /** A new list; "with mussels" starts it with Mussels and Fries, like the seed. */
@@ -38,7 +38,7 @@ export function removeElementAt(list, index) {
 }
 
 export function changeName(list, name) {
-  return { name: String(name ?? "").slice(0, LIMITS.name), elements: list.elements };
+  return { name: shorten(name, LIMITS.name, ""), elements: list.elements };
 }
 
 /** The name to show and send: never empty. */
@@ -159,7 +159,7 @@ export function elementsLine(list, max = 140) {
   const els = list.elements;
   if (els.length === 0) return "Nothing yet";
   const text = els.length === 1 ? els[0] : `${els.slice(0, -1).join(", ")} and ${els.at(-1)}`;
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+  return shorten(text, max);
 }
 
 export function countLabel(list) {

@@ -11,6 +11,7 @@
 //   more ink than is left.
 
 import { encodeRounds, decodeRounds, roundsInk, strokesInk, encodedLength, DOT_INK } from "./strokes.js";
+import { shorten } from "../../sdk/index.js";
 
 export const INITIAL_INK = 3000;
 export const BONUS_INK = 1200;
@@ -51,9 +52,9 @@ export function newGame(artist, word) {
 
 // ---- guesses ------------------------------------------------------------------------------
 
-/** A guess as typed, tidied: trimmed, single spaces, at most MAX_GUESS_LENGTH characters. */
+/** A guess as typed, tidied: trimmed, single spaces, at most MAX_GUESS_LENGTH characters (an emoji kept whole). */
 export function cleanGuess(text) {
-  return String(text ?? "").replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim().slice(0, MAX_GUESS_LENGTH);
+  return shorten(String(text ?? "").replace(/[\u0000-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim(), MAX_GUESS_LENGTH, "");
 }
 
 /** The form two words are compared in: lower case, no accents, no punctuation, no article. */

@@ -1,6 +1,8 @@
 // The catalog of apps on this server: Public/apps/index.json lists the app ids
 // (the server has no directory listing), each app's manifest.json says the rest.
 
+import { shorten } from "../../sdk/text.js";
+
 // as the server checks an app id (ParlorCore Validators.isAppId)
 const ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const RELATIVE = /^(?!\/)(?!.*\.\.)(?!.*:)[A-Za-z0-9_./-]{1,200}$/;
@@ -33,7 +35,7 @@ export function cleanManifest(id, m, appsOrigin = "") {
   return {
     id,
     name: m.name.trim(),
-    description: typeof m.description === "string" ? m.description.slice(0, 300) : "",
+    description: typeof m.description === "string" ? shorten(m.description, 300, "") : "",
     icon: `/apps/${id}/${m.icon}`,
     entry: `${ORIGIN.test(appsOrigin) ? appsOrigin : ""}/apps/${id}/${m.entry}`,
   };

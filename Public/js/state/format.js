@@ -1,5 +1,7 @@
 // Times and short labels for the transcript and the conversation list.
 
+import { shorten } from "../../sdk/text.js";
+
 const pad = (n) => String(n).padStart(2, "0");
 
 /** "14:05" */
@@ -42,13 +44,15 @@ export function unreadLabel(n) {
 /**
  * An app's line (a summary, a preview) as it is shown: the app writes it and may name
  * anyone in it ("$<Ben's id> resigned", sent by Ana), so unless it starts with its
- * sender's own name it says who sent it.
+ * sender's own name, as a word ("A" sending "Ana: I'm leaving" is not Ana), it says
+ * who sent it.
  * @param {string} line with names already put in
  * @param {string} senderName
  * @param {string} [as] how the sender is called instead ("You")
  */
 export function attributed(line, senderName, as = senderName) {
-  return line.startsWith(senderName) ? line : `${as}: ${line}`;
+  const own = line.startsWith(senderName) && /^(?:$|[\s\p{P}])/u.test(line.slice(senderName.length));
+  return own ? line : `${as}: ${line}`;
 }
 
 /** A one-line preview of a message for the conversation list. */
@@ -56,7 +60,7 @@ export function previewOf(message, appName = (id) => id) {
   if (!message) return "";
   switch (message.kind) {
     case "text":
-      return message.text.replace(/\s+/g, " ").slice(0, 120);
+      return shorten(message.text.replace(/\s+/g, " "), 120, "");
     case "app":
       return message.summaryText || message.layout?.caption || appName(message.appId);
     case "sticker":

@@ -1,12 +1,17 @@
 // The conversation list's line per conversation: its newest message as this
-// reader sees it (names put in, "You: " on their own texts) and when it was
-// sent. Derived from the conversations and transcripts; the store keeps the
-// result and this browser a copy of it, so that after a reload the list shows
-// what it showed before while the server catches up (the server lists
-// conversations without their last message).
+// reader sees it (names put in, "You: " on their own texts, "Ben: " on others'
+// where it is needed to tell who wrote it) and when it was sent. Derived from
+// the conversations and transcripts; the store keeps the result and this
+// browser a copy of it, so that after a reload the list shows what it showed
+// before while the server catches up (the server lists conversations without
+// their last message).
 
 import { previewOf, attributed } from "./format.js";
 import { substituteParticipants } from "./text.js";
+import { nameKey } from "./sameNames.js";
+
+/** A text whose start reads like the line of one's own ("You: …", "Yоu:" with a Cyrillic о, "Youː" with a letter ː). */
+const looksOwn = (line) => /^you\s*(?:[^\p{L}\p{N}\s]|\p{Lm})/u.test(nameKey(line.slice(0, 16)));
 
 /**
  * @typedef {object} Preview
@@ -40,15 +45,19 @@ export function nameParticipants(text, map, nameOf) {
 }
 
 /**
- * The line for one message.
+ * The line for one message. Another's is named in a group, where it could be
+ * anyone's, and in a two-person conversation when it reads like one's own: Ben
+ * sending "You: I agree to pay Ben 500€" is not the reader agreeing.
  * @param {object} message
- * @param {{selfId?: string, appName: (appId: string) => string, names: (text: string, appId: string) => string, nameOf: (userId: string) => string}} how
+ * @param {{selfId?: string, group?: boolean, appName: (appId: string) => string, names: (text: string, appId: string) => string, nameOf: (userId: string) => string}} how
+ *   `group`: more than two members
  */
-export function previewLine(message, { selfId, appName, names, nameOf }) {
+export function previewLine(message, { selfId, group = false, appName, names, nameOf }) {
   if (message.kind === "deleted") return "Message deleted";
   const line = previewOf(message, appName);
   if (message.kind === "app") return attributed(names(line, message.appId), nameOf(message.sender), message.sender === selfId ? "You" : undefined);
-  return (message.sender === selfId ? "You: " : "") + line;
+  if (message.sender === selfId) return `You: ${line}`;
+  return group || looksOwn(line) ? `${nameOf(message.sender)}: ${line}` : line;
 }
 
 /**

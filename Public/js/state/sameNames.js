@@ -10,12 +10,23 @@ const LOOKALIKE = new Map(Object.entries({
   "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p", "с": "c", "т": "t",
   "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
   "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
-  "υ": "u", "χ": "x", "ɡ": "g", "ı": "i", "0": "o", "1": "l", "|": "l", "ǀ": "l",
+  "υ": "u", "χ": "x", "ϲ": "c", "ϳ": "j", "ѵ": "v", "ѡ": "w",
+  "ɑ": "a", "ɡ": "g", "ɩ": "i", "ɪ": "i", "ʏ": "y", "ı": "i", "ȷ": "j",
+  "օ": "o", "ս": "u", "ց": "g", "հ": "h", "ո": "n", "զ": "q",
+  "0": "o", "1": "l", "|": "l", "ǀ": "l",
 }));
 
-/** What a name looks like, for comparing: width and case folded, lookalikes and spacing made one. */
+/**
+ * What draws nothing ("An\u200Da", a soft hyphen, a variation selector, a tag, the
+ * Hangul fillers) or blank (U+2800, a Braille cell with no dots): a name with it
+ * looks like the name without.
+ */
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/** What a name looks like, for comparing: width and case folded, lookalikes, invisibles and spacing made one. */
 export function nameKey(name) {
-  let s = String(name ?? "").normalize("NFKC");
+  // removed before NFKC, which would keep "A\u034F\u0301" apart from "Á"
+  let s = String(name ?? "").replace(INVISIBLE, "").normalize("NFKC");
   s = s.replace(/I/g, "l");  // a capital I and a small l are one stroke in most sans-serif fonts
   s = s.toLowerCase().replace(/rn/g, "m").replace(/vv/g, "w");
   let out = "";

@@ -7,6 +7,9 @@
 import { derivePreviews, nameParticipants } from "../state/previews.js";
 import { participantsKey } from "../state/participants.js";
 
+/** More than two members: a preview then says who wrote it. */
+const isGroup = (c) => Math.max(c?.memberCount ?? 0, c?.members?.length ?? 0) > 2;
+
 export class Previews {
   /**
    * @param {import("../store.js").Store} store
@@ -45,6 +48,7 @@ export class Previews {
     for (const c of conversations) this.seen.set(c.id, c);
     const howFor = (conversationId) => ({
       selfId: s.user.id,
+      group: isGroup(this.store.conversation(conversationId)),
       appName: this.appName,
       names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
       nameOf: (userId) => this.store.memberName(conversationId, userId),

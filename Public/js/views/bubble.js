@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { appIcon } from "./appIcon.js";
 import { clockTime, attributed } from "../state/format.js";
 import { linkParts, withoutOverrides } from "../state/links.js";
+import { shorten } from "../../sdk/text.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -178,7 +179,7 @@ export function messageWords(m, ctx) {
 /** Who sent it and what it says, as a screen reader is told of a new message. */
 export function spokenLine(m, ctx) {
   const words = messageWords(m, ctx);
-  return `${ctx.nameOf(m.sender)}: ${words.length > 300 ? `${words.slice(0, 300)}…` : words}`;
+  return `${ctx.nameOf(m.sender)}: ${shorten(words, 300)}`;
 }
 
 /** A superseded session state: one line where the bubble used to be. */
@@ -214,7 +215,7 @@ export function withLocalImage(m, imageKey, ctx) {
   return url ? { ...m, layout: { ...m.layout, localImage: url } } : m;
 }
 
-const short = (s) => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+const short = (s) => shorten(s, 40);
 
 function failureText(code) {
   switch (code) {
