@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import os
 import time
@@ -219,6 +220,80 @@ def test_blob_types_by_content(server, token):
     status, headers, data = http_get(server, f"/blobs/{js['hash']}")
     assert status == 200 and data == GIF_1x1
     assert headers.get("content-type", "").split(";")[0].strip() == "image/gif"
+
+
+# A 3x2 JPEG as Chromium's canvas makes it (JFIF, an sRGB ICC profile, tables, one scan).
+JPEG_3x2 = base64.b64decode(
+    "/9j/4AAQSkZJRgABAQAAAQABAAD/4gHYSUNDX1BST0ZJTEUAAQEAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADb/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAACAAMDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAX/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAAAAb/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCWAKZ//9k=")
+# A 1x1 lossless WebP.
+WEBP_1x1 = base64.b64decode("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==")
+SECRETS = [b"SERIAL-0320", b"Canon EOS", b"GPSLatitude", b"12 Rue de Rivoli", b"2024:06:01"]
+
+
+def exif_tiff(orientation=6):
+    """A camera's EXIF (big-endian TIFF): make, model, orientation, time, a GPS position, a serial number."""
+    def ifd(entries, base):
+        out, data = struct.pack(">H", len(entries)), b""
+        for tag, typ, count, val in sorted(entries):
+            if len(val) <= 4:
+                out += struct.pack(">HHI", tag, typ, count) + val.ljust(4, b"\0")
+            else:
+                out += struct.pack(">HHII", tag, typ, count, base + 2 + 12 * len(entries) + 4 + len(data))
+                data += val + (b"\0" if len(val) % 2 else b"")
+        return out + struct.pack(">I", 0) + data
+
+    def text(s):
+        return (2, len(s) + 1, s.encode() + b"\0")
+    gps = ifd([(1, *text("N")), (2, 5, 1, struct.pack(">II", 48, 1)), (0x1B, *text("GPSLatitude 48.8567"))], 200)
+    ifd0 = ifd([(0x010F, *text("Canon")), (0x0110, *text("Canon EOS 5D")), (0x0112, 3, 1, struct.pack(">H", orientation)),
+                (0x0132, *text("2024:06:01 18:42:07")), (0xA431, *text("SERIAL-032021001234")),
+                (0x8825, 4, 1, struct.pack(">I", 200))], 8)
+    return b"MM\0\x2a" + struct.pack(">I", 8) + ifd0.ljust(192, b"\0") + gps
+
+
+def segment(marker, payload):
+    return bytes([0xFF, marker]) + struct.pack(">H", len(payload) + 2) + payload
+
+
+def test_what_a_photo_says_of_where_and_with_what_is_not_stored(server, token):
+    """A phone photo's EXIF (its GPS position, the camera's serial number, the time),
+    XMP, comments and PNG or WebP text are taken out before the image is stored:
+    every member, and whoever has its link, gets the file. How it is drawn stays (the
+    orientation, the colour profile); its hash is the stored file's, so the original's
+    says nothing of whether the server has it (a privacy review)."""
+    xmp = b"http://ns.adobe.com/xap/1.0/\0<x:xmpmeta><rdf:Description exif:GPSLatitude='48,51.4N'/></x:xmpmeta>"
+    jpeg = (JPEG_3x2[:20] + segment(0xE1, b"Exif\0\0" + exif_tiff()) + segment(0xE1, xmp)
+            + segment(0xED, b"Photoshop 3.0\0 12 Rue de Rivoli") + segment(0xFE, b"Canon EOS comment") + JPEG_3x2[20:])
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    plain_png = png_bytes()
+    png = (plain_png[:33] + chunk(b"tEXt", b"Author\0Ana, 12 Rue de Rivoli") + chunk(b"eXIf", exif_tiff())
+           + chunk(b"tIME", b"\x07\xe8\x06\x01\x12\x2a\x07") + plain_png[33:])
+    exif = exif_tiff()
+    body = (b"WEBP" + b"VP8X" + struct.pack("<I", 10) + bytes([0x08 | 0x04, 0, 0, 0]) + bytes(6) + WEBP_1x1[12:]
+            + b"EXIF" + struct.pack("<I", len(exif)) + exif + b"XMP " + struct.pack("<I", len(xmp)) + xmp)
+    webp = b"RIFF" + struct.pack("<I", len(body)) + body
+    for name, original, mime in (("jpeg", jpeg, "image/jpeg"), ("png", png, "image/png"), ("webp", webp, "image/webp")):
+        status, _, answer, js = upload(server, original, token)
+        assert status == 201, f"{name}: {status} {answer[:200]!r}"
+        status, _, stored = http_get(server, f"/blobs/{js['hash']}")
+        assert status == 200 and js == {"hash": hashlib.sha256(stored).hexdigest(), "type": mime, "size": len(stored)}
+        assert [s for s in SECRETS if s in stored] == [], f"{name} kept {[s for s in SECRETS if s in stored]}"
+        assert http_get(server, f"/blobs/{hashlib.sha256(original).hexdigest()}")[0] == 404, name
+        if name == "jpeg":
+            # drawn the same: the scan, the tables and the colour profile as they were, and
+            # the orientation as the only EXIF entry (a phone's portrait photo stays upright)
+            assert stored.endswith(JPEG_3x2[JPEG_3x2.index(b"\xff\xdb"):]) and b"ICC_PROFILE" in stored
+            app1 = stored.index(b"\xff\xe1")
+            tiff = stored[app1 + 10:app1 + 2 + struct.unpack(">H", stored[app1 + 2:app1 + 4])[0]]
+            assert tiff[:8] == b"MM\0\x2a\0\0\0\x08" and struct.unpack(">HHHI", tiff[8:18]) == (1, 0x0112, 3, 1)
+            assert struct.unpack(">H", tiff[18:20])[0] == 6
+        if name == "png":
+            assert stored == plain_png
+        if name == "webp":
+            assert stored[20] & 0x0C == 0 and b"EXIF" not in stored and stored.endswith(WEBP_1x1[12:])
+    # an upright photo keeps no EXIF at all; one that is already clean is stored as it is
+    status, _, _, js = upload(server, JPEG_3x2[:20] + segment(0xE1, b"Exif\0\0" + exif_tiff(1)) + JPEG_3x2[20:], token)
+    assert status == 201 and js["hash"] == hashlib.sha256(JPEG_3x2).hexdigest()
 
 
 def test_blob_upload_errors(server, token):

@@ -36,8 +36,9 @@ public struct BlobStore: Sendable {
         return fd >= 0 ? (fd, path) : nil
     }
 
-    /// Checks an uploaded file and moves it into the store under its hash, durably
-    /// (fsync the file, rename, fsync the directory). The temporary file is gone after.
+    /// Checks an uploaded file, takes its metadata out (ImageMetadata) and moves it into
+    /// the store under its hash, durably (fsync the file, rename, fsync the directory).
+    /// The temporary file is gone after.
     public func commit(temporary path: String) throws(Refusal) -> (hash: String, type: ImageType, size: Int) {
         defer { unlink(path) }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -58,18 +59,23 @@ public struct BlobStore: Sendable {
             throw Refusal(status: 413, code: "image_too_large",
                           message: "images are limited to \(Limits.imageSide) pixels a side and \(Limits.imagePixels / 1_000_000) megapixels")
         }
-        let hash = Secrets.hex(Secrets.sha256(bytes))
+        guard let clean = ImageMetadata.stripped(bytes, type: type) else {
+            throw Refusal(status: 415, code: "not_an_image", message: "the image's structure is damaged")
+        }
+        let hash = Secrets.hex(Secrets.sha256(clean))
         let final = "\(directory)/\(hash).\(type.rawValue)"
-        if access(final, F_OK) == 0 { return (hash, type, bytes.count) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        let synced = fd >= 0 && fsync(fd) == 0
+        if access(final, F_OK) == 0 { return (hash, type, clean.count) }
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        let rewritten = clean == bytes || (fd >= 0 && ftruncate(fd, 0) == 0
+            && clean.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } == clean.count)
+        let synced = fd >= 0 && rewritten && fsync(fd) == 0
         if fd >= 0 { close(fd) }
         guard synced, rename(path, final) == 0 else {
             throw Refusal(status: 500, code: "internal", message: "the server could not store the image")
         }
         let dir = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 { fsync(dir); close(dir) }
-        return (hash, type, bytes.count)
+        return (hash, type, clean.count)
     }
 
     /// The stored files last changed before `before`, by hash.
