@@ -28,6 +28,7 @@ extension ServeSettings {
         // a few keys at once); a rate the operator gives is its own burst.
         engine.changesPerUser = try keepingBurst(rate("limit-changes", engine.changesPerUser), engine.changesPerUser)
         engine.appDataWritesPerUser = try keepingBurst(rate("limit-app-data-writes", engine.appDataWritesPerUser), engine.appDataWritesPerUser)
+        engine.playingPerUser = try keepingBurst(rate("limit-playing", engine.playingPerUser), engine.playingPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)
