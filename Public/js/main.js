@@ -302,6 +302,8 @@ async function signedOut(reason) {
   history.replaceState(null, "", `${location.pathname}#/`);
   // said on the welcome screen of the reloaded page
   sessionStorage.setItem("parlor.signedOut", mine || signedOutText(reason));
+  // the conversations' images stay in the browser's cache: the server's answer clears it
+  await fetch("/signed-out", { cache: "no-store" }).catch(() => {});
   // the page holds that account's state: start from a clean one
   location.reload();
 }

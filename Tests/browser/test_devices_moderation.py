@@ -116,11 +116,26 @@ def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
     expect(ana.locator("#composer-input")).to_have_value("half-typed secret reply")
     kept = ana.evaluate(f"() => Object.keys(localStorage).filter((k) => k.includes('{uid}'))")
     assert any(k.startswith("parlor.draft.") for k in kept), kept  # what there was to forget
+    # an image the page was shown stays in the browser's cache (for a year, a review found)
+    image = ana.evaluate("""async () => {
+        const c = document.createElement('canvas'); c.width = 4; c.height = 4;
+        c.getContext('2d').fillRect(0, 0, 2, 2);
+        const png = await new Promise((r) => c.toBlob(r, 'image/png'));
+        const up = await fetch('/blobs', { method: 'POST', body: png, headers: { Authorization: `Bearer ${localStorage.getItem('parlor.token')}` } });
+        const { hash } = await up.json();
+        await (await fetch(`/blobs/${hash}`)).blob();
+        return hash;
+    }""")
+    cached = """async (hash) => {
+        try { return (await fetch(`/blobs/${hash}`, { cache: 'only-if-cached', mode: 'same-origin' })).ok; } catch { return false; }
+    }"""
+    assert ana.evaluate(cached, image), "the image was not in the cache to begin with"
     ana.get_by_role("button", name="Account").click()
     ana.get_by_role("button", name="Sign out of this browser").click()
     expect(ana.locator("#welcome")).to_be_visible()
     left = ana.evaluate("() => Object.entries(localStorage)")
     assert not [k for k, v in left if uid in k or "7788" in v or "half-typed" in v], left
+    assert not ana.evaluate(cached, image), "the image was left in the browser's cache"
 
 
 def test_a_person_deletes_their_own_account(people):

@@ -207,6 +207,11 @@ def test_blob_upload_and_download(server, token):
     cc = headers.get("cache-control", "")
     m = re.search(r"max-age=(\d+)", cc)
     assert (m and int(m.group(1)) >= 86400) or "immutable" in cc, f"a long cache lifetime expected, got {cc!r}"
+    # kept by the browser, never by a shared cache in front of the server (a CDN)
+    assert "private" in cc and "public" not in cc, cc
+    # a page signing out clears what its browser kept (a shared computer)
+    status, headers, _ = http_get(server, "/signed-out")
+    assert status == 200 and headers.get("clear-site-data") == '"cache"' and headers.get("cache-control") == "no-store"
 
     # uploading the same bytes again gives the same hash
     status, _, _, js2 = upload(server, png, token, content_type="image/png")

@@ -64,12 +64,21 @@ extension LWSServer {
             }, headers: [("cache-control:", "no-cache")])
             return 0
         }
+        if path == "/signed-out" {
+            // A page signing out on a shared computer: the conversations' images it
+            // showed stayed in the browser's cache for a year (a privacy review).
+            respond(wsi, id, status: 200, type: "application/json", body: Array("{}".utf8),
+                    headers: [("cache-control:", "no-store"), ("clear-site-data:", "\"cache\"")])
+            return 0
+        }
         if path.hasPrefix("/blobs/") {
             guard let blob = blobs.find(String(path.dropFirst(7))) else {
                 return respondError(wsi, id, 404, "not_found", "no such image", cors: true)
             }
+            // private: a shared cache in front of the server (a CDN) must not keep what
+            // only members were shown, nor serve it after it is deleted
             let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
-                + "Cache-Control: public, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
+                + "Cache-Control: private, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
             return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport)
         }
         guard let file = files.resolve(path) else {
