@@ -70,7 +70,7 @@ export function inviteDialog(api = {}) {
   const dialog = h("dialog", { id: "invite", class: "wide", "aria-labelledby": "invite-title" },
     h("div", { class: "dialog-body" },
       h("h2", { id: "invite-title" }, "Invite people"),
-      h("p", null, "Anyone with this link can join the conversation."),
+      h("p", null, "Anyone with this link can join the conversation, and read it from its start."),
       h("label", { class: "field", for: "invite-link" }, "Invite link", field),
       status,
       // the actions come before the list, which fills in after the dialog opens:
@@ -171,7 +171,7 @@ export function joinDialog() {
     async ask({ title: conversationTitle, memberCount, name }) {
       title.textContent = `Join “${conversationTitle}”?`;
       const members = `Its ${counted(memberCount, "member")}`;
-      text.textContent = `${members} will see your name (${name}) and when you are online.`;
+      text.textContent = `${members} will see your name (${name}) and when you are online. You will read what was said before you joined.`;
       return (await answer(true)) === "join";
     },
     /** An invite that leads nowhere (unknown, or no longer valid). */
