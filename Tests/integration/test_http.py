@@ -296,6 +296,12 @@ def test_what_a_photo_says_of_where_and_with_what_is_not_stored(server, token):
             assert stored == plain_png
         if name == "webp":
             assert stored[20] & 0x0C == 0 and b"EXIF" not in stored and stored.endswith(WEBP_1x1[12:])
+    # a phone's JPEG starts with its EXIF (no JFIF): the orientation comes first, where it was
+    phone = JPEG_3x2[:2] + segment(0xE1, b"Exif\0\0" + exif_tiff(8)) + JPEG_3x2[20:]
+    status, _, _, js = upload(server, phone, token)
+    stored = http_get(server, f"/blobs/{js['hash']}")[2]
+    assert status == 201 and stored[:4] == b"\xff\xd8\xff\xe1" and stored.endswith(JPEG_3x2[20:]), stored[:40]
+    assert b"\x01\x12\x00\x03\x00\x00\x00\x01\x00\x08" in stored and not [s for s in SECRETS if s in stored]
     # an upright photo keeps no EXIF at all; one that is already clean is stored as it is
     status, _, _, js = upload(server, JPEG_3x2[:20] + segment(0xE1, b"Exif\0\0" + exif_tiff(1)) + JPEG_3x2[20:], token)
     assert status == 201 and js["hash"] == hashlib.sha256(JPEG_3x2).hexdigest()
