@@ -30,6 +30,11 @@ enum ImageMetadata {
             guard b[i] == 0xFF else { return nil }
             let marker = b[i + 1]
             if marker == 0xFF { i += 1; continue }  // fill bytes before a marker
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) {  // standalone: no length
+                out.append(contentsOf: b[i..<(i + 2)])
+                i += 2
+                continue
+            }
             if marker == 0xDA {  // start of scan: the picture itself, to the end
                 out.insert(contentsOf: orientationSegment(orientation), at: insertAt ?? 2)
                 out.append(contentsOf: b[i...])
