@@ -547,3 +547,28 @@ def test_the_focus_follows_each_step(people):
     expect(frame(ana).locator("#status")).to_contain_text("Sent!")
     assert ana.evaluate("document.activeElement.tagName") != "IFRAME"
     assert focused(ana) == ""
+
+
+def test_a_new_sundae_started_while_the_last_is_on_its_way_keeps_its_base(people):
+    """New sundae pressed while the last step is still being sent (a slow network, a
+    loaded machine): the sent step's late answer left the builder on the sent sundae,
+    and the new one's base was refused as already taken (the pane stayed expanded)."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Slow")
+    install_app(ana, APP)
+    answers = HeldAnswers()
+    answers.watch(ana, "Slow")
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New sundae").click()
+    pane_ready(ana, "expanded")
+    choose(ana, "Waffle cone")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
+    answers.hold()
+    send(ana)
+    answers.wait_for_sends(ana, 1)
+    frame(ana).get_by_role("button", name="New sundae").click()
+    pane_ready(ana, "expanded")
+    answers.release()
+    expect(ana.locator("#transcript .row[data-seq][data-kind=app]")).to_have_count(1)
+    choose(ana, "Paper cup")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Let's build an ice cream")

@@ -54,6 +54,8 @@ class IceCreamBuilder extends MessagesAppViewController {
      * null for a new one. `version` is the session version it was read at.
      */
     this.target = null;
+    /** counts the user's picks of what the builder shows (a bubble, New sundae): see stage */
+    this.picks = 0;
     /** the newest message of each sundae's session we have seen */
     this.latest = new NewestMessages();
     this.sendToken = 0;
@@ -79,6 +81,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     this.transitioningTo = null;
     this.history = (await this.storage.get(HISTORY_KEY).catch(() => null)) || [];
     this.target = this.targetOf(conversation.selectedMessage);
+    this.picks++;
     this.render();
   }
 
@@ -94,6 +97,7 @@ class IceCreamBuilder extends MessagesAppViewController {
   didSelect(message) {
     this.notice = null;
     this.target = this.targetOf(message);
+    this.picks++;
     // From compact the host now expands the pane (willTransition renders).
     if (this.viewStyle === "expanded") this.render();
   }
@@ -171,12 +175,14 @@ class IceCreamBuilder extends MessagesAppViewController {
   openStatus() {
     const known = this.status?.sessionId ? this.latest.newest(this.status.sessionId) : null;
     if (known) this.target = this.targetOf(known);
+    this.picks++;
     this.notice = null;
     this.requestPresentationStyle("expanded");
   }
 
   startNew() {
     this.target = null;
+    this.picks++;
     this.notice = null;
     if (this.viewStyle === "expanded") this.render();
     else this.requestPresentationStyle("expanded");
@@ -218,6 +224,7 @@ class IceCreamBuilder extends MessagesAppViewController {
     const message = this.compose(sundae, step, session);
     if (move.version !== null) message.baseVersion = move.version;
     const token = ++this.sendToken;
+    const picks = this.picks;
     this.move = { ...move, url: message.url, sending: false };
     this.status = { kind: "staged", sessionId: session.identifier, text };
     if (isComplete(sundae)) this.keep(sundae, session.identifier);
@@ -229,7 +236,11 @@ class IceCreamBuilder extends MessagesAppViewController {
       const sent = await sending;
       if (token !== this.sendToken) return;
       this.move = null;
-      this.target = this.targetOf(sent);
+      // The builder goes on from the sent sundae, unless the user picked another while
+      // it was on its way (New sundae, on a slow network or a loaded machine): that one
+      // stays (it was replaced by the sent one, and its base refused as already taken).
+      const sentTarget = this.targetOf(sent);
+      if (picks === this.picks) this.target = sentTarget;
       this.status = {
         kind: "sent", sessionId: session.identifier,
         text: isComplete(sundae) ? "Sent! Your sundae is in your stickers." : `Sent! Anyone can add ${nextStep(sundae) === "topping" && scoopRoom(sundae) > 0 ? "a scoop or the topping" : `the ${nextStep(sundae)}`} now.`,
