@@ -24,6 +24,9 @@ test("an app has one staged message; a new insert replaces it", () => {
   assert.deepEqual(unstage(r.staged, "2").map((s) => s.key), ["3"]);
   assert.deepEqual(sendPlan(r.staged, "  hi "), [a2.message, s1.message, { kind: "text", text: "  hi " }]);
   assert.deepEqual(sendPlan([], "   "), []);
+  // what the server refuses is not sent: control characters (a pasted form feed), a text that draws nothing
+  assert.deepEqual(sendPlan([], "page\fbreak\u0085\tand\r\nlines"), [{ kind: "text", text: "pagebreak\tand\r\nlines" }]);
+  assert.deepEqual(sendPlan([], " \u200b\u2800\u0301\n"), []);
   assert.equal(appendText("hello", "world"), "hello world");
   assert.equal(appendText("", "world"), "world");
 });

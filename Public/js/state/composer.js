@@ -37,8 +37,20 @@ export function unstage(staged, key) {
  */
 export function sendPlan(staged, text) {
   const out = staged.map((s) => s.message);
-  if (text.trim().length > 0) out.push({ kind: "text", text });
+  const clean = text.replace(CONTROL, "");
+  if (!isBlank(clean)) out.push({ kind: "text", text: clean });
   return out;
+}
+
+// What the server refuses in a text (PROTOCOL.md): control characters but line breaks
+// and tabs (pasted from a PDF, a form feed made a message that could never be sent),
+// and a text that draws nothing (spaces, invisible characters, lone marks).
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+const BLANK = /^[\s\p{Cc}\p{Cf}\p{Mn}\p{Me}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800]*$/u;
+
+/** Nothing a reader would see: not sent as a text. */
+export function isBlank(text) {
+  return BLANK.test(text);
 }
 
 /**

@@ -4,6 +4,7 @@
 
 import { h, icon, ICONS } from "./dom.js";
 import { blobURL } from "./bubble.js";
+import { isBlank } from "../state/composer.js";
 
 export class ComposerView {
   /**
@@ -77,7 +78,7 @@ export class ComposerView {
   }
 
   updateSend() {
-    this.sendButton.disabled = this.input.value.trim() === "" && this.staged.length === 0;
+    this.sendButton.disabled = isBlank(this.input.value) && this.staged.length === 0;
   }
 
   setDrawerOpen(open) {
