@@ -572,3 +572,31 @@ def test_a_new_sundae_started_while_the_last_is_on_its_way_keeps_its_base(people
     expect(ana.locator("#transcript .row[data-seq][data-kind=app]")).to_have_count(1)
     choose(ana, "Paper cup")
     expect(ana.locator(".staged-item[data-kind=app]")).to_contain_text("Let's build an ice cream")
+
+
+def test_a_tap_on_new_sundae_as_the_last_step_is_answered_is_not_lost(people):
+    """The compact view was drawn again whole when a step's answer came in ("Sent!"): a
+    tap on New sundae under way then (pressed on the old tile, released on the new one)
+    did nothing. The status line now changes in place."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Tap")
+    install_app(ana, APP)
+    answers = HeldAnswers()
+    answers.watch(ana, "Tap")
+    open_from_drawer(ana, APP)
+    frame(ana).get_by_role("button", name="New sundae").click()
+    pane_ready(ana, "expanded")
+    choose(ana, "Waffle cone")
+    expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
+    answers.hold()
+    send(ana)
+    answers.wait_for_sends(ana, 1)
+    pane_ready(ana, "compact")
+    box = frame(ana).get_by_role("button", name="New sundae").bounding_box()
+    ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    ana.mouse.down()
+    answers.release()
+    expect(frame(ana).locator("#status")).to_contain_text("Sent!")
+    ana.mouse.up()
+    pane_ready(ana, "expanded")
+    expect(frame(ana).get_by_role("button", name="Paper cup")).to_be_visible()

@@ -14,7 +14,7 @@ import {
   layoutText, stagedText, addToHistory, historySundaes, part, rebase, scoopWords, scoopRoom, HISTORY_KEY,
 } from "./sundae.js";
 import { sundaeCanvas, bubbleCanvas } from "./draw.js";
-import { historyView } from "./views/history.js";
+import { historyView, stickersKey, updateStatus } from "./views/history.js";
 import { builderView } from "./views/builder.js";
 import { finishedView } from "./views/finished.js";
 
@@ -395,8 +395,14 @@ class IceCreamBuilder extends MessagesAppViewController {
   renderView(style, me) {
     document.documentElement.dataset.view = style === "expanded" ? "expanded" : "compact";
     if (style !== "expanded") {
+      const stickers = historySundaes(this.history);
+      const shown = root.firstElementChild;
+      if (shown?.classList.contains("history") && shown.dataset.stickers === stickersKey(stickers)) {
+        updateStatus(shown, this.status, () => this.openStatus());
+        return;
+      }
       root.replaceChildren(historyView({
-        stickers: historySundaes(this.history),
+        stickers,
         status: this.status,
         onNew: () => this.startNew(),
         onSticker: (item) => this.sendSticker(item),

@@ -33,10 +33,29 @@ export function historyView({ stickers, status, onNew, onSticker, onStatusAction
   const empty = stickers.length === 0
     ? h("li", { class: "empty-hint" }, h("p", null, "Finished sundaes land here as stickers. Tap one to send it."))
     : null;
-  return h("section", { class: "history", "aria-labelledby": "history-title" },
+  return h("section", { class: "history", "aria-labelledby": "history-title", dataset: { stickers: stickersKey(stickers) } },
     h("header", { class: "compact-head" },
       h("h1", { id: "history-title" }, "Your sundaes"),
       h("p", null, stickers.length ? "Tap a sticker to put it in the message box." : "Build one together, a step each.")),
     statusBanner(status, onStatusAction),
     h("ul", { class: "tiles", role: "list" }, h("li", null, add), tiles, empty));
+}
+
+/** What the tiles show: the same key, the same tiles. */
+export function stickersKey(stickers) {
+  return stickers.map((item) => item.entry.id).join(" ");
+}
+
+/**
+ * The status line of a history view already shown, changed in place: drawn again
+ * whole, the tiles under a finger were replaced, and a tap on "New sundae" made while
+ * a step's answer came in ("Sent!") was lost (its press on the old tile, its release
+ * on the new one).
+ */
+export function updateStatus(view, status, onStatusAction) {
+  const next = statusBanner(status, onStatusAction);
+  const old = view.querySelector("#status");
+  if (old && next) old.replaceWith(next);
+  else if (old) old.remove();
+  else if (next) view.querySelector(".tiles").before(next);
 }
