@@ -123,9 +123,29 @@ def pytest_runtest_makereport(item, call):
     rep = outcome.get_result()
     if rep.when != "call" or not rep.failed:
         return
-    server = getattr(item.funcargs.get("people"), "server", None) or item.funcargs.get("server")
+    people = item.funcargs.get("people")
+    server = getattr(people, "server", None) or item.funcargs.get("server")
     if isinstance(server, Server):
         rep.sections.append(("server log, last 40 lines", "".join(server.log[-40:])))
+    if isinstance(people, People):
+        rep.sections.append(("each page at the failure", people.snapshot()))
+
+
+# What a page held when a test failed: an app's move that never showed (sent? in the
+# outbox? refused? staged?) is told apart by it (the suite's intermittent app flows).
+PAGE_SNAPSHOT = """() => {
+    const line = (el) => el.innerText.replace(/\\s+/g, ' ').slice(0, 90);
+    const pane = document.getElementById('app-pane');
+    const rows = [...document.querySelectorAll('#transcript .row')].slice(-6)
+        .map((r) => `  ${r.dataset.seq ?? 'not stored'} ${r.dataset.kind ?? ''} [${r.className}] ${line(r)}`);
+    const kept = Object.entries(localStorage).filter(([k]) => /^parlor\\.(outbox|refused)\\./.test(k))
+        .map(([k, v]) => `  ${k.split('.')[1]}: ${v.slice(0, 400)}`);
+    const banner = document.getElementById('offline-banner');
+    return [location.href, `offline banner: ${!banner || banner.hidden ? 'hidden' : line(banner)}`,
+        `pane: ${!pane || pane.hidden ? 'hidden' : pane.dataset.style} [${pane?.className ?? ''}]`,
+        `staged: ${[...document.querySelectorAll('.staged-item')].map(line).join(' | ') || 'nothing'}`,
+        `Send disabled: ${document.querySelector('.send-button')?.disabled}`, ...kept, 'last rows:', ...rows].join('\\n');
+}"""
 
 
 @pytest.fixture
@@ -194,6 +214,7 @@ class People:
         self.server = server
         self.contexts = []
         self.errors = []
+        self.console = {}  # page → its console lines (the first 200)
 
     def open(self, path="/", *, viewport=(1200, 800), dark=False, mobile=False):
         ctx = self.browser.new_context(
@@ -206,6 +227,8 @@ class People:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(f"{e}"))
+        console = self.console.setdefault(page, [])
+        page.on("console", lambda m: console.append(f"{m.type}: {m.text}"[:300]) if len(console) < 200 else None)
         page.goto(path if path.startswith("http") else self.server.base + path)
         return page
 
@@ -225,6 +248,20 @@ class People:
     def close(self):
         for c in self.contexts:
             close_within(c, CLOSE_TIMEOUT)
+
+    def snapshot(self):
+        """Each page's state (PAGE_SNAPSHOT) and its last console lines, each read within
+        5 s: a page stuck at the failure must not hold the report."""
+        out = []
+        for ctx in self.contexts:
+            for page in ctx.pages:
+                try:
+                    state = ctx._sync(asyncio.wait_for(page._impl_obj.evaluate(PAGE_SNAPSHOT, None), 5))
+                except Exception as e:  # noqa: BLE001 - a closed or stuck page says so
+                    state = f"{page.url}: not read ({type(e).__name__}: {e})"
+                console = self.console.get(page, [])[-12:]
+                out.append(state + ("\nconsole:\n  " + "\n  ".join(console) if console else ""))
+        return "\n\n".join(out)
 
 
 # Chromium now and then never answers a context's disposal (Target.disposeBrowserContext;
