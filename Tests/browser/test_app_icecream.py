@@ -549,15 +549,13 @@ def test_the_focus_follows_each_step(people):
     assert focused(ana) == ""
 
 
-def test_a_new_sundae_started_while_the_last_is_on_its_way_keeps_its_base(people):
-    """New sundae pressed while the last step is still being sent (a slow network, a
-    loaded machine): the sent step's late answer left the builder on the sent sundae,
-    and the new one's base was refused as already taken (the pane stayed expanded)."""
+def a_base_on_its_way(people, title):
+    """Ana's first step (a waffle cone) sent, its answer held back by the server's side."""
     ana = people.join("Ana")
-    create_conversation(ana, "Slow")
+    create_conversation(ana, title)
     install_app(ana, APP)
     answers = HeldAnswers()
-    answers.watch(ana, "Slow")
+    answers.watch(ana, title)
     open_from_drawer(ana, APP)
     frame(ana).get_by_role("button", name="New sundae").click()
     pane_ready(ana, "expanded")
@@ -566,6 +564,14 @@ def test_a_new_sundae_started_while_the_last_is_on_its_way_keeps_its_base(people
     answers.hold()
     send(ana)
     answers.wait_for_sends(ana, 1)
+    return ana, answers
+
+
+def test_a_new_sundae_started_while_the_last_is_on_its_way_keeps_its_base(people):
+    """New sundae pressed while the last step is still being sent (a slow network, a
+    loaded machine): the sent step's late answer left the builder on the sent sundae,
+    and the new one's base was refused as already taken (the pane stayed expanded)."""
+    ana, answers = a_base_on_its_way(people, "Slow")
     frame(ana).get_by_role("button", name="New sundae").click()
     pane_ready(ana, "expanded")
     answers.release()
@@ -578,19 +584,7 @@ def test_a_tap_on_new_sundae_as_the_last_step_is_answered_is_not_lost(people):
     """The compact view was drawn again whole when a step's answer came in ("Sent!"): a
     tap on New sundae under way then (pressed on the old tile, released on the new one)
     did nothing. The status line now changes in place."""
-    ana = people.join("Ana")
-    create_conversation(ana, "Tap")
-    install_app(ana, APP)
-    answers = HeldAnswers()
-    answers.watch(ana, "Tap")
-    open_from_drawer(ana, APP)
-    frame(ana).get_by_role("button", name="New sundae").click()
-    pane_ready(ana, "expanded")
-    choose(ana, "Waffle cone")
-    expect(ana.locator(".staged-item[data-kind=app]")).to_be_visible()
-    answers.hold()
-    send(ana)
-    answers.wait_for_sends(ana, 1)
+    ana, answers = a_base_on_its_way(people, "Tap")
     pane_ready(ana, "compact")
     box = frame(ana).get_by_role("button", name="New sundae").bounding_box()
     ana.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
