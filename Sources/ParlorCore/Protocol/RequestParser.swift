@@ -310,14 +310,14 @@ struct Fields {
 }
 
 public enum Validators {
-    /// At most `max` characters. Counting characters walks grapheme clusters (the
-    /// biggest cost of checking a send); a string with no more UTF-8 bytes than `max`
-    /// cannot have more characters, so only longer ones are counted.
-    @inline(__always)
     /// At most `max` characters as a person counts them, and `bytesPerCharacter` times
     /// that in bytes: one "character" may pile up any number of marks (a name of one
     /// letter and 20,000 accents was 40 KB, and 137 such members made every answer that
     /// lists a conversation's members pass the slow-consumer bound, a review found).
+    /// Counting characters walks grapheme clusters (the biggest cost of checking a
+    /// send); a string with no more UTF-8 bytes than `max` cannot have more characters,
+    /// so only longer ones are counted.
+    @inline(__always)
     public static func fits(_ s: String, _ max: Int) -> Bool {
         let bytes = s.utf8.count
         return bytes <= max || (bytes <= max * bytesPerCharacter && s.count <= max)
@@ -355,9 +355,7 @@ public enum Validators {
             }
             if ascii { return false }
         }
-        return s.unicodeScalars.contains {
-            $0.properties.generalCategory == .control && !($0.value < 0x80 && !control(UInt8($0.value)))
-        }
+        return s.unicodeScalars.contains { $0.value < 0x80 ? control(UInt8($0.value)) : $0.properties.generalCategory == .control }
     }
 
     /// A name without what can make it show as another: direction controls (U+202E
