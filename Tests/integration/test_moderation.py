@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from client import Env, new_client_id
+from test_admin import cli
 from test_http import http_get, png_bytes, upload
 
 
@@ -168,6 +171,52 @@ async def test_deleted_message_is_a_tombstone_live_and_in_history(server):
         assert http_get(server, f"/blobs/{image}")[0] == 404
         hist = {m["seq"]: m for m in (await ben.history(cid))["messages"]}
         assert "image" not in hist[kept["seq"]] and hist[kept["seq"]]["kind"] == "deleted"
+
+
+def files_holding(server, secret: bytes) -> list[str]:
+    """The database's files (the file, its WAL) in which `secret` is written."""
+    return sorted(p.name for p in server.data_dir.iterdir()
+                  if p.name.startswith("parlor.sqlite") and secret in p.read_bytes())
+
+
+async def wait_forgotten(server, secret: bytes, what: str) -> None:
+    deadline = time.monotonic() + 10
+    while held := files_holding(server, secret):
+        assert time.monotonic() < deadline, f"{what} is still in {held} 10 s after its deletion"
+        await asyncio.sleep(0.1)
+
+
+@pytest.mark.sqlite_only
+async def test_deleted_text_does_not_stay_in_the_database_files(server_factory):
+    """A deleted message's text and a deleted account's name leave the disk soon after:
+    the database file zeroes them, and the WAL, whose older frames held them until
+    written over (up to 64 MB of writes later: weeks on a quiet server), is emptied.
+    So does a message deleted by `parlor admin` while the server is stopped."""
+    server = server_factory()
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        zeb = await env.register("Zebediah Quarrington")
+        cid, _ = await env.conversation(ana, zeb)
+        await zeb.subscribe(cid)
+        regret = "my door code is 4417-ostrich"
+        text = await ana.send_text(cid, regret)
+        kept = await ana.send_text(cid, "see you at eight")
+        await zeb.wait_message(cid, kept["seq"])
+        assert files_holding(server, regret.encode()), "the test's text was never written"
+        await ana.call("messages.delete", conversationId=cid, seq=text["seq"])
+        await wait_forgotten(server, regret.encode(), "the deleted text")
+        assert files_holding(server, b"see you at eight"), "what was not deleted stays"
+
+        assert files_holding(server, b"Zebediah Quarrington")
+        await zeb.call("account.delete", confirm="Zebediah Quarrington")
+        await wait_forgotten(server, b"Zebediah Quarrington", "the deleted account's name")
+        # the server goes on writing as before
+        assert (await ana.send_text(cid, "still here"))["seq"] > kept["seq"]
+    server.stop()
+    assert files_holding(server, b"see you at eight")
+    code, out = await cli(server, "delete-message", cid, str(kept["seq"]))
+    assert code == 0, out
+    assert files_holding(server, b"see you at eight") == []
 
 
 async def test_a_removed_member_cannot_come_back_with_an_invite_they_made(server_factory):

@@ -179,6 +179,7 @@ public final class Engine {
             limiters.commit()
             // Images of deleted messages go once that deletion is durable.
             for hash in out.unlinkedImages { blobs.remove(hash) }
+            if out.deletedText { store.forgetDeletedSoon() }
             return out.actions
         } catch {
             limiters.undo()
@@ -371,6 +372,8 @@ struct Outbox {
     var actions: [EngineAction] = []
     /// Image files to delete once the batch has committed.
     var unlinkedImages: [String] = []
+    /// A message's text or an account's name was deleted: the store's files forget it.
+    var deletedText = false
     /// Cluster mode: where the actions not yet sorted by Engine+Cluster begin.
     var catchUpEnd = 0
 

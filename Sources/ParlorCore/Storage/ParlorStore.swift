@@ -18,6 +18,10 @@ public protocol ParlorStore: AnyObject {
     var runsReadOnly: Bool { get }
     /// A transaction in which any write fails, and which commits nothing.
     func readOnly(_ body: (any StoreTransaction) throws -> Void) throws
+    /// Text was deleted in what just committed: soon, no file of the store holds it.
+    /// (`parlor admin` with no server running needs none: SQLite empties the WAL
+    /// when the last connection closes.)
+    func forgetDeletedSoon()
 }
 
 extension ParlorStore {
@@ -28,6 +32,7 @@ extension ParlorStore {
     public func readOnly(_ body: (any StoreTransaction) throws -> Void) throws {
         throw StoreError("this store has no read-only transactions")
     }
+    public func forgetDeletedSoon() {}
 }
 
 extension StoreTransaction {

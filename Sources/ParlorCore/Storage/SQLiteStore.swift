@@ -38,6 +38,8 @@ public final class SQLiteStore: ParlorStore {
         var config = Configuration()
         config.prepareDatabase { db in
             if path != nil { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+            // Deleted rows are zeroed, not left in free space (Debian's default, said here).
+            try db.execute(sql: "PRAGMA secure_delete = ON")
             try db.execute(sql: path != nil ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = FULL")
             if let maxPages { try db.execute(sql: "PRAGMA max_page_count = \(maxPages)") }
             // A message lands in a leaf of three indexes per room (by seq, by session, by
@@ -114,6 +116,11 @@ public final class SQLiteStore: ParlorStore {
     }
 
     public func syncCommitted() throws { try walSync?.sync() }
+
+    /// The database file forgets deleted text as the checkpoint copies the deletion in
+    /// (`secure_delete`); the WAL keeps older frames until they are written over, so it
+    /// is emptied (`WALCheckpointer.scrub`).
+    public func forgetDeletedSoon() { checkpointer?.scrub() }
 
     /// `parlor admin` with a server running: queue the frame for it; returns its id.
     public func queueAdminCommand(_ frame: [UInt8], at: Int) throws -> Int64 {

@@ -62,15 +62,22 @@ final class WALCheckpointer: @unchecked Sendable {
     private var background = 0
     private var finishing = 0
     private var inline = 0
+    /// Scrubs asked for, and how many of them the last one done covered.
+    private var scrubsAsked = 0
+    private var scrubbed = 0
 
     /// Where the WAL's current cycle is: under the threshold, a round asked for or
     /// running, the round done (the engine finishes the checkpoint at its next commit).
     private enum Cycle { case filling, copying, copied }
     private var cycle = Cycle.filling
 
-    init(databasePath: String, backgroundAfterBytes: Int = defaultBackgroundAfterBytes) {
+    /// A scrub that met a reader is tried again this much later.
+    private let scrubRetry: TimeInterval
+
+    init(databasePath: String, backgroundAfterBytes: Int = defaultBackgroundAfterBytes, scrubRetry: TimeInterval = 10) {
         path = databasePath
         self.backgroundAfterBytes = backgroundAfterBytes
+        self.scrubRetry = scrubRetry
     }
 
     /// Installs the WAL hook on the engine's connection.
@@ -114,19 +121,20 @@ final class WALCheckpointer: @unchecked Sendable {
     private func loop() {
         while true {
             condition.lock()
-            while !requested { condition.wait() }
+            while !requested {
+                if scrubbed < scrubsAsked {
+                    // the last scrub met a reader: try again a while later
+                    if !condition.wait(until: Date(timeIntervalSinceNow: scrubRetry)) { requested = true }
+                } else {
+                    condition.wait()
+                }
+            }
             requested = false
+            let scrubbing = scrubsAsked
             condition.unlock()
             if db == nil {
-                var handle: OpaquePointer?
-                guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
-                    sqlite3_close(handle)
-                    continue  // the engine's inline checkpoint still bounds the WAL
-                }
-                // Syncs the WAL before copying and the database file after, as the
-                // engine's own checkpoints did.
-                sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
-                db = handle
+                db = Self.connect(path)
+                guard db != nil else { continue }  // the engine's inline checkpoint still bounds the WAL
             }
             // SQLite syncs the database file only after a round that reached the WAL's
             // last frame, which a round beside a busy writer never does: the pages it
@@ -146,14 +154,65 @@ final class WALCheckpointer: @unchecked Sendable {
                 condition.unlock()
                 if left <= Self.finishWithinPages { break }
             }
+            let emptied = scrubbing > scrubbed && Self.empty(db)
             condition.lock()
             if cycle == .copying { cycle = .copied }
+            if emptied { scrubbed = scrubbing }
             condition.unlock()
         }
+    }
+
+    /// Deleted text (a message, an account's name) is zeroed in the database file once
+    /// the deletion is copied in (`secure_delete`), but the WAL's frames written before
+    /// it keep it until the WAL is written over: up to `backgroundAfterBytes` later,
+    /// weeks on a quiet server. A scrub copies every frame in and empties the WAL, on the
+    /// checkpointer's thread, after a round has copied the bulk: the engine waits only
+    /// for the last few frames and a sync.
+    func scrub() {
+        condition.lock()
+        defer { condition.unlock() }
+        scrubsAsked += 1
+        requested = true
+        if !running {
+            running = true
+            startNamedThread("parlor-checkpt") { [self] in loop() }
+        }
+        condition.signal()
+    }
+
+    /// Scrubs done, for tests.
+    var scrubs: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return scrubbed
     }
 }
 
 extension WALCheckpointer {
+    /// A reader of an older snapshot (a backup under way) holds a scrub this long at
+    /// most, and the engine's commits with it; then it gives up, to be tried again.
+    static let scrubWaitMs: Int32 = 100
+
+    fileprivate static func connect(_ path: String) -> OpaquePointer? {
+        var handle: OpaquePointer?
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else {
+            sqlite3_close(handle)
+            return nil
+        }
+        // Syncs the WAL before copying and the database file after, as the
+        // engine's own checkpoints did.
+        sqlite3_exec(handle, "PRAGMA synchronous = NORMAL", nil, nil, nil)
+        return handle
+    }
+
+    /// Every frame copied into the database file and the WAL truncated to nothing;
+    /// false when a writer or reader did not let go within `scrubWaitMs`.
+    fileprivate static func empty(_ db: OpaquePointer?) -> Bool {
+        sqlite3_busy_timeout(db, scrubWaitMs)
+        defer { sqlite3_busy_timeout(db, 0) }
+        return sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
+    }
+
     /// An extra sync, so a failure only leaves the flush to the finishing step.
     fileprivate func syncDatabaseFile() {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
