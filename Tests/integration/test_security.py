@@ -84,6 +84,17 @@ def test_every_app_response_is_sandboxed(server):
     assert "sandbox" not in h["content-security-policy"]
 
 
+def test_pages_may_not_ask_for_a_device(server):
+    """No page of Parlor's uses the camera, microphone or location: neither the host
+    page nor an app's may ask (a script that got in included)."""
+    for path in ("/", "/apps/testapp/index.html"):
+        status, h, _ = http_get(server, path)
+        assert status == 200, path
+        policy = h["permissions-policy"]
+        for feature in ("camera=()", "microphone=()", "geolocation=()"):
+            assert feature in policy, (path, policy)
+
+
 async def test_an_opaque_origin_cannot_open_the_socket(server):
     status, sock = ws_handshake(server.port, origin="null")
     sock.close()

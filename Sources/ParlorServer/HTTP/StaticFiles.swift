@@ -77,6 +77,12 @@ struct StaticFiles {
         } else if ext == "html" {
             h += "Content-Security-Policy: \(hostPolicy)\r\nReferrer-Policy: no-referrer\r\n"
         }
+        if ext == "html" { h += Self.permissionsPolicy }
         return h
     }
+
+    /// Parlor uses no device: a script that got into a page (or an app frame, which
+    /// inherits the host's) cannot even ask for the camera, microphone or location.
+    static let permissionsPolicy = "Permissions-Policy: camera=(), microphone=(), geolocation=(), display-capture=(), "
+        + "payment=(), usb=(), serial=(), hid=(), midi=()\r\n"
 }
