@@ -87,4 +87,42 @@ import Testing
         try writer.write { db in try db.execute(sql: "INSERT INTO t VALUES ('after')") }
         #expect(try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM t") } == 4)
     }
+
+    /// Another process reading the database while the server runs (`parlor-backup`'s
+    /// sqlite3, `parlor admin`) must find the server's connections there when it closes:
+    /// a background round's sync once dropped the process's locks on the database file,
+    /// and the reader's close then checkpointed and deleted the WAL the server went on
+    /// writing to; what the server committed after that was lost at its next start.
+    @Test func aReaderInAnotherProcessLeavesTheWALOfARunningServerAlone() throws {
+        let path = NSTemporaryDirectory() + "parlor-locks-" + Secrets.hex(Secrets.randomBytes(6)) + ".sqlite"
+        defer { for ext in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + ext) } }
+        let store = try SQLiteStore(path: path, checkpointAfterBytes: 4_096_000)
+        func write(_ sql: String) throws {
+            try store.write { tx in try (tx as! SQLiteTransaction).db.execute(sql: sql) }
+        }
+        try write("CREATE TABLE filler (b BLOB)")
+        for _ in 0..<300 { try write("INSERT INTO filler VALUES (randomblob(16000))") }
+        let checkpointer = store.checkpointer!
+        let deadline = Date().addingTimeInterval(10)
+        while checkpointer.checkpoints.background == 0 && Date() < deadline { usleep(10_000) }
+        #expect(checkpointer.checkpoints.background >= 1)
+
+        /// A count read by a process of its own, which then closes the database.
+        func countElsewhere() throws -> String {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                + "print(c.execute('SELECT count(*) FROM filler').fetchone()[0]); c.close()", path]
+            let out = Pipe()
+            p.standardOutput = out
+            try p.run()
+            p.waitUntilExit()
+            return String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try countElsewhere() == "300")
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"), "the reader's close deleted the server's WAL")
+        try write("INSERT INTO filler VALUES (randomblob(10))")
+        #expect(try countElsewhere() == "301", "a commit after the reader went where no one reads it")
+    }
 }

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
+import time
+
+import pytest
 
 from client import Disconnected, Env, new_client_id
 
@@ -197,3 +202,36 @@ async def test_restart_restores_users_conversations_sessions(server_factory):
                    if c["id"] == cid for m in c["members"]}
         assert members == {ana.uid, ben.uid, cara.uid, dan.uid}
         assert hist[s2["seq"]]["summary"] == "Ben played Test App"
+
+
+@pytest.mark.sqlite_only
+async def test_a_backup_while_the_server_runs_loses_nothing(server_factory):
+    """parlor-backup (sqlite3 in a process of its own) reads the database while the
+    server runs, after a checkpoint round (a deletion starts one): its close must leave
+    the server's WAL alone. It once took itself for the last connection and deleted the
+    WAL, and what the server acknowledged after that was gone at its next start."""
+    srv = server_factory(name="backup-while-running")
+    async with Env(srv) as env:
+        ana = await env.register("Ana")
+        ben = await env.register("Ben")
+        cid, _ = await env.conversation(ana, ben)
+        gone = await ana.send_text(cid, "to be deleted")
+        await ana.call("messages.delete", conversationId=cid, seq=gone["seq"])
+        wal = srv.data_dir / "parlor.sqlite-wal"
+        deadline = time.monotonic() + 10
+        while wal.stat().st_size > 0:  # the deletion's round has run (the WAL emptied)
+            assert time.monotonic() < deadline, "no checkpoint round after the deletion"
+            await asyncio.sleep(0.05)
+        copy = srv.data_dir.parent / "copy.sqlite"
+        read = subprocess.run([sys.executable, "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); "
+                               "b = sqlite3.connect(sys.argv[2]); c.backup(b); b.close(); c.close()",
+                               str(srv.data_dir / "parlor.sqlite"), str(copy)], capture_output=True, text=True)
+        assert read.returncode == 0, read.stderr
+        assert wal.exists(), "the backup's close deleted the running server's WAL"
+        kept = await ana.send_text(cid, "sent after the backup")
+    srv.kill()
+    srv.start()
+    async with Env(srv) as env:
+        again = await env.login(ana.token, label="after-kill")
+        texts = [m.get("text") for m in await again.history_all(cid)]
+        assert "sent after the backup" in texts, f"acknowledged seq {kept['seq']} lost: {texts}"

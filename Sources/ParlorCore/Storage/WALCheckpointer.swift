@@ -147,7 +147,7 @@ final class WALCheckpointer: @unchecked Sendable {
             for _ in 0..<Self.maxRounds {
                 var checkpointed: Int32 = 0
                 sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &checkpointed)
-                syncDatabaseFile()
+                Self.syncDatabaseFile(db)
                 condition.lock()
                 background += 1
                 let left = walPages - checkpointed
@@ -213,12 +213,18 @@ extension WALCheckpointer {
         return sqlite3_wal_checkpoint_v2(db, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_OK
     }
 
-    /// An extra sync, so a failure only leaves the flush to the finishing step.
-    fileprivate func syncDatabaseFile() {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fdatasync(fd)
-        close(fd)
+    /// An extra sync, so a failure only leaves the flush to the finishing step. Through
+    /// the connection's own file: closing a descriptor of the database file opened here
+    /// dropped every POSIX lock the process held on it, SQLite's shared lock included;
+    /// another process's connection closing after it (`parlor-backup`'s sqlite3, `parlor
+    /// admin`) then took itself for the last one, checkpointed and deleted the WAL the
+    /// server was still writing to, and every commit from then on was lost at the next
+    /// start.
+    fileprivate static func syncDatabaseFile(_ db: OpaquePointer?) {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+              let file, let sync = file.pointee.pMethods?.pointee.xSync else { return }
+        _ = sync(file, SQLITE_SYNC_NORMAL)
     }
 }
 
