@@ -294,8 +294,8 @@ async function deleteMessage(conversationId, m) {
 async function signedOut(reason) {
   store.token = null;
   store.saveRecoveryKey(null);
-  const uid = store.state.user?.id;
-  store.forgetUser(uid);
+  // a token refused at sign-in: whose it was is not known, and it was this browser's only account
+  store.forgetUser(store.state.user?.id ?? null);
   await sync.images.prune(new Set()).catch(() => {});
   const mine = signingOut;
   signingOut = false;
@@ -458,8 +458,8 @@ document.addEventListener("visibilitychange", () => {
 client.addEventListener("authfailed", (e) => {
   const { how } = e.detail;
   if (how === "token") {
-    store.token = null;
-    showWelcome({ mode: "name", error: "This browser's account is no longer known here. Pick a name to start again, or sign in with your recovery key." });
+    // as a 4003 would have, had the page been open: nothing of the account stays in this browser
+    signedOut("token refused");
   } else if (how === "link") {
     if (parseRoute(location.hash).name === "link") history.replaceState(null, "", `${location.pathname}#/`);
     showWelcome({ mode: "code", error: errorText(e.detail) });

@@ -27,6 +27,9 @@ const KEY = {
   recoveryKey: "parlor.recoveryKey",
 };
 
+/** Where an account's own data is kept: its id follows the prefix. */
+const PER_USER = ["lastRead", "outbox", "refused", "unheard", "previews", "draft", "staged", "appdata", "appdataPending"].map((k) => `parlor.${k}.`);
+
 function readJSON(key, fallback) {
   try {
     const raw = localStorage.getItem(key);
@@ -234,13 +237,16 @@ export class Store extends EventTarget {
    * messages, what was staged or not yet sent, apps' copies): it signed out, or was
    * signed out, and the next person at this computer must not read it.
    */
+  /** @param {string|null} userId null: every account's (the token was refused before the page knew whose it was) */
   forgetUser(userId) {
-    if (!userId) return;
+    if (userId === undefined) return;
     // Nothing may write it back meanwhile (a send that fails as the token dies writes
     // the outbox): every write-through needs a signed-in user.
     this.state = { ...this.state, user: null };
     this.unwritten.clear();
-    const mine = (k) => k.startsWith("parlor.") && (k.endsWith(`.${userId}`) || k.includes(`.${userId}.`));
+    const mine = userId === null
+      ? (k) => PER_USER.some((prefix) => k.startsWith(prefix))
+      : (k) => k.startsWith("parlor.") && (k.endsWith(`.${userId}`) || k.includes(`.${userId}.`));
     const keys = [];
     for (let i = 0; i < localStorage.length; i++) keys.push(localStorage.key(i));
     for (const k of keys) if (k && mine(k)) localStorage.removeItem(k);

@@ -62,6 +62,36 @@ def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
     assert laptop.evaluate("localStorage.getItem('parlor.token')") is None
 
 
+def test_a_device_signed_out_while_closed_forgets_the_account_when_opened(people):
+    """A lost phone: Ana signs it out from her laptop while its page is closed. Opened
+    again, the server refuses its token; it said "This browser's account is no longer
+    known here" and kept her previews, drafts and outbox in its storage."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Plans")
+    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Add a device").click()
+    link = ana.locator("#device-link").input_value()
+    phone = people.open(link.replace(people.server.base, ""), mobile=True, viewport=(390, 844))
+    expect(phone.locator(".conv-item")).to_have_count(1)
+    phone.locator(".conv-item").click()
+    send_text(phone, "secret plan: 7788")
+    phone.fill("#composer-input", "half-typed on the phone")
+    phone.wait_for_function("() => Object.values(localStorage).some((v) => v.includes('7788'))")
+    context = phone.context
+    phone.close()
+    ana.locator("#account").get_by_role("button", name="Done").click()
+    ana.get_by_role("button", name="Account").click()
+    devices = ana.locator("#account .device")
+    expect(devices).to_have_count(2)
+    devices.nth(1).get_by_role("button", name=re.compile("^Sign out")).click()
+    expect(devices).to_have_count(1)
+    again = context.new_page()
+    again.goto(people.server.base + "/")
+    expect(again.locator("#welcome .form-error")).to_contain_text("signed out while it was away")
+    left = again.evaluate("() => Object.entries(localStorage)")
+    assert not [k for k, v in left if "7788" in v or "half-typed" in v or k == "parlor.token"], left
+
+
 def test_remove_a_member_and_delete_messages_live(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Moderated")

@@ -109,3 +109,17 @@ test("forgetting a user removes its keys, and nothing written afterwards puts th
   assert.deepEqual(left, []);
   assert.equal(storage.getItem("parlor.outbox.uOther"), "[]", "another account's are kept");
 });
+
+test("a token refused before the page knew whose it was forgets every account's keys, and only those", () => {
+  const store = signedIn();
+  store.saveOutbox([{ clientId: "k1", conversationId: "c1", message: { kind: "text", text: "secret 7788" }, createdAt: 1 }]);
+  storage.setItem(`parlor.previews.v2.${ME.id}`, '{"c1":"private: the key is under the mat"}');
+  storage.setItem("parlor.appdata.uOther.wenderpic", "{}");
+  storage.setItem("parlor.token", "t");
+  storage.setItem("parlor.theme", "dark");
+  store.forgetUser(null);
+  store.saveOutbox([]);
+  const left = [...storage.m.keys()].filter((k) => /^parlor\.(lastRead|outbox|refused|unheard|previews|draft|staged|appdata)/.test(k));
+  assert.deepEqual(left, []);
+  assert.equal(storage.getItem("parlor.theme"), "dark", "what is not an account's stays");
+});

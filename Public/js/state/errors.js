@@ -37,6 +37,8 @@ const TEXT = {
 const SIGNED_OUT = {
   "account deactivated": "An admin of this server deactivated your account. To come back, ask them to reactivate it: they get a code for you to type under “Sign in with a code from another device”.",
   "account deleted": "This account was deleted, on another device or by an admin of this server. It cannot be signed in to again.",
+  // the token was refused when the page came back (closed or offline at the time): the server no longer knows it
+  "token refused": "This browser was signed out while it was away: from another device, or its account was deactivated or deleted. Sign in again to continue.",
 };
 
 /** @param {string|undefined} reason the close frame's reason (docs/PROTOCOL.md, close codes) */
