@@ -21,10 +21,13 @@ import Synchronization
 ///
 /// NATS delivers at most once: a message lost while a node or nats-server restarts is
 /// not lost for the client, because the engine's once-a-second sweep reads what a
-/// missed "news" would have told it. Events other than messages are not repaired.
+/// missed "news" would have told it, and a lost sign-out is found by the engine's check
+/// of its connections' devices every 10 s. Other events are not repaired.
+/// Losing nats-server and getting it back are logged (a warning, then a notice).
 public final class NATSBus: @unchecked Sendable {
     private let connection: OpaquePointer
     private let log: Logger
+    private let linkLog: LinkLog
     private let handlers = Mutex<Handlers?>(nil)
     /// This run of this node, in presence announcements (a restart is a new node).
     public let nodeId: String
@@ -46,6 +49,7 @@ public final class NATSBus: @unchecked Sendable {
     /// Connects, or throws a one-line reason. `name` names this node to nats-server.
     public init(url: String, name: String, log: Logger) throws {
         self.log = log
+        linkLog = LinkLog(log)
         nodeId = (0..<2).map { _ in String(UInt32.random(in: .min ... .max), radix: 36) }.joined(separator: "-")
         var opts: OpaquePointer?
         try Self.check(natsOptions_Create(&opts), "cannot set up NATS")
@@ -57,6 +61,17 @@ public final class NATSBus: @unchecked Sendable {
         // Through a nats-server restart, forever: the sweep repairs what was lost.
         try Self.check(natsOptions_SetMaxReconnect(opts, -1), "NATS reconnects")
         try Self.check(natsOptions_SetReconnectWait(opts, 250), "NATS reconnect wait")
+        // An operator saw nothing while nats-server was down (a cluster review): the
+        // nodes went on, each on its own, with messages from the others a second late.
+        let context = Unmanaged.passUnretained(linkLog).toOpaque()
+        try Self.check(natsOptions_SetDisconnectedCB(opts, { _, c in
+            guard let c else { return }
+            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().lost()
+        }, context), "NATS disconnect handler")
+        try Self.check(natsOptions_SetReconnectedCB(opts, { _, c in
+            guard let c else { return }
+            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().back()
+        }, context), "NATS reconnect handler")
         var nc: OpaquePointer?
         try Self.check(natsConnection_Connect(&nc, opts), "cannot connect to NATS at \(Self.redacted(url))")
         connection = nc!
@@ -100,6 +115,8 @@ public final class NATSBus: @unchecked Sendable {
                 send("parlor.c." + cid, Self.smallRoomKind, payload.json)
             case .toUser(let userId, let payload):
                 send("parlor.u." + userId, nil, payload.json)
+            case .left(let userId, let cid):
+                send("parlor.l." + userId, nil, Array(cid.utf8))
             case .signedOut(let device, let user):
                 if let device { send("parlor.signout.device", nil, Array(device.utf8)) }
                 if let user { send("parlor.signout.user", nil, Array(user.utf8)) }
@@ -107,6 +124,7 @@ public final class NATSBus: @unchecked Sendable {
                 listening = listen("parlor.c." + cid) || listening
             case .authenticated(_, let userId):
                 listening = listen("parlor.u." + userId) || listening
+                listening = listen("parlor.l." + userId) || listening
             default:
                 continue
             }
@@ -185,6 +203,8 @@ public final class NATSBus: @unchecked Sendable {
             h.signedOut(nil, String(decoding: bytes, as: UTF8.self))
         } else if subject.hasPrefix("parlor.u.") {
             h.events([.toUser(userId: String(subject.dropFirst(9)), Payload(json: bytes))])
+        } else if subject.hasPrefix("parlor.l.") {
+            h.events([.left(userId: String(subject.dropFirst(9)), conversationId: String(decoding: bytes, as: UTF8.self))])
         }
     }
 
@@ -204,4 +224,14 @@ public final class NATSBus: @unchecked Sendable {
         guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
         return String(url[..<scheme.upperBound]) + String(url[url.index(after: at)...])
     }
+}
+
+/// What the bus's connection says of itself, from nats.c's threads.
+private final class LinkLog: Sendable {
+    let log: Logger
+    init(_ log: Logger) { self.log = log }
+    func lost() {
+        log.warning("bus lost: nats-server is out of reach; messages from other nodes come from the database once a second, other nodes' presence lapses, until it is back")
+    }
+    func back() { log.notice("bus back: nats-server reached again") }
 }

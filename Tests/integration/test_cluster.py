@@ -388,3 +388,97 @@ async def test_presence_and_playing_cross_nodes(cluster):
     finally:
         for e in envs:
             await e.__aexit__(None, None, None)
+
+
+async def test_a_member_removed_on_one_node_stops_receiving_on_every_node(cluster):
+    """A cluster review, 6 of 6: Ben removed on node 0 kept the conversation coming,
+    live, on his tab on node 1 (his sends were refused there, not what others sent)."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana, ben, cara = await envs[0].register("Ana"), await envs[0].register("Ben"), await envs[1].register("Cara")
+        cid, _ = await envs[0].conversation(ana, ben, cara)
+        bens_tab = await envs[1].login(ben.token, "ben-on-node1")
+        for c in (ana, ben, cara, bens_tab):
+            await c.subscribe(cid)
+        before = await ana.send_text(cid, "before")
+        await bens_tab.wait_message(cid, before["seq"])
+        await ana.call("conversations.removeMember", conversationId=cid, userId=ben.uid)
+        removed = await bens_tab.wait_event("member", conversationId=cid, change="removed")
+        assert removed["member"]["userId"] == ben.uid
+        after = await ana.send_text(cid, "after Ben left")
+        await cara.wait_message(cid, after["seq"])  # node 1 has it
+        await asyncio.sleep(0.5)
+        assert after["seq"] not in bens_tab.message_seqs(cid), "node 1 went on delivering to the removed member"
+        told = [e for e in bens_tab.log if e.get("type") == "member" and e.get("change") == "removed"]
+        assert len(told) == 1, f"the removal was told {len(told)} times"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_a_sign_out_told_while_nats_was_down_still_closes_the_device(cluster):
+    """A cluster review: a device revoked and an account deactivated while nats-server
+    was down kept their connections on the other node for good (NATS delivers at most
+    once). Each node checks its connections' devices in the database every 10 s."""
+    nats, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[0].register("Ben")
+        bens_tab = await envs[1].login(ben.token, "ben-on-node1")
+        link = await ana.call("devices.createLink")
+        phone = await envs[1].connect("anas-phone-on-node1")
+        r = await phone.call("device.link", code=link["token"])
+        phone.user, phone.token = r["user"], r["token"]
+        phone_id = next(d["id"] for d in (await phone.call("devices.list"))["devices"] if d["current"])
+        nats.stop()
+        assert any("bus lost" in line for line in nodes[0].wait_for_log(lambda line: "bus lost" in line, timeout=10))
+        await ana.call("devices.revoke", deviceId=phone_id)
+        await ana.call("admin.users.deactivate", userId=ben.uid)
+        # what node 0's NATS client kept to publish once it reconnects dies with it
+        nodes[0].kill()
+        nats.start()
+        assert any("bus back" in line for line in nodes[1].wait_for_log(lambda line: "bus back" in line, timeout=15))
+        assert await phone.wait_closed(15) == 4003 and phone.close_reason == "signed out"
+        assert await bens_tab.wait_closed(15) == 4003 and bens_tab.close_reason == "account deactivated"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
+async def test_a_node_waits_for_a_locked_conversation_a_bounded_time(cluster, postgres):
+    """A cluster review: a node hung inside a transaction held a conversation's lock,
+    and every other node's engine waited behind it for good, for every conversation and
+    its health check too. Now a batch waits 2 s at most, its sends there are refused as
+    busy (to be retried), and the node goes on serving."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    holder = None
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[0].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        other, _ = await envs[0].conversation(ben, ana, title="Elsewhere")
+        # a session of its own holds the conversation's row lock, as a stopped node would
+        url = nodes[0].store_url
+        holder = subprocess.Popen(["psql", "-X", "-q", "-t", "-A", "-d", url], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        holder.stdin.write(f"BEGIN; SELECT id FROM conversations WHERE id = '{cid}' FOR UPDATE; SELECT 'locked';\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == cid
+        assert holder.stdout.readline().strip() == "locked"
+        start = time.monotonic()
+        refused = await ana.expect_error("send", "server_busy", timeout=10, conversationId=cid, clientId=new_client_id(),
+                                         message={"kind": "text", "text": "waits for the lock"})
+        assert time.monotonic() - start < 4, refused
+        assert refused["retryAfterMs"] > 0
+        # the node goes on with everything else
+        assert (await ana.send_text(other, "elsewhere"))["seq"] == 1
+        holder.stdin.write("ROLLBACK;\n")
+        holder.stdin.flush()
+        assert (await ana.send_text(cid, "once the lock is let go"))["seq"] >= 1
+    finally:
+        if holder:
+            holder.kill()
+            holder.wait(5)
+        for e in envs:
+            await e.__aexit__(None, None, None)

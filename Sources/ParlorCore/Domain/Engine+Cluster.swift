@@ -53,9 +53,15 @@ extension Engine {
         } catch let e as TransactionAborted {
             throw e
         } catch {
+            // Another node holds one of them past the lock timeout (hung, say): its sends
+            // are refused as busy at once, rather than each waiting out the timeout again.
+            if (error as? PGError)?.isLockTimeout == true { lockTimedOut = ids }
             log.error("cluster lock failed", metadata: ["cause": "\(Engine.describe(error))"])
         }
     }
+
+    /// A send to a conversation another node held locked waits this long to try again.
+    static let lockedRetryMs = 2_000
 
     /// The followed conversations whose last seq is past what this node delivered.
     func findNews(_ tx: any StoreTransaction) throws {
@@ -126,4 +132,33 @@ extension Engine {
 extension Payload {
     /// A message event: in a cluster, each node reads these from the database itself.
     public var isMessageEvent: Bool { MessageJSON.isMessageEvent(self) }
+}
+
+extension Engine {
+    /// A sign-out reaches the other nodes over the bus, at most once: one told while
+    /// nats-server restarted was lost for good, and the revoked device or deactivated
+    /// account kept its connection there, sending and reading (a cluster review, 4 of
+    /// 4). So every `signInCheckMs` each node asks the shared database whether its
+    /// connections' devices still sign in, and closes those that do not.
+    static let signInCheckMs = 10_000
+
+    func checkSignIns(_ tx: any StoreTransaction, _ out: inout Outbox) throws {
+        let t = now()
+        guard t >= nextSignInCheck else { return }
+        nextSignInCheck = t + Self.signInCheckMs
+        var userOf: [String: String] = [:]
+        for state in connections.values where !state.signedOut {
+            if let device = state.deviceId, let user = state.userId { userOf[device] = user }
+        }
+        guard !userOf.isEmpty else { return }
+        let active = try tx.isolated { try tx.activeDevices(among: Array(userOf.keys)) }
+        for (device, user) in userOf.sorted(by: { $0.key < $1.key }) where !active.contains(device) {
+            switch try tx.isolated({ try tx.accountStatus(userId: user) }) {
+            case .deleted?: signOut(user: user, .deleted, &out, announce: false)
+            case .deactivated?: signOut(user: user, .deactivated, &out, announce: false)
+            default: signOut(device: device, &out, announce: false)
+            }
+            log.notice("closed a signed-out device's connections the bus did not tell of", metadata: ["device": "\(device)", "user": "\(user)"])
+        }
+    }
 }

@@ -28,6 +28,9 @@ extension Engine {
             endReplay(conn, cid)
             out.actions.append(.unsubscribe(conn, conversationId: cid))
         }
+        // before the member event, which the bus carries after it: a tab of theirs on
+        // another node kept the conversation coming, the event included (a cluster review)
+        if store.sharedWithOtherNodes { out.actions.append(.left(userId: userId, conversationId: cid)) }
         let name = try tx.user(id: userId)?.name ?? ""
         let count = try tx.conversation(id: cid)?.memberCount ?? 0
         let event = memberEvent(cid, Member(userId: userId, name: name), change: change, count: count,

@@ -43,6 +43,10 @@ public final class Engine {
     /// the conversations that may have news (Engine+Cluster.swift).
     var followed: [String: Int] = [:]
     var pendingConversations: Set<String> = []
+    /// Cluster mode: when this node next checks its connections' devices (Engine+Cluster.swift).
+    var nextSignInCheck = 0
+    /// Cluster mode: conversations whose locks this batch could not have in time.
+    var lockTimedOut: Set<String> = []
     /// When unused images were last looked for (and rate buckets pruned).
     var lastCollection = 0
     var lastInvitePrune = 0
@@ -110,6 +114,7 @@ public final class Engine {
         batchFailed = false
         batchFailure = nil
         signedOutInBatch = []
+        lockTimedOut = []
         // Other nodes write too: what this one remembers is checked again each batch.
         let shared = store.sharedWithOtherNodes
         if shared || cache.entries > settings.cacheEntries { cache = EngineCache() }
@@ -156,6 +161,7 @@ public final class Engine {
                         try collectImages(tx, &out)
                         // What a lost bus message did not ring for is found within a second.
                         if shared { try findNews(tx) }
+                        if shared { try checkSignIns(tx, &out) }
                     case .conversationNews(let cid):
                         if followed[cid] != nil { pendingConversations.insert(cid) }
                     case .signedOutElsewhere(let device, let user):
@@ -193,11 +199,13 @@ public final class Engine {
             }
             batchFailed = true
             batchFailure = error
-            // A sign-out from another node needs no database: its closes go out anyway.
+            // A sign-out from another node needs no database: its closes go out anyway,
+            // also when the batch failed before it ran (a database out of reach).
             var closes: [EngineAction] = []
             for case .signedOutElsewhere(let device, let user) in batch {
-                for (conn, state) in connections where state.signedOut
-                    && ((device != nil && state.deviceId == device) || (user != nil && state.userId == user)) {
+                for (conn, state) in connections
+                where (device != nil && state.deviceId == device) || (user != nil && state.userId == user) {
+                    connections[conn]?.signedOut = true
                     closes.append(.close(conn, code: 4003, reason: SignOutReason.device.rawValue))
                 }
             }

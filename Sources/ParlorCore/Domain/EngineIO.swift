@@ -38,6 +38,10 @@ public enum EngineAction: Sendable {
     case broadcastInSmallRoom(conversationId: String, Payload)
     /// To every connection of one user (their other tabs and devices).
     case toUser(userId: String, Payload)
+    /// Cluster mode: the user left or was removed from the conversation; the nodes
+    /// their other connections are on stop delivering it to them (this node's
+    /// `.unsubscribe`s did it here).
+    case left(userId: String, conversationId: String)
     /// Start live delivery of the conversation to the connection (and announce presence).
     case subscribe(ConnectionID, conversationId: String, userId: String)
     case unsubscribe(ConnectionID, conversationId: String)

@@ -22,7 +22,17 @@ final class PGConnection {
             // deinit finishes the connection: every stored property is set.
             throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(c)))
         }
+        try simple(Self.sessionSettings)
     }
+
+    /// A node that hangs inside a transaction (stopped, swapping, its network gone)
+    /// held its conversations' row locks, and every other node's engine, one thread,
+    /// waited behind them for good: for every conversation, its health check too (a
+    /// cluster review, 2 of 2). Its session now ends after 5 s idle in a transaction,
+    /// which lets go of the locks (nothing of that batch was acknowledged: acks follow
+    /// COMMIT), and a batch waits 2 s at most for a lock, then fails and is retried by
+    /// its clients.
+    static let sessionSettings = "SET lock_timeout = '2s'; SET idle_in_transaction_session_timeout = '5s'"
 
     deinit { PQfinish(conn) }
 
@@ -35,6 +45,7 @@ final class PGConnection {
         guard PQstatus(conn) == CONNECTION_OK else {
             throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(conn)))
         }
+        try simple(Self.sessionSettings)
     }
 
     var inTransaction: Bool { PQtransactionStatus(conn) == PQTRANS_INTRANS }
@@ -162,6 +173,8 @@ public struct PGError: Error, StoreFailure {
     public var logDescription: String { "PostgreSQL error \(state): \(message)" }
     /// Another node holds what this transaction needs in the other order.
     var isDeadlock: Bool { state == "40P01" }
+    /// A lock was not had within `lock_timeout` (`PGConnection.sessionSettings`).
+    var isLockTimeout: Bool { state == "55P03" }
 }
 
 enum PGValue {

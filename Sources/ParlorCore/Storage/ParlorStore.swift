@@ -108,6 +108,8 @@ public protocol StoreTransaction {
     // Devices and links
     func createDevice(_ device: Device, tokenHash: [UInt8]) throws
     func devices(of userId: String) throws -> [Device]
+    /// Those of `ids` that still sign in: not revoked, their account active.
+    func activeDevices(among ids: [String]) throws -> Set<String>
     func touchDevice(id: String, at: Int) throws
     /// Returns false if the user has no such device.
     func renameDevice(id: String, userId: String, name: String) throws -> Bool

@@ -35,6 +35,13 @@ extension PostgresTransaction {
             """, [userId]).map(Self.device)
     }
 
+    func activeDevices(among ids: [String]) throws -> Set<String> {
+        Set(try rows("""
+            SELECT d.id FROM devices d JOIN users u ON u.id = d.user_id
+            WHERE d.id = ANY($1::text[]) AND u.deactivated_at IS NULL
+            """, [Self.textArray(ids)]).map { $0[0] })
+    }
+
     func touchDevice(id: String, at: Int) throws {
         try exec("UPDATE devices SET last_seen_at = $1 WHERE id = $2", [at, id])
     }

@@ -224,7 +224,7 @@ struct PostgresTransaction: StoreTransaction {
     }
 
     /// A text[] literal: each element quoted, its quotes and backslashes escaped.
-    private static func textArray(_ values: [String]) -> String {
+    static func textArray(_ values: [String]) -> String {
         "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\")
             .replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }

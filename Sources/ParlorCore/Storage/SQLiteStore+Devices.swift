@@ -40,6 +40,14 @@ extension SQLiteTransaction {
             """, [userId]).map(Self.device)
     }
 
+    func activeDevices(among ids: [String]) throws -> Set<String> {
+        let list = String(decoding: try JSONSerialization.data(withJSONObject: ids), as: UTF8.self)
+        return Set(try rows("""
+            SELECT d.id FROM devices d JOIN users u ON u.id = d.user_id
+            WHERE u.deactivated_at IS NULL AND d.id IN (SELECT value FROM json_each(?))
+            """, [list]).map { $0[0] })
+    }
+
     func touchDevice(id: String, at: Int) throws {
         try exec("UPDATE devices SET last_seen_at = ? WHERE id = ?", [at, id])
     }
