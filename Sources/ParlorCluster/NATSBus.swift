@@ -1,4 +1,5 @@
 import CNats
+import Dispatch
 import Logging
 import ParlorCore
 import Synchronization
@@ -33,6 +34,8 @@ public final class NATSBus: @unchecked Sendable {
     public let nodeId: String
     /// Subjects subscribed so far (`start`, then `publish`, one call at a time).
     private var subscribed: Set<String> = []
+    /// Until when `publish` does not wait for nats-server (`flushSubscriptions`).
+    private var flushPausedUntil: UInt64 = 0
 
     struct Handlers {
         var news: @Sendable (String) -> Void
@@ -101,7 +104,7 @@ public final class NATSBus: @unchecked Sendable {
             // nodes publish on the subject is lost here. The flush's round trip makes
             // sure it has, before the batch is answered (a client told it subscribed
             // must get the room's events, a rename at once included).
-            if listening { _ = natsConnection_FlushTimeout(connection, 1000) }
+            if listening { flushSubscriptions() }
         }
         for action in actions {
             switch action {
@@ -130,6 +133,23 @@ public final class NATSBus: @unchecked Sendable {
             }
         }
     }
+
+    /// The flush that `publish` waits on before a subscribe is answered. With
+    /// nats-server hung (stopped, not gone: the client still thinks it is connected),
+    /// each one waited out its whole second on the engine's thread, and a node with a
+    /// sign-in or two a second answered everyone a second late (a cluster review). After
+    /// one times out, the next `flushPauseNanoseconds` go without: the subscription is
+    /// still sent, and the sweep reads what the node misses meanwhile.
+    private func flushSubscriptions() {
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= flushPausedUntil, natsConnection_Status(connection) == NATS_CONN_STATUS_CONNECTED else { return }
+        if natsConnection_FlushTimeout(connection, 1000) != NATS_OK {
+            flushPausedUntil = now + Self.flushPauseNanoseconds
+            log.warning("bus: nats-server did not answer a flush within 1 s; subscribing without waiting for it for 5 s")
+        }
+    }
+
+    private static let flushPauseNanoseconds: UInt64 = 5_000_000_000
 
     /// This node's presence in a conversation (from the service thread: the C client's
     /// publish is thread-safe). The subject is already listened to: the engine's

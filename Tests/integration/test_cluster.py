@@ -482,3 +482,23 @@ async def test_a_node_waits_for_a_locked_conversation_a_bounded_time(cluster, po
             holder.wait(5)
         for e in envs:
             await e.__aexit__(None, None, None)
+
+
+async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(cluster):
+    """A cluster review: with nats-server stopped (SIGSTOP: hung, not gone), each
+    sign-in waited a whole second for a flush on the engine's thread, and everyone on
+    the node waited with it. After one such wait the node subscribes without waiting
+    for a few seconds."""
+    nats, nodes = cluster
+    env = Env(nodes[1])
+    try:
+        await env.register("Warm")  # the node has subscribed once already
+        nats.proc.send_signal(signal.SIGSTOP)
+        start = time.monotonic()
+        for i in range(4):
+            await env.register(f"Newcomer {i}")
+        took = time.monotonic() - start
+        assert took < 3, f"4 sign-ins took {took:.1f} s with nats-server hung"
+    finally:
+        nats.proc.send_signal(signal.SIGCONT)
+        await env.__aexit__(None, None, None)
