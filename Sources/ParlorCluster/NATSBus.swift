@@ -75,8 +75,23 @@ public final class NATSBus: @unchecked Sendable {
             guard let c else { return }
             Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().back()
         }, context), "NATS reconnect handler")
+        // A node (re)started while nats-server was down refused to start, and systemd
+        // restarted it every 2 s for as long as the outage lasted (a cluster review). It
+        // now starts without the bus, as a node cut off from it runs, and joins it when
+        // nats-server answers ("bus back").
+        try Self.check(natsOptions_SetRetryOnFailedConnect(opts, true, { _, c in
+            guard let c else { return }
+            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().back()
+        }, context), "NATS connect retries")
         var nc: OpaquePointer?
-        try Self.check(natsConnection_Connect(&nc, opts), "cannot connect to NATS at \(Self.redacted(url))")
+        let status = natsConnection_Connect(&nc, opts)
+        if status == NATS_NOT_YET_CONNECTED, let nc {
+            connection = nc
+            log.warning("bus not reached: nats-server at \(Self.redacted(url)) does not answer; this node serves without it (messages from other nodes a second late) until it does",
+                        metadata: ["node": "\(nodeId)"])
+            return
+        }
+        try Self.check(status, "cannot connect to NATS at \(Self.redacted(url))")
         connection = nc!
         log.info("bus connected", metadata: ["nats": "\(Self.redacted(url))", "node": "\(nodeId)"])
     }

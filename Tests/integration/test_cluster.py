@@ -502,3 +502,34 @@ async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(clus
     finally:
         nats.proc.send_signal(signal.SIGCONT)
         await env.__aexit__(None, None, None)
+
+
+async def test_a_node_started_while_nats_is_down_serves_and_joins_the_bus_later(tmp_path, public_dir, postgres):
+    """A cluster review: a node (re)started during a NATS outage refused to start, and
+    systemd restarted it every 2 s until nats-server was back. It now serves without
+    the bus, says so, and joins it once nats-server answers."""
+    nats = Nats(tmp_path)  # not started yet
+    url = postgres.new_database()
+    nodes = [ParlorServer(tmp_path / "data", public_dir, name=f"late{i}", store_url=url, extra_args=["--bus", nats.url])
+             for i in range(2)]
+    envs = [Env(n) for n in nodes]
+    try:
+        nodes[0].start()
+        assert any("bus not reached" in line for line in nodes[0].wait_for_log(lambda line: "bus not reached" in line))
+        ana = await envs[0].register("Ana")
+        cid, _ = await envs[0].conversation(ana)
+        assert (await ana.send_text(cid, "served without the bus"))["seq"] == 1
+        nats.start()
+        assert any("bus back" in line for line in nodes[0].wait_for_log(lambda line: "bus back" in line, timeout=15))
+        nodes[1].start()
+        tab = await envs[1].login(ana.token, "ana-on-node1")
+        await tab.subscribe(cid)
+        await ana.call("conversations.rename", conversationId=cid, title="Heard over the bus")
+        await tab.wait_for(lambda e: e.get("type") == "conversation" and e["conversation"]["title"] == "Heard over the bus",
+                           desc="the rename", timeout=5)
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+        for n in nodes:
+            n.stop()
+        nats.stop()

@@ -6,7 +6,7 @@
 extension Engine {
     func send(conversationId cid: String, clientId: String, content: MessageContent, id: String?,
               conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
-        if lockTimedOut.contains(cid) { throw ParlorError.serverBusy(retryAfterMs: Self.lockedRetryMs) }
+        if !lockTimedOut.isEmpty, lockTimedOut.contains(cid) { throw ParlorError.serverBusy(retryAfterMs: Self.lockedRetryMs) }
         try limit(\.sends, userId, "messages")
         try requireMember(cid, userId, tx)
         let body = content.bodyJSON
