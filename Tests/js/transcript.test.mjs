@@ -108,16 +108,20 @@ test("stickers stuck onto a loaded bubble travel with it", () => {
   assert.equal(rows[0].stickers[0].seq, 2);
 });
 
-test("unread counts others' current messages after the last read one", () => {
+test("unread counts others' current messages after the last read one and one's own last", () => {
   let t = emptyTranscript();
   t = applyMessage(t, text(1), undefined, ME);
-  t = applyMessage(t, text(2, ME), undefined, ME);
-  t = applyMessage(t, app(3, "s", 1), undefined, ME);
-  t = applyMessage(t, app(4, "s", 2), { seq: 3, summary: "x" }, ME);
-  t = applyMessage(t, text(5), undefined, ME);
-  assert.equal(unreadCount(t, 0, ME), 3); // 1, 4, 5
-  assert.equal(unreadCount(t, 4, ME), 1);
-  assert.equal(unreadCount(t, 5, ME), 0);
+  t = applyMessage(t, app(2, "s", 1), undefined, ME);
+  t = applyMessage(t, app(3, "s", 2), { seq: 2, summary: "x" }, ME);
+  t = applyMessage(t, text(4), undefined, ME);
+  assert.equal(unreadCount(t, 0, ME), 3); // 1, 3, 4
+  assert.equal(unreadCount(t, 3, ME), 1);
+  assert.equal(unreadCount(t, 4, ME), 0);
+  // a reply of one's own (from another device: this one's read mark is still 0)
+  t = applyMessage(t, text(5, ME), undefined, ME);
+  assert.equal(unreadCount(t, 0, ME), 0);
+  t = applyMessage(t, text(6), undefined, ME);
+  assert.equal(unreadCount(t, 0, ME), 1);
 });
 
 test("a refused app move is dropped once its app has something staged", () => {

@@ -380,8 +380,11 @@ export function transcriptRows(t) {
 }
 
 /**
- * Messages from others, after `lastReadSeq`, that are still current (a session
- * updated three times while you were away counts once).
+ * Messages from others, after `lastReadSeq` and after one's own last message, that
+ * are still current (a session updated three times while you were away counts once).
+ * One's own message, sent from another device too, says what came before was read:
+ * read marks are this browser's, and a reply on the phone left the laptop's badge
+ * (a review of one person on two devices; a newly linked device counted all history).
  * @param {Transcript} t
  * @param {number} lastReadSeq
  * @param {string} selfId
@@ -390,8 +393,8 @@ export function unreadCount(t, lastReadSeq, selfId) {
   let n = 0;
   for (let i = t.messages.length - 1; i >= 0; i--) {
     const m = t.messages[i];
-    if (m.seq <= lastReadSeq) break;
-    if (m.sender !== selfId && m.supersededBy === undefined && m.kind !== "deleted") n++;
+    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) break;
+    if (m.supersededBy === undefined && m.kind !== "deleted") n++;
   }
   return n;
 }
