@@ -413,6 +413,12 @@ function render() {
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {
     chat.header.render(conv, s.user?.id, s.presence[id]);
     chat.setLeft(conv.left ? (conv.left === "removed" ? "You were removed from this conversation: you can read it, but no longer send to it." : "You left this conversation: you can read it, but no longer send to it.") : null);
+    // left on another device (or removed) with an app open here: nothing of it can be sent any more
+    if (conv.left) {
+      if (pane.activeAppId) pane.close();
+      if (chat.drawer.open) setDrawer(false);
+      for (const item of outgoing.staged(id)) outgoing.remove(id, item.key);
+    }
   }
   if (parts.has("conversations") && members.open) {
     const c = store.conversation(members.conversationId);

@@ -7,7 +7,8 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, send_text, shot
+from conftest import create_conversation, frame, install_app, pane_ready, send_text, shot
+import test_app_partylist as party
 
 
 def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
@@ -131,6 +132,29 @@ def test_remove_a_member_and_delete_messages_live(people):
     ben.locator("#confirm").get_by_role("button", name="Leave").click()
     expect(ben.locator("#left-banner")).to_contain_text("You left")
     expect(ana.locator("#chat-presence")).to_have_text("Just you so far — invite someone")
+
+
+def test_removed_with_an_app_open_the_app_closes_and_nothing_stays_to_send(people):
+    """A review of one person on two devices: Ana left on her laptop while her phone
+    had Party list open, and the phone kept the pane ("Ready: press Send") and a staged
+    list with no Send button left to press. Removed by the creator, the same."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Party planning")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    install_app(ben, party.APP)
+    party.send_new_list(ben)
+    party.current_bubble(ben).locator(".app-bubble, .live-open").first.click()
+    pane_ready(ben, "expanded")
+    party.add(ben, "Wine")
+    frame(ben).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(ben, "compact")
+    expect(party.staged(ben)).to_be_visible()
+    ana.get_by_role("button", name="Members and settings of this conversation").click()
+    ana.get_by_role("button", name="Remove Ben").click()
+    ana.locator("#confirm").get_by_role("button", name="Remove").click()
+    expect(ben.locator("#left-banner")).to_contain_text("You were removed")
+    expect(ben.locator("#app-pane")).to_be_hidden()
+    expect(party.staged(ben)).to_have_count(0)
 
 
 def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
