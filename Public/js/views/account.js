@@ -124,6 +124,7 @@ export class AccountDialog {
   async addDevice() {
     const r = await this.run(this.api.createLink);
     if (!r) return;
+    const known = new Set([...this.list.querySelectorAll(".device")].map((row) => row.dataset.deviceId));
     const field = h("input", { id: "device-link", readonly: true, value: r.link });
     const status = h("p", { role: "status", "aria-live": "polite" });
     this.linkBox.replaceChildren(
@@ -136,5 +137,33 @@ export class AccountDialog {
         } }, "Copy link")),
       status);
     this.linkBox.hidden = false;
+    this.watchForNewDevice(r, known);
+  }
+
+  /**
+   * While the link shows, asks every few seconds whether a device came in: the panel
+   * went on showing a used code as if it still worked (a review of one person on two
+   * devices). A few small requests, only while this dialog shows this link.
+   */
+  async watchForNewDevice(link, known) {
+    const box = this.linkBox.firstChild;
+    const showing = () => this.dialog.open && !this.linkBox.hidden && this.linkBox.firstChild === box && Date.now() < link.expiresAt;
+    while (showing()) {
+      await new Promise((resolve) => setTimeout(resolve, NEW_DEVICE_POLL_MS));
+      if (!showing()) return;
+      let devices;
+      try {
+        devices = await this.api.devices();
+      } catch {
+        continue;
+      }
+      const added = devices.find((d) => !known.has(d.id));
+      if (!added || !showing()) continue;
+      this.renderDevices(devices);
+      this.linkBox.replaceChildren(h("p", { role: "status" }, `“${added.name}” was added. The link and its code are used up: Add a device makes new ones.`));
+      return;
+    }
   }
 }
+
+const NEW_DEVICE_POLL_MS = 2000;
