@@ -69,6 +69,12 @@ test("conversation list: upsert, activity to the top, members, presence", () => 
   assert.equal(list[0].lastSeq, 6);
   list = touchConversation(list, "a", { seq: 1, kind: "text", text: "old" });
   assert.deepEqual(list.map((c) => c.id), ["a", "b"]);
+  // an old message (a new device's resume replays it) goes where its time puts it
+  let order = [{ id: "quiet", createdAt: 200 }, { id: "chatty", createdAt: 100 }];
+  order = touchConversation(order, "chatty", { seq: 3, kind: "text", text: "before quiet was made", createdAt: 150 });
+  assert.deepEqual(order.map((c) => c.id), ["quiet", "chatty"]);
+  order = touchConversation(order, "chatty", { seq: 4, kind: "text", text: "now", createdAt: 300 });
+  assert.deepEqual(order.map((c) => c.id), ["chatty", "quiet"]);
   list = applyMember(list, "a", { userId: "u2", name: "Ben" });
   list = applyMember(list, "a", { userId: "u1", name: "Ana B." });
   assert.deepEqual(list[0].members.map((m) => m.name), ["Ana B.", "Ben"]);

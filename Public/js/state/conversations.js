@@ -38,7 +38,17 @@ export function touchConversation(list, conversationId, message) {
     next[i] = updated;
     return next;
   }
-  return [updated, ...list.slice(0, i), ...list.slice(i + 1)];
+  // By when it was said, not when it arrived: a new device's resume replays old messages,
+  // which put their conversations above ones active since (a review of two devices)
+  const at = message.createdAt ?? Infinity;
+  const rest = [...list.slice(0, i), ...list.slice(i + 1)];
+  const j = rest.findIndex((o) => lastActive(o) <= at);
+  return j < 0 ? [...rest, updated] : [...rest.slice(0, j), updated, ...rest.slice(j)];
+}
+
+/** When a conversation last had news, as far as this page knows. */
+function lastActive(c) {
+  return c.lastMessage?.createdAt ?? c.createdAt ?? 0;
 }
 
 /**
