@@ -532,7 +532,9 @@ function failed({ conversationId = undefined, item, error }) {
     const appId = item?.message?.appId || item?.appId || "";
     if (id !== store.state.currentId || !hasConflict(store.transcript(id), appId)) return;
     conflictNotice = { conversationId: id, appId };
-    chat.composer.showNotice(`${catalog.name(appId)}: someone else played first, so your move was not sent. Open it to try again.`);
+    // the move that went first may be one's own, from another tab or device
+    const first = error.current?.sender && error.current.sender === store.state.user?.id ? "you moved first on another device or tab" : "someone else played first";
+    chat.composer.showNotice(`${catalog.name(appId)}: ${first}, so your move was not sent. Open it to try again.`);
   } else if (error.code !== "cancelled") {
     announce(`Not sent: ${errorText(error)}`);
   }
