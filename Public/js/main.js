@@ -513,6 +513,12 @@ sync.addEventListener("message", (e) => {
   if (news && m.sender !== store.state.user?.id) pane.noteNews(conversationId, store.memberName(conversationId, m.sender));
 });
 sync.addEventListener("member", (e) => pane.membersChanged(e.detail.conversationId));
+// this user's app storage changed (on another device): the open app of it is told
+sync.addEventListener("appdata", (e) => pane.storageChanged(e.detail));
+// a new recovery key was made on another device: the old one it may show is dead
+sync.addEventListener("recoverykeyreplaced", () => {
+  if (recovery.dialog.open) recovery.dialog.close();
+});
 sync.addEventListener("sendfailed", (e) => failed(e.detail));
 sync.addEventListener("ratelimited", (e) =>
   announce(`${errorText({ code: e.detail.code, retryAfterMs: e.detail.retryInMs })} Your message will be sent then.`));

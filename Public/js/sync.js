@@ -77,6 +77,9 @@ export class Sync extends EventTarget {
     client.addEventListener("member", (e) => this.onMember(e.detail));
     client.addEventListener("conversation", (e) => this.onConversation(e.detail));
     client.addEventListener("presence", (e) => this.onPresence(e.detail));
+    client.addEventListener("appdata", (e) => this.onAppData(e.detail));
+    client.addEventListener("apps", (e) => this.store.update(["apps"], () => ({ installedApps: e.detail.installedApps })));
+    client.addEventListener("recovery", (e) => this.onRecovery(e.detail));
   }
 
   async onReady({ user, installedApps, token, recoveryKey, device }) {
@@ -146,8 +149,28 @@ export class Sync extends EventTarget {
     this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({
       conversations: applyMember(s.conversations, conversationId, member, { change, memberCount, by, selfId }),
     }));
+    // renamed on another device: the name this page shows as its own follows
+    if (change === "renamed" && member.userId === selfId && member.name !== this.store.state.user.name)
+      this.store.update(["user"], (s) => ({ user: { ...s.user, name: member.name } }));
     this.participantMaps.memberChanged(conversationId, member);
     this.dispatchEvent(new CustomEvent("member", { detail: { conversationId, member, change, by, self: member.userId === selfId } }));
+  }
+
+  /** This user's app storage changed (another device, or this page's own echo): see AppData.heard. */
+  onAppData({ appId, key, value }) {
+    if (!this.storage.heard(appId, key, value ?? null)) return;
+    this.dispatchEvent(new CustomEvent("appdata", { detail: { appId, key, value: value ?? null } }));
+  }
+
+  /**
+   * A new recovery key was made. On another device the one this browser kept to remind
+   * the person to save it is dead now: forgotten, and the reminder goes.
+   */
+  onRecovery({ deviceId }) {
+    const here = this.store.state.device?.id;
+    if (deviceId && here && deviceId === here) return;
+    if (this.store.recoveryKey || this.store.state.unsavedRecoveryKey) this.store.saveRecoveryKey(null);
+    this.dispatchEvent(new CustomEvent("recoverykeyreplaced"));
   }
 
   onPresence(frame) {

@@ -7,7 +7,8 @@
 //   resizing:    willTransition(to) → (pane resized) → didTransition(to)
 //   closing:     willResignActive → (pane hidden) → didResignActive
 //   while active: didSelect, didReceive, didStartSending, didCancelSending,
-//                 didFailSending, didSendWhileClosed (after didBecomeActive or didSelect)
+//                 didFailSending, didSendWhileClosed, storageDidChange
+//                 (after didBecomeActive or didSelect)
 
 import { AppBridge } from "./bridge.js";
 import { Conversation, SessionConflictError } from "./conversation.js";
@@ -55,6 +56,14 @@ export class MessagesAppViewController {
    * kept of that move (a draft) as if you had seen it go.
    */
   didSendWhileClosed(message, conversation) {}
+  /**
+   * This user's storage of this app changed on another of their devices (or tabs)
+   * while the app is active: `key` now holds `value` (null: removed). What
+   * `storage.get` reads is already the new value. Show it; a value you keep in
+   * memory and write back whole (a list, a set) should merge with it, not
+   * overwrite it. Not called for this app's own writes.
+   */
+  storageDidChange(key, value) {}
   /**
    * A move of this app was refused because someone moved its session first,
    * and the app was not there to hear it (closed before the refusal came
@@ -172,6 +181,8 @@ export function start(controller, win = globalThis.window) {
       case "conversationDidChange":
         conversation?._update(data.conversation);
         return undefined;
+      case "storageDidChange":
+        return controller.storageDidChange(data.key, data.value ?? null);
       case "contentSizeThatFits":
         return controller.contentSizeThatFits({ width: data.width });
       default:

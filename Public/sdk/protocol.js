@@ -32,6 +32,7 @@ export const HOOKS = Object.freeze([
   "didSendWhileClosed",
   "contentSizeThatFits",
   "conversationDidChange",
+  "storageDidChange",
 ]);
 
 export const NOTICES = Object.freeze(["focused", "escape"]);

@@ -80,3 +80,47 @@ async def test_app_storage_follows_the_user_across_connections(server):
         await phone.call("appdata.set", appId="testapp", key="stickers", value=None)
         assert (await ana.call("appdata.get", appId="testapp"))["data"] == {}
         await ana.expect_error("appdata.set", "too_long", appId="testapp", key="k", value="x" * 17000)
+
+
+async def test_a_storage_write_reaches_every_connection_of_the_user(server):
+    """appdata.set answered only the asking connection: a phone with the app open kept
+    the old value, and its next whole-value write erased the laptop's (a two-device
+    review). Every connection of the user hears an appdata event; nobody else does."""
+    async with Env(server) as env:
+        laptop = await env.register("Ana")
+        phone = await env.login(laptop.token, "ana_phone")
+        ben = await env.register("Ben")
+        await laptop.call("appdata.set", appId="testapp", key="owned", value=["cat", {"n": 1.5}])
+        ev = await phone.wait_event("appdata", appId="testapp", key="owned")
+        assert ev["value"] == ["cat", {"n": 1.5}]
+        ev = await laptop.wait_event("appdata", appId="testapp", key="owned")
+        assert ev["value"] == ["cat", {"n": 1.5}], "the writer hears it too, after its result"
+        await phone.call("appdata.set", appId="testapp", key="owned", value=None)
+        ev = await laptop.wait_event("appdata", appId="testapp", key="owned")
+        assert "value" in ev and ev["value"] is None, "a removal says null"
+        # a refused write tells nobody
+        await laptop.expect_error("appdata.set", "too_long", appId="testapp", key="k", value="x" * 17000)
+        await laptop.call("ping")
+        await phone.call("ping")
+        assert not [e for e in phone.events if e.get("type") == "appdata" and e.get("key") == "k"]
+        assert not [e for e in ben.events if e.get("type") == "appdata"], "another user hears nothing"
+
+
+async def test_an_install_reaches_every_connection_of_the_user(server):
+    """apps.install answered only the asker: the other device showed the app as not
+    installed until a reload."""
+    async with Env(server) as env:
+        laptop = await env.register("Ana")
+        phone = await env.login(laptop.token, "ana_phone")
+        ben = await env.register("Ben")
+        await laptop.call("apps.install", appId="testapp")
+        ev = await phone.wait_event("apps")
+        assert ev["installedApps"] == ["testapp"]
+        await phone.call("apps.install", appId="testapp2")
+        ev = await laptop.wait_event("apps", installedApps=["testapp"])  # its own, first
+        ev = await laptop.wait_for(lambda e: e.get("type") == "apps" and "testapp2" in e.get("installedApps", []))
+        assert sorted(ev["installedApps"]) == ["testapp", "testapp2"]
+        await laptop.call("apps.uninstall", appId="testapp")
+        ev = await phone.wait_for(lambda e: e.get("type") == "apps" and e.get("installedApps") == ["testapp2"])
+        await ben.call("ping")
+        assert not [e for e in ben.events if e.get("type") == "apps"], "another user hears nothing"

@@ -484,6 +484,26 @@ async def test_a_node_waits_for_a_locked_conversation_a_bounded_time(cluster, po
             await e.__aexit__(None, None, None)
 
 
+async def test_one_users_storage_apps_and_recovery_key_reach_their_connection_on_another_node(cluster):
+    """appdata, apps and recovery events go to every connection of the user: the one on
+    another node hears them through the bus (a two-device review)."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        laptop = await envs[0].register("Ana")
+        phone = await envs[1].login(laptop.token, "ana_phone_on_node1")
+        await laptop.call("appdata.set", appId="testapp", key="owned", value=["cat"])
+        ev = await phone.wait_event("appdata", appId="testapp", key="owned")
+        assert ev["value"] == ["cat"]
+        await laptop.call("apps.install", appId="testapp")
+        assert (await phone.wait_event("apps"))["installedApps"] == ["testapp"]
+        await laptop.call("recovery.create")
+        await phone.wait_event("recovery")
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
 async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(cluster):
     """A cluster review: with nats-server stopped (SIGSTOP: hung, not gone), each
     sign-in waited a whole second for a flush on the engine's thread, and everyone on

@@ -126,3 +126,26 @@ async def test_signing_out_everywhere_ends_the_links_not_yet_used(server):
         await ana.call("devices.revokeAll", keepThis=True)
         c = await env.connect("mallory-again")
         await c.expect_error("device.link", "invalid_link", code=link["code"])
+
+
+async def test_a_new_recovery_key_is_told_to_every_device_of_the_user(server):
+    """A new key made on the laptop left the phone reminding the person to save the old,
+    dead one (a two-device review): every connection of the user hears a recovery event
+    naming the device that made it; another user hears nothing."""
+    async with Env(server) as env:
+        laptop = await env.connect("laptop")
+        r = await laptop.call("register", name="Ana", deviceName="Laptop")
+        laptop.user, laptop.token = r["user"], r["token"]
+        laptop_device = r["device"]["id"]
+        link = await laptop.call("devices.createLink")
+        phone, pr = await link_in(env, link["token"], "phone", deviceName="Phone")
+        assert pr["device"]["id"] != laptop_device
+        ben = await env.register("Ben")
+
+        await laptop.call("recovery.create")
+        ev = await phone.wait_event("recovery")
+        assert ev["deviceId"] == laptop_device
+        ev = await laptop.wait_event("recovery")
+        assert ev["deviceId"] == laptop_device, "the maker hears it too, and can tell it is its own"
+        await ben.call("ping")
+        assert not [e for e in ben.events if e.get("type") == "recovery"]

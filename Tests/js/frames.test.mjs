@@ -81,3 +81,15 @@ test("client ids are unique, and sort in the order they were made (UUID version 
   assert.deepEqual([...burst].sort(), burst);
   assert.equal(new Set(burst).size, burst.length);
 });
+
+test("the events of one user's devices: app storage, installed apps, a new recovery key", () => {
+  assert.equal(ok({ type: "appdata", appId: "iconstore", key: "owned", value: ["cat"] }).ok, true);
+  assert.equal(ok({ type: "appdata", appId: "iconstore", key: "owned", value: null }).ok, true);
+  assert.equal(ok({ type: "apps", installedApps: ["iconstore"] }).ok, true);
+  assert.equal(ok({ type: "recovery", deviceId: "d1" }).ok, true);
+  assert.equal(ok({ type: "appdata", appId: "", key: "owned", value: 1 }).ok, false);
+  assert.equal(ok({ type: "appdata", appId: "iconstore", key: 5, value: 1 }).ok, false);
+  assert.equal(ok({ type: "appdata", appId: "iconstore", key: "owned" }).ok, false);
+  assert.equal(ok({ type: "apps", installedApps: [1] }).ok, false);
+  assert.equal(ok({ type: "recovery", deviceId: 7 }).ok, false);
+});

@@ -249,3 +249,24 @@ test("shorten cuts between characters; the SDK sends an app's texts well-formed,
   await tick();
   assert.equal(lastCall(toHost).args.text, "hi \ufffd");
 });
+
+test("storageDidChange: a key changed on another device reaches the app's hook; the default does nothing", async () => {
+  const { start } = await import("../../Public/sdk/controller.js");
+  const conv = { localParticipantIdentifier: "pAna", remoteParticipantIdentifiers: [], selectedMessage: null };
+  class Watcher extends MessagesAppViewController {
+    storageDidChange(key, value) { this.got = [key, value]; }
+  }
+  for (const app of [new Watcher(), new MessagesAppViewController()]) {
+    const { win, toHost, fromHost } = fakeWindow();
+    start(app, win);
+    fromHost({ parlor: 1, type: "event", id: 1, name: "willBecomeActive", data: { style: "compact", conversation: conv } });
+    fromHost({ parlor: 1, type: "event", id: 2, name: "didBecomeActive", data: {} });
+    fromHost({ parlor: 1, type: "event", id: 3, name: "storageDidChange", data: { key: "owned", value: ["cat", "dog"] } });
+    await tick();
+    assert.ok(toHost.some((m) => m.type === "ack" && m.re === 3), "acknowledged, so the host goes on");
+    if (app instanceof Watcher) assert.deepEqual(app.got, ["owned", ["cat", "dog"]]);
+    fromHost({ parlor: 1, type: "event", id: 4, name: "storageDidChange", data: { key: "owned" } });
+    await tick();
+    if (app instanceof Watcher) assert.deepEqual(app.got, ["owned", null], "removed: null");
+  }
+});

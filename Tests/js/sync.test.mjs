@@ -577,3 +577,79 @@ test("app storage keeps values as JSON at once, as they read back after a reload
   await written;
   assert.deepEqual(store.state.appData.quiz, { k: { d: "1970-01-01T00:00:00.000Z", n: null, m: {} } });
 });
+
+test("app storage follows writes made on another device; this page's own write on its way or waiting wins over an echo", async () => {
+  const { store, client, sync } = inConversation();
+  const told = [];
+  sync.addEventListener("appdata", (e) => told.push(e.detail));
+  sync.appData("iconstore");
+  asked(client, "appdata.get")[0].resolve({ data: { owned: ["cat"] } });
+  await tick();
+  // bought on the laptop: the phone's held copy follows, and the open app is told
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: ["cat", "dog"] });
+  assert.deepEqual(store.state.appData.iconstore, { owned: ["cat", "dog"] });
+  assert.deepEqual(await sync.appData("iconstore"), { owned: ["cat", "dog"] }, "what the app reads now");
+  assert.deepEqual(told, [{ appId: "iconstore", key: "owned", value: ["cat", "dog"] }]);
+  assert.equal(asked(client, "appdata.get").length, 1, "no new read");
+  // removed elsewhere
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: null });
+  assert.deepEqual(store.state.appData.iconstore, {});
+  assert.equal(told.length, 2);
+
+  // this page's own write on its way, another waiting: the echoes and the other device's older value do not roll it back
+  const first = sync.setAppData("iconstore", "owned", ["a"]);
+  const second = sync.setAppData("iconstore", "owned", ["a", "b"]);
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: ["x"] });
+  assert.equal(told.length, 2, "ignored while this page writes the key");
+  asked(client, "appdata.set")[0].resolve({});
+  await first;
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: ["a"] }); // the echo of the first
+  await tick();
+  asked(client, "appdata.set")[1].resolve({});
+  await second;
+  assert.deepEqual(store.state.appData.iconstore, { owned: ["a", "b"] });
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: ["a", "b"] }); // the echo of the second
+  assert.deepEqual(store.state.appData.iconstore, { owned: ["a", "b"] });
+  assert.equal(told.length, 2, "an echo of what the page holds tells the app nothing");
+
+  // a write kept while offline waits to be sent: it wins too
+  store.savePendingAppData([{ appId: "iconstore", key: "owned", value: ["offline"] }]);
+  client.serverSends("appdata", { type: "appdata", appId: "iconstore", key: "owned", value: ["other"] });
+  assert.deepEqual(store.state.appData.iconstore, { owned: ["a", "b"] });
+  store.savePendingAppData([]);
+
+  // an app whose storage this page never read: nothing held to change, read fresh when asked
+  client.serverSends("appdata", { type: "appdata", appId: "wenderpic", key: "drafts", value: "x" });
+  assert.equal(store.state.appData.wenderpic, undefined);
+});
+
+test("an app installed or removed on another device is installed or removed here", () => {
+  const { store, client } = inConversation();
+  store.update(["apps"], () => ({ installedApps: ["iconstore"] }));
+  client.serverSends("apps", { type: "apps", installedApps: ["iconstore", "wenderpic"] });
+  assert.deepEqual(store.state.installedApps, ["iconstore", "wenderpic"]);
+});
+
+test("a new recovery key made on another device: the old unsaved one kept here is forgotten; one made here is kept", () => {
+  const { store, client, sync } = inConversation();
+  store.update(["user"], () => ({ device: { id: "dPhone" } }));
+  let replaced = 0;
+  sync.addEventListener("recoverykeyreplaced", () => replaced++);
+  store.saveRecoveryKey("NEWK-EYMA-DEHE-RE00");
+  client.serverSends("recovery", { type: "recovery", deviceId: "dPhone" });
+  assert.equal(store.recoveryKey, "NEWK-EYMA-DEHE-RE00", "this device made it: kept");
+  assert.equal(store.state.unsavedRecoveryKey, "NEWK-EYMA-DEHE-RE00");
+  client.serverSends("recovery", { type: "recovery", deviceId: "dLaptop" });
+  assert.equal(store.recoveryKey, null);
+  assert.equal(store.state.unsavedRecoveryKey, null, "the reminder goes");
+  assert.equal(replaced, 1);
+});
+
+test("renamed on another device: the name this page shows as its own follows", () => {
+  const { store, sync } = inConversation();
+  sync.onMember({ conversationId: C, member: { userId: ME.id, name: "Me Renamed" }, change: "renamed" });
+  assert.equal(store.state.user.name, "Me Renamed");
+  assert.equal(store.state.user.id, ME.id);
+  sync.onMember({ conversationId: C, member: { userId: ANA.userId, name: "Ana B" }, change: "renamed" });
+  assert.equal(store.state.user.name, "Me Renamed", "someone else's rename is theirs");
+});

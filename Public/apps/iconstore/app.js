@@ -63,6 +63,15 @@ class MessagesViewController extends MessagesAppViewController {
   }
 
   didReceive() { this.note("didReceive"); }
+
+  /** Bought (or the store changed) on another of this person's devices: shown here too. */
+  storageDidChange(key, value) {
+    this.note("storageDidChange");
+    if (key !== "owned") return;
+    this.owned = new Set(Array.isArray(value) ? value : []);
+    this.renderTable();
+    this.showOwnedInDetails();
+  }
   didStartSending() { this.note("didStartSending"); }
   didCancelSending() { this.note("didCancelSending"); }
 
@@ -197,24 +206,37 @@ class MessagesViewController extends MessagesAppViewController {
     row?.focus();
   }
 
+  /**
+   * Read-modify-write: the purchase is added to what storage holds now, not to the
+   * set this page read when it opened (bought on the phone, then on the laptop, the
+   * laptop's whole-list write erased the phone's purchase).
+   */
   async buy(icon, key) {
-    this.owned.add(key);
+    let owned;
     try {
-      await this.storage.set("owned", [...this.owned]);
+      owned = new Set((await this.storage.get("owned")) || []);
+      owned.add(key);
+      await this.storage.set("owned", [...owned]);
     } catch (error) {
-      this.owned.delete(key);
       this.toast(`The purchase did not go through: ${error.message}`);
       return;
     }
-    const buy = $("buy");
-    if (buy) {
-      buy.disabled = true;
-      buy.textContent = "Purchased ✓";
-    }
-    const note = $("owned-note");
-    if (note) note.hidden = false;
+    this.owned = owned;
+    this.showOwnedInDetails();
     this.renderTable();
     this.toast(`${icon.name} is yours.`);
+  }
+
+  /** The details' Buy button and note follow whether their icon is owned. */
+  showOwnedInDetails() {
+    const icon = this.selectedIcon;
+    const buy = $("buy");
+    if (!icon || !buy) return;
+    const owned = this.owned.has(icon.imageName || icon.name);
+    buy.disabled = owned;
+    buy.textContent = owned ? "Purchased ✓" : "Buy";
+    const note = $("owned-note");
+    if (note) note.hidden = !owned;
   }
 
   toast(text) {

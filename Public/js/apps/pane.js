@@ -427,6 +427,19 @@ export class AppPane extends EventTarget {
     this.frame?.hook("conversationDidChange", { conversation: this.conversationFor(undefined) });
   }
 
+  /**
+   * This user's storage of an app changed elsewhere (another device): the open app
+   * of it hears storageDidChange, while active, in turn with its other hooks.
+   */
+  storageChanged({ appId, key, value }) {
+    if (!this.state.active || this.state.appId !== appId) return;
+    const frame = this.frame;
+    this.enqueue(async () => {
+      if (!this.state.active || this.frame !== frame || this.state.appId !== appId) return;
+      await frame.hook("storageDidChange", { key, value });
+    });
+  }
+
   forwardSending(hook, { conversationId, item }) {
     if (!item.ref) return;
     const here = this.state.active && conversationId === this.conversationId && item.appId === this.state.appId;

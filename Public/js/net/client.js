@@ -16,6 +16,8 @@
 //              ("signed out"), or the account deactivated or deleted (the close's
 //              reason says which); the token is dead, so no reconnect
 //   "message" | "member" | "presence" | "playing" | "conversation"   detail: the event frame
+//   "appdata" | "apps" | "recovery"   detail: the event frame (this user's app storage,
+//              installed apps or recovery key changed, on this connection or another)
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 
 import { SUBPROTOCOL, parseFrame, resultProblem } from "./frames.js";

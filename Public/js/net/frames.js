@@ -125,6 +125,14 @@ function eventProblem(f) {
         return Object.values(f.sessions).every((l) => Array.isArray(l) && l.every(isId)) ? null : "sessions";
       }
       return isId(f.sessionId) && isId(f.userId) && typeof f.playing === "boolean" ? null : "playing";
+    case "appdata":
+      if (!isId(f.appId)) return "appId";
+      if (!isString(f.key) || f.key.length === 0) return "key";
+      return "value" in f ? null : "value";
+    case "apps":
+      return Array.isArray(f.installedApps) && f.installedApps.every(isString) ? null : "installedApps";
+    case "recovery":
+      return f.deviceId === undefined || f.deviceId === null || isId(f.deviceId) ? null : "deviceId";
     default:
       return "unknown event type";
   }

@@ -1,6 +1,7 @@
 // An app's per-user storage. It lives on the server so it follows the user to
 // every device; the store holds it as the server has it (asked for once per
-// app), and keeps a copy in this browser to read while offline. A write made
+// app, then kept current by the server's `appdata` events: heard), and keeps a
+// copy in this browser to read while offline. A write made
 // offline is kept here, in the copy and in a list of pending writes, and sent
 // once the page is signed in again (flushPending): an app's draft saved as it
 // closed, offline, was lost, and Ice Cream cut its sticker history down for good.
@@ -99,6 +100,25 @@ export class AppData {
       this.pend(appId, key, v);
     }
     this.store.saveAppData(appId, withValue(await this.get(appId), key, v));
+  }
+
+  /**
+   * An `appdata` event: a key written by this user, on another device or this page.
+   * The copy held here follows it, unless this page has its own write of that key
+   * on its way, waiting, or kept while offline: that write comes after and wins, and
+   * its echo must not roll the page back meanwhile. Returns whether the value held
+   * changed (an open app is then told); the echo of the page's own write does not.
+   */
+  heard(appId, key, value) {
+    if (this.writes.has(`${appId}\u0000${key}`)) return false;
+    if (this.store.pendingAppData().some((p) => p.appId === appId && p.key === key)) return false;
+    const held = this.store.state.appData[appId];
+    // not held yet: the next read asks the server, which has it
+    if (!held) return true;
+    const next = value === null || value === undefined ? null : value;
+    if (JSON.stringify(held[key] ?? null) === JSON.stringify(next)) return false;
+    this.store.saveAppData(appId, withValue(held, key, next));
+    return true;
   }
 
   /** Notes (or, with undefined, forgets) a write the server does not have yet. */

@@ -46,6 +46,11 @@ extension Engine {
             let key = Self.newRecoveryKey()
             try tx.setRecoveryHash(userId: userId, Self.recoveryHash(key))
             out.result(conn, id) { w in w.field("recoveryKey", key) }
+            // The old key is dead: another device that still shows it as unsaved forgets it.
+            out.actions.append(.toUser(userId: userId, Payload { w in
+                w.field("type", "recovery")
+                w.field("deviceId", current)
+            }))
 
         default:
             return

@@ -201,6 +201,7 @@ extension Engine {
             try tx.install(appId: appId, for: userId)
             let list = try tx.installedApps(of: userId)
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
+            out.actions.append(.toUser(userId: userId, appsEvent(list)))
 
         case .uninstallApp(let appId):
             // An installed app can always be removed, even once it is gone from the server.
@@ -210,6 +211,7 @@ extension Engine {
             try tx.uninstall(appId: appId, for: userId)
             let list = try tx.installedApps(of: userId)
             out.result(conn, id) { w in w.key("installedApps"); MessageJSON.strings(list, into: &w) }
+            out.actions.append(.toUser(userId: userId, appsEvent(list)))
 
         case .members(let cid, let userIds):
             try requireMember(cid, userId, tx)
@@ -247,6 +249,14 @@ extension Engine {
             try limit(\.appDataWrites, userId, "app storage writes")
             try setAppData(appId, key, value, userId, tx)
             out.result(conn, id) { _ in }
+            // Every page of this user (other devices, other nodes) holds the app's storage: it follows.
+            out.actions.append(.toUser(userId: userId, Payload { w in
+                w.field("type", "appdata")
+                w.field("appId", appId)
+                w.field("key", key)
+                w.key("value")
+                if let value { w.value(value) } else { w.null() }
+            }))
 
         case .playing(let cid, let sid, let on):
             try playing(cid, sid, on, id: id, conn: conn, userId: userId, tx, &out)
@@ -366,6 +376,14 @@ extension Engine {
         let p = Secrets.uuid()
         try tx.setParticipantId(p, userId: userId, appId: appId)
         return p
+    }
+
+    /// The user's installed apps, changed on one of their connections.
+    func appsEvent(_ list: [String]) -> Payload {
+        Payload { w in
+            w.field("type", "apps")
+            w.key("installedApps"); MessageJSON.strings(list, into: &w)
+        }
     }
 
     /// Tells a user's other tabs and devices about a conversation they now belong to.
