@@ -56,7 +56,7 @@ import Testing
             try db.execute(sql: "INSERT INTO t VALUES ('secret')")
         }
         func walSize() -> Int { ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int) ?? 0 }
-        let checkpointer = WALCheckpointer(databasePath: path, scrubRetry: 0.2)
+        let checkpointer = WALCheckpointer(databasePath: path, scrubEvery: 0, scrubRetry: 0.2)
 
         let reader = try DatabaseQueue(path: path)
         let holding = DispatchSemaphore(value: 0)

@@ -71,12 +71,18 @@ final class WALCheckpointer: @unchecked Sendable {
     private enum Cycle { case filling, copying, copied }
     private var cycle = Cycle.filling
 
-    /// A scrub that met a reader is tried again this much later.
+    /// A scrub is a whole checkpoint and a WAL begun again: one at most this often
+    /// (deletions every second on a busy server would otherwise undo the long cycles
+    /// above), and one that met a reader is tried again `scrubRetry` later.
+    private let scrubEvery: TimeInterval
     private let scrubRetry: TimeInterval
+    private var nextScrub = Date.distantPast
 
-    init(databasePath: String, backgroundAfterBytes: Int = defaultBackgroundAfterBytes, scrubRetry: TimeInterval = 10) {
+    init(databasePath: String, backgroundAfterBytes: Int = defaultBackgroundAfterBytes,
+         scrubEvery: TimeInterval = 10, scrubRetry: TimeInterval = 10) {
         path = databasePath
         self.backgroundAfterBytes = backgroundAfterBytes
+        self.scrubEvery = scrubEvery
         self.scrubRetry = scrubRetry
     }
 
@@ -123,14 +129,14 @@ final class WALCheckpointer: @unchecked Sendable {
             condition.lock()
             while !requested {
                 if scrubbed < scrubsAsked {
-                    // the last scrub met a reader: try again a while later
-                    if !condition.wait(until: Date(timeIntervalSinceNow: scrubRetry)) { requested = true }
+                    // a scrub waits its turn (`scrubEvery`, `scrubRetry`)
+                    if Date() >= nextScrub || !condition.wait(until: nextScrub) { break }
                 } else {
                     condition.wait()
                 }
             }
             requested = false
-            let scrubbing = scrubsAsked
+            let scrubbing = scrubbed < scrubsAsked && Date() >= nextScrub ? scrubsAsked : nil
             condition.unlock()
             if db == nil {
                 db = Self.connect(path)
@@ -154,10 +160,13 @@ final class WALCheckpointer: @unchecked Sendable {
                 condition.unlock()
                 if left <= Self.finishWithinPages { break }
             }
-            let emptied = scrubbing > scrubbed && Self.empty(db)
+            let emptied = scrubbing != nil && Self.empty(db)
             condition.lock()
             if cycle == .copying { cycle = .copied }
-            if emptied { scrubbed = scrubbing }
+            if let scrubbing {
+                if emptied { scrubbed = scrubbing }
+                nextScrub = Date(timeIntervalSinceNow: emptied ? scrubEvery : scrubRetry)
+            }
             condition.unlock()
         }
     }
@@ -167,12 +176,11 @@ final class WALCheckpointer: @unchecked Sendable {
     /// it keep it until the WAL is written over: up to `backgroundAfterBytes` later,
     /// weeks on a quiet server. A scrub copies every frame in and empties the WAL, on the
     /// checkpointer's thread, after a round has copied the bulk: the engine waits only
-    /// for the last few frames and a sync.
+    /// for the last few frames and a sync. Deletions close together share one.
     func scrub() {
         condition.lock()
         defer { condition.unlock() }
         scrubsAsked += 1
-        requested = true
         if !running {
             running = true
             startNamedThread("parlor-checkpt") { [self] in loop() }
