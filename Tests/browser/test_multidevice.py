@@ -163,3 +163,33 @@ def test_a_new_name_given_on_one_device_is_ones_own_name_on_the_other(people):
     phone.get_by_role("button", name="Change your name").click()
     expect(phone.locator("#rename-input")).to_have_value("Ana B.")
     assert not people.errors, people.errors
+
+
+def test_a_drawing_goes_on_where_it_was_left_even_with_wenderpic_open_on_the_other(people):
+    """WenderPic open on the laptop (compact) while the phone draws a new game: the
+    laptop's New Game then shows the phone's word and lines, not a word of its own
+    whose drafts it would have saved over the phone's (a two-device review)."""
+    import test_app_wenderpic as wp
+    laptop = people.join("Ana")
+    create_conversation(laptop, "Draw")
+    phone = add_device(people, laptop)
+    open_conversation(phone, "Draw")
+    install_app(laptop, wp.APP)
+    phone.reload()
+    open_conversation(phone, "Draw")
+    open_from_drawer(laptop, wp.APP)  # left open, compact
+    open_from_drawer(phone, wp.APP)
+    frame(phone).get_by_role("button", name="New Game").click()
+    pane_ready(phone, "expanded")
+    wp.drawn(phone)
+    word = frame(phone).locator("#word").inner_text().strip()
+    wp.draw_mouse(phone, wp.HOUSE)
+    left = wp.ink(phone)
+    assert left < 100
+    phone.locator("#app-pane .pane-bar").get_by_role("button", name=f"Collapse {wp.APP}").click()
+    pane_ready(phone, "compact")
+    frame(laptop).get_by_role("button", name="New Game").click()
+    pane_ready(laptop, "expanded")
+    wp.drawn(laptop)
+    expect(frame(laptop).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.IGNORECASE))
+    expect(frame(laptop).locator("#ink")).to_have_attribute("aria-valuenow", str(left))

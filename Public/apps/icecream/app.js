@@ -85,6 +85,13 @@ class IceCreamBuilder extends MessagesAppViewController {
     this.render();
   }
 
+  /** The sticker history changed on another device: this one shows (and later saves) that. */
+  storageDidChange(key, value) {
+    if (key !== HISTORY_KEY) return;
+    this.history = Array.isArray(value) ? value : [];
+    this.render();
+  }
+
   willTransition(style) {
     this.transitioningTo = style;
     this.render(style);

@@ -458,6 +458,16 @@ class WenderPic extends MessagesAppViewController {
     } catch {
       return;
     }
+    this.takeDrafts(saved);
+  }
+
+  /**
+   * Drafts as stored: fill in what this app does not hold (opening), or, `fromElsewhere`,
+   * take them over (another device drew, sent or started anew: the laptop left open
+   * wrote its old copy over the phone's lines as it closed, and offered a game the
+   * phone had sent as still to send). What is being drawn on screen here stays.
+   */
+  takeDrafts(saved, { fromElsewhere = false, keep = null } = {}) {
     if (!saved || typeof saved !== "object") return;
     const round = (text) => {
       try {
@@ -466,14 +476,22 @@ class WenderPic extends MessagesAppViewController {
         return [];
       }
     };
-    if (saved.fresh && typeof saved.fresh.word === "string" && saved.fresh.word && !this.fresh) {
-      this.fresh = { word: saved.fresh.word.slice(0, 40), draft: round(saved.fresh.ink) };
+    const fresh = saved.fresh && typeof saved.fresh.word === "string" && saved.fresh.word
+      ? { word: saved.fresh.word.slice(0, 40), draft: round(saved.fresh.ink) } : null;
+    if (fromElsewhere ? keep !== "fresh" : !this.fresh && fresh) this.fresh = fresh;
+    const games = saved.games && typeof saved.games === "object" ? saved.games : {};
+    if (fromElsewhere) for (const id of [...this.drafts.keys()]) if (id !== keep && !(id in games)) this.drafts.delete(id);
+    for (const [id, text] of Object.entries(games)) {
+      if (fromElsewhere ? id !== keep : !this.drafts.has(id)) this.drafts.set(id, round(text));
     }
-    if (saved.games && typeof saved.games === "object") {
-      for (const [id, text] of Object.entries(saved.games)) {
-        if (!this.drafts.has(id)) this.drafts.set(id, round(text));
-      }
-    }
+  }
+
+  storageDidChange(key, value) {
+    if (key !== DRAFTS_KEY) return;
+    const drawing = this.viewStyle === "expanded";
+    const keep = !drawing ? null : this.mode === "new" ? "fresh" : this.target?.session?.identifier ?? null;
+    this.takeDrafts(value, { fromElsewhere: true, keep });
+    if (!drawing) this.render();
   }
 
   async saveDrafts() {
