@@ -10,7 +10,8 @@ import Synchronization
 /// (`parlor.c.<id>`), that the conversation has new messages ("news": no body; every
 /// node reads them from PostgreSQL in seq order, Engine+Cluster.swift) and the
 /// conversation's other events as they are (renames, members). Events for one user
-/// (a conversation joined on another device) go on `parlor.u.<user>`. A node listens
+/// (a conversation joined on another device) go on `parlor.u.<user>`, and that they left
+/// or were removed from one on `parlor.l.<user>` (each node unsubscribes them there). A node listens
 /// only to the conversations its clients follow and the users signed in on it, and to
 /// sign-outs (a revoked device, a deactivated account), which close connections on
 /// every node.

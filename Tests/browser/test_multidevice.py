@@ -26,6 +26,15 @@ def add_device(people, ana):
     return phone
 
 
+def ana_on_two_devices(people, title):
+    """Ana's laptop with a conversation, and her phone added to it, showing it."""
+    laptop = people.join("Ana")
+    create_conversation(laptop, title)
+    phone = add_device(people, laptop)
+    open_conversation(phone, title)
+    return laptop, phone
+
+
 def open_conversation(page, title):
     page.locator(".me .name").wait_for(state="attached")
     if not page.locator("#chat-title", has_text=title).is_visible():
@@ -132,10 +141,7 @@ def test_a_new_recovery_key_made_on_one_device_ends_the_other_devices_reminder(p
 
 
 def test_an_app_installed_on_one_device_is_installed_on_the_other(people):
-    laptop = people.join("Ana")
-    create_conversation(laptop, "Apps")
-    phone = add_device(people, laptop)
-    open_conversation(phone, "Apps")
+    laptop, phone = ana_on_two_devices(people, "Apps")
     install_app(laptop, APP)
     open_from_drawer(phone, APP)  # no reload
     close_pane(phone)
@@ -151,10 +157,7 @@ def test_an_app_installed_on_one_device_is_installed_on_the_other(people):
 
 
 def test_a_new_name_given_on_one_device_is_ones_own_name_on_the_other(people):
-    laptop = people.join("Ana")
-    create_conversation(laptop, "Names")
-    phone = add_device(people, laptop)
-    open_conversation(phone, "Names")
+    laptop, phone = ana_on_two_devices(people, "Names")
     laptop.get_by_role("button", name="Change your name").click()
     laptop.locator("#rename-input").fill("Ana B.")
     laptop.locator("#rename button[type=submit]").click()
@@ -170,10 +173,7 @@ def test_a_drawing_goes_on_where_it_was_left_even_with_wenderpic_open_on_the_oth
     laptop's New Game then shows the phone's word and lines, not a word of its own
     whose drafts it would have saved over the phone's (a two-device review)."""
     import test_app_wenderpic as wp
-    laptop = people.join("Ana")
-    create_conversation(laptop, "Draw")
-    phone = add_device(people, laptop)
-    open_conversation(phone, "Draw")
+    laptop, phone = ana_on_two_devices(people, "Draw")
     install_app(laptop, wp.APP)
     phone.reload()
     open_conversation(phone, "Draw")
