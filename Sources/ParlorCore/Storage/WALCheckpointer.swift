@@ -140,7 +140,13 @@ final class WALCheckpointer: @unchecked Sendable {
             condition.unlock()
             if db == nil {
                 db = Self.connect(path)
-                guard db != nil else { continue }  // the engine's inline checkpoint still bounds the WAL
+                guard db != nil else {
+                    // the engine's inline checkpoint still bounds the WAL; a scrub waits
+                    condition.lock()
+                    nextScrub = Date(timeIntervalSinceNow: scrubRetry)
+                    condition.unlock()
+                    continue
+                }
             }
             // SQLite syncs the database file only after a round that reached the WAL's
             // last frame, which a round beside a busy writer never does: the pages it
