@@ -31,6 +31,7 @@ def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
     expect(ana.locator("#account .link-box")).to_contain_text("was added. The link and its code are used up")
     expect(ana.locator("#account .device")).to_have_count(2)
     expect(ana.locator("#device-code")).to_have_count(0)
+    shot(ana, "account-device-added")
     # a code typed on the welcome screen: a new link
     ana.get_by_role("button", name="Add a device").click()
     expect(ana.locator("#device-code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))
@@ -90,6 +91,7 @@ def test_a_device_signed_out_while_closed_forgets_the_account_when_opened(people
     again = context.new_page()
     again.goto(people.server.base + "/")
     expect(again.locator("#welcome .form-error")).to_contain_text("signed out while it was away")
+    shot(again, "signed-out-while-away")
     left = again.evaluate("() => Object.entries(localStorage)")
     assert not [k for k, v in left if "7788" in v or "half-typed" in v or k == "parlor.token"], left
 
