@@ -68,22 +68,13 @@ public final class NATSBus: @unchecked Sendable {
         // An operator saw nothing while nats-server was down (a cluster review): the
         // nodes went on, each on its own, with messages from the others a second late.
         let context = Unmanaged.passUnretained(linkLog).toOpaque()
-        try Self.check(natsOptions_SetDisconnectedCB(opts, { _, c in
-            guard let c else { return }
-            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().lost()
-        }, context), "NATS disconnect handler")
-        try Self.check(natsOptions_SetReconnectedCB(opts, { _, c in
-            guard let c else { return }
-            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().back()
-        }, context), "NATS reconnect handler")
+        try Self.check(natsOptions_SetDisconnectedCB(opts, busLost, context), "NATS disconnect handler")
+        try Self.check(natsOptions_SetReconnectedCB(opts, busBack, context), "NATS reconnect handler")
         // A node (re)started while nats-server was down refused to start, and systemd
         // restarted it every 2 s for as long as the outage lasted (a cluster review). It
         // now starts without the bus, as a node cut off from it runs, and joins it when
         // nats-server answers ("bus back").
-        try Self.check(natsOptions_SetRetryOnFailedConnect(opts, true, { _, c in
-            guard let c else { return }
-            Unmanaged<LinkLog>.fromOpaque(c).takeUnretainedValue().back()
-        }, context), "NATS connect retries")
+        try Self.check(natsOptions_SetRetryOnFailedConnect(opts, true, busBack, context), "NATS connect retries")
         var nc: OpaquePointer?
         let status = natsConnection_Connect(&nc, opts)
         if status == NATS_NOT_YET_CONNECTED, let nc {
@@ -270,4 +261,15 @@ private final class LinkLog: Sendable {
         log.warning("bus lost: nats-server is out of reach; messages from other nodes come from the database once a second, other nodes' presence lapses, until it is back")
     }
     func back() { log.notice("bus back: nats-server reached again") }
+}
+
+/// nats.c's connection handlers; `context` is the bus's LinkLog.
+private func busLost(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<LinkLog>.fromOpaque(context).takeUnretainedValue().lost()
+}
+
+private func busBack(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+    guard let context else { return }
+    Unmanaged<LinkLog>.fromOpaque(context).takeUnretainedValue().back()
 }

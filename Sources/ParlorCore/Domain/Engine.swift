@@ -159,9 +159,12 @@ public final class Engine {
                     case .sweep:
                         try runQueuedAdminCommands(tx, &out)
                         try collectImages(tx, &out)
-                        // What a lost bus message did not ring for is found within a second.
-                        if shared { try findNews(tx) }
-                        if shared { try checkSignIns(tx, &out) }
+                        // What a lost bus message did not ring for is found within a second,
+                        // a lost sign-out within ten.
+                        if shared {
+                            try findNews(tx)
+                            try checkSignIns(tx, &out)
+                        }
                     case .conversationNews(let cid):
                         if followed[cid] != nil { pendingConversations.insert(cid) }
                     case .signedOutElsewhere(let device, let user):
