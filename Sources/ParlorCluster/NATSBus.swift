@@ -10,8 +10,9 @@ import Synchronization
 /// (`parlor.c.<id>`), that the conversation has new messages ("news": no body; every
 /// node reads them from PostgreSQL in seq order, Engine+Cluster.swift) and the
 /// conversation's other events as they are (renames, members). Events for one user
-/// (a conversation joined on another device) go on `parlor.u.<user>`, and that they left
-/// or were removed from one on `parlor.l.<user>` (each node unsubscribes them there). A node listens
+/// (a conversation joined on another device) go on `parlor.u.<user>`. That one left or
+/// was removed from a conversation goes on its subject (kind "l"), before the member
+/// event: one subject is delivered in order, so the nodes unsubscribe them first. A node listens
 /// only to the conversations its clients follow and the users signed in on it, and to
 /// sign-outs (a revoked device, a deactivated account), which close connections on
 /// every node.
@@ -49,6 +50,7 @@ public final class NATSBus: @unchecked Sendable {
     private static let roomKind: UInt8 = UInt8(ascii: "b")
     private static let smallRoomKind: UInt8 = UInt8(ascii: "s")
     private static let presenceKind: UInt8 = UInt8(ascii: "p")
+    private static let leftKind: UInt8 = UInt8(ascii: "l")
 
     /// Connects, or throws a one-line reason. `name` names this node to nats-server.
     public init(url: String, name: String, log: Logger) throws {
@@ -126,7 +128,7 @@ public final class NATSBus: @unchecked Sendable {
             case .toUser(let userId, let payload):
                 send("parlor.u." + userId, nil, payload.json)
             case .left(let userId, let cid):
-                send("parlor.l." + userId, nil, Array(cid.utf8))
+                send("parlor.c." + cid, Self.leftKind, Array(userId.utf8))
             case .signedOut(let device, let user):
                 if let device { send("parlor.signout.device", nil, Array(device.utf8)) }
                 if let user { send("parlor.signout.user", nil, Array(user.utf8)) }
@@ -134,7 +136,6 @@ public final class NATSBus: @unchecked Sendable {
                 listening = listen("parlor.c." + cid) || listening
             case .authenticated(_, let userId):
                 listening = listen("parlor.u." + userId) || listening
-                listening = listen("parlor.l." + userId) || listening
             default:
                 continue
             }
@@ -216,6 +217,7 @@ public final class NATSBus: @unchecked Sendable {
             case Self.newsKind: h.news(cid)
             case Self.roomKind: h.events([.broadcast(conversationId: cid, payload)])
             case Self.smallRoomKind: h.events([.broadcastInSmallRoom(conversationId: cid, payload)])
+            case Self.leftKind: h.events([.left(userId: String(decoding: bytes.dropFirst(), as: UTF8.self), conversationId: cid)])
             case Self.presenceKind:
                 if let (node, state) = NodePresence.decode(bytes.dropFirst(), conversationId: cid) {
                     h.presence(node, state)
@@ -230,8 +232,6 @@ public final class NATSBus: @unchecked Sendable {
             h.signedOut(nil, String(decoding: bytes, as: UTF8.self))
         } else if subject.hasPrefix("parlor.u.") {
             h.events([.toUser(userId: String(subject.dropFirst(9)), Payload(json: bytes))])
-        } else if subject.hasPrefix("parlor.l.") {
-            h.events([.left(userId: String(subject.dropFirst(9)), conversationId: String(decoding: bytes, as: UTF8.self))])
         }
     }
 
