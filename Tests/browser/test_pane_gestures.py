@@ -59,11 +59,12 @@ def test_escape_inside_an_app_closes_the_pane_keyboard_only(people):
     ana.keyboard.press("Escape")
     pane_ready(ana, "compact")
     ana.frame_locator("#app-pane iframe").locator("button").first.focus()
-    # the key goes up once the pane is gone: its release sent to the frame being removed
-    # never returned (Playwright waited 240 s, once in a helper's runs under load)
+    # Only the key's press: Chromium sends its release to the frame that had the key,
+    # which the press removed, and never answers Playwright (240 s, in a fresh clone and
+    # in a helper's runs, also when the release waited for the pane to be gone). The
+    # pane acts on the press; the release is nobody's.
     ana.keyboard.down("Escape")
     expect(ana.locator("#app-pane")).to_be_hidden()
-    ana.keyboard.up("Escape")
     expect(ana.locator("#composer-input")).to_be_focused()
 
 
