@@ -125,7 +125,8 @@ public final class NATSBus: @unchecked Sendable {
                 send("parlor.c." + cid, Self.roomKind, payload.json)
             case .broadcastInSmallRoom(let cid, let payload):
                 send("parlor.c." + cid, Self.smallRoomKind, payload.json)
-            case .toUser(let userId, let payload):
+            case .toUser(let userId, let payload), .toUserExcept(let userId, _, let payload):
+                // The connection left out is this node's: there, every one hears it.
                 send("parlor.u." + userId, nil, payload.json)
             case .left(let userId, let cid):
                 send("parlor.c." + cid, Self.leftKind, Array(userId.utf8))

@@ -78,6 +78,17 @@ import Testing
         #expect(h.write(c3).payloads.isEmpty)
     }
 
+    @Test func eventsForAUsersOtherConnectionsSkipTheOneThatAsked() {
+        var h = LiveHarness()
+        let c1 = h.open(user: "ana")
+        let c2 = h.open(user: "ana")
+        let c3 = h.open(user: "ben")
+        _ = h.perform(.toUserExcept(userId: "ana", except: c1, LiveHarness.payload(#"{"type":"read"}"#)))
+        #expect(h.write(c1).payloads.isEmpty)
+        #expect(h.write(c2).payloads.count == 1)
+        #expect(h.write(c3).payloads.isEmpty)
+    }
+
     @Test func readingPausesAtTheInFlightWindowAndResumesAtHalf() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")

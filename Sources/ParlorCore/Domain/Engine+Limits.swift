@@ -11,6 +11,7 @@ struct EngineLimiters {
     var playing: RateLimiter
     var changes: RateLimiter
     var appDataWrites: RateLimiter
+    var readMarks: RateLimiter
     var historyBytes: RateLimiter
 
     init(_ s: EngineSettings) {
@@ -23,21 +24,22 @@ struct EngineLimiters {
         playing = RateLimiter(s.playingPerUser)
         changes = RateLimiter(s.changesPerUser)
         appDataWrites = RateLimiter(s.appDataWritesPerUser)
+        readMarks = RateLimiter(s.readMarksPerUser)
         historyBytes = RateLimiter(s.historyBytesPerUser)
     }
 
     mutating func commit() {
         registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
-        uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); historyBytes.commit()
+        uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); historyBytes.commit()
     }
 
     mutating func undo() {
         registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
-        uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); historyBytes.undo()
+        uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); historyBytes.undo()
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.historyBytes] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.historyBytes] {
             self[keyPath: kp].prune(now: now)
         }
     }

@@ -261,6 +261,20 @@ extension Engine {
         case .playing(let cid, let sid, let on):
             try playing(cid, sid, on, id: id, conn: conn, userId: userId, tx, &out)
 
+        case .markRead(let cid, let seq):
+            try limit(\.readMarks, userId, "read marks")
+            try requireMember(cid, userId, tx)
+            let mark = try tx.markRead(conversationId: cid, userId: userId, seq: seq)
+            out.result(conn, id) { _ in }
+            // Her other devices clear the conversation's unread count; nobody else hears.
+            if let mark {
+                out.actions.append(.toUserExcept(userId: userId, except: conn, Payload { w in
+                    w.field("type", "read")
+                    w.field("conversationId", cid)
+                    w.field("seq", mark)
+                }))
+            }
+
         case .participants(let cid, let appId):
             try requireApp(appId)
             try requireMember(cid, userId, tx)

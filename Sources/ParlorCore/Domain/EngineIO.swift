@@ -38,6 +38,9 @@ public enum EngineAction: Sendable {
     case broadcastInSmallRoom(conversationId: String, Payload)
     /// To every connection of one user (their other tabs and devices).
     case toUser(userId: String, Payload)
+    /// To every connection of one user but `except` (the one that told the server):
+    /// on other nodes, to all of the user's connections there.
+    case toUserExcept(userId: String, except: ConnectionID, Payload)
     /// Cluster mode: the user left or was removed from the conversation; the nodes
     /// their other connections are on stop delivering it to them (this node's
     /// `.unsubscribe`s did it here).

@@ -27,6 +27,10 @@ public struct EngineSettings: Sendable {
     /// Apps' storage writes (`appdata.set`): generous, as an app may save as the user
     /// types (the web client sends one write per key at a time, the latest value).
     public var appDataWritesPerUser = Rate(20, per: 1, burst: 60)
+    /// Read marks (`read`): the web client sends at most about one a second per
+    /// conversation it shows, so a normal client never meets this; each is a write and
+    /// a frame to every other connection of the user.
+    public var readMarksPerUser = Rate(10, per: 1, burst: 60)
     /// Bytes of history pages one user may be answered (a page is up to 512 KiB): a
     /// client that asks for pages and never reads them made the server build hundreds
     /// of megabytes before its connections were closed as slow consumers.

@@ -69,6 +69,7 @@ enum MessageJSON {
         w.field("lastSeq", c.lastSeq)
         w.field("memberCount", c.memberCount)
         w.field("createdBy", c.createdBy)
+        if let read = c.lastReadSeq { w.field("lastReadSeq", read) }
         w.key("members")
         w.beginArray()
         for m in c.members { write(m, into: &w) }

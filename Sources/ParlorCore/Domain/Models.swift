@@ -40,6 +40,9 @@ public struct Conversation: Equatable, Sendable {
     /// Who may rename it and remove members (with the server's admins); nil for
     /// conversations older than that rule whose first member is gone.
     public var createdBy: String?
+    /// The asking user's read mark (`conversations.list` only): the highest seq they
+    /// told the server they read, on any of their devices.
+    public var lastReadSeq: Int? = nil
 }
 
 /// A code that lets its holder join a conversation, or, without one, create an

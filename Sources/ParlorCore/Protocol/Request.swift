@@ -52,6 +52,8 @@ public enum Request: Equatable, Sendable {
     case setAppData(appId: String, key: String, value: JSONValue?)
     /// This connection opened (`playing`) or closed a session in the expanded pane.
     case playing(conversationId: String, sessionId: String, playing: Bool)
+    /// The user has read the conversation up to `seq`: their other devices follow.
+    case markRead(conversationId: String, seq: Int)
 
     /// The frame type it came as, for metrics.
     public var typeName: String {
@@ -92,6 +94,7 @@ public enum Request: Equatable, Sendable {
         case .getAppData: "appdata.get"
         case .setAppData: "appdata.set"
         case .playing: "playing"
+        case .markRead: "read"
         }
     }
 

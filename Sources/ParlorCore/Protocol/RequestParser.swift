@@ -136,6 +136,9 @@ public enum RequestParser {
             guard let raw = f.raw("value") else { throw .invalid("value", "is missing (null removes the key)") }
             return .setAppData(appId: try f.appId("appId"), key: try f.identifier("key", max: Limits.appDataKeyChars),
                                value: raw.kind == .null ? nil : f.scan.value(raw))
+        case "read":
+            guard let seq = try f.optionalInt("seq", min: 0) else { throw .invalid("seq", "must be a whole number, 0 or more") }
+            return .markRead(conversationId: try f.id("conversationId"), seq: seq)
         case "playing":
             guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
             return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)

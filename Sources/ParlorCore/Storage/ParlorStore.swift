@@ -123,6 +123,7 @@ public protocol StoreTransaction {
     // Conversations and membership
     func createConversation(id: String, title: String, by userId: String, at: Int) throws
     func conversation(id: String) throws -> Conversation?
+    /// With the user's read mark in each (`lastReadSeq`).
     func conversations(of userId: String) throws -> [Conversation]
     func conversationIds(of userId: String) throws -> [String]
     /// Those of `userIds` who are members, with their names.
@@ -137,6 +138,10 @@ public protocol StoreTransaction {
     /// it no longer let them back (`removedAt(conversationId:userId:)`).
     func removeMember(conversationId: String, userId: String, removedAt: Int?) throws -> Bool
     func removedAt(conversationId: String, userId: String) throws -> Int?
+    /// Raises the member's read mark to `seq`, or to the conversation's last seq if
+    /// `seq` is past it; returns the new mark, or nil when it did not rise (lower or
+    /// equal, or not a member). The mark is the membership's: it goes when they leave.
+    func markRead(conversationId: String, userId: String, seq: Int) throws -> Int?
     func renameConversation(id: String, title: String) throws
     func createInvite(_ invite: Invite, codeHash: [UInt8]) throws
     func invite(codeHash: [UInt8]) throws -> Invite?

@@ -159,6 +159,8 @@ enum PostgresSchema {
         (6, SQLiteSchema.formerSenders),
         // As SQLite's v15-removed-members.
         (7, "ALTER TABLE former_members ADD COLUMN removed_at BIGINT"),
+        // As SQLite's v16-read-marks.
+        (8, "ALTER TABLE members ADD COLUMN read_seq BIGINT NOT NULL DEFAULT 0"),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -170,6 +170,12 @@ enum SQLiteSchema {
             // no longer let them back, as the Remove question says.
             try db.execute(sql: "ALTER TABLE former_members ADD COLUMN removed_at INTEGER")
         }
+        m.registerMigration("v16-read-marks") { db in
+            // How far each member has read (`read`), so her other devices follow: in the
+            // membership row, so it is one per membership and goes when she leaves.
+            // Written by `read` only, never on a send.
+            try db.execute(sql: "ALTER TABLE members ADD COLUMN read_seq INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 

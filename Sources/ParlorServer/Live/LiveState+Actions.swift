@@ -16,6 +16,9 @@ extension LiveState {
         case .toUser(let userId, let payload):
             let frame = OutboundFrame(payload)
             for id in userConnections[userId] ?? SmallSet() { enqueue(frame, to: id) }
+        case .toUserExcept(let userId, let except, let payload):
+            let frame = OutboundFrame(payload)
+            for id in userConnections[userId] ?? SmallSet() where id != except { enqueue(frame, to: id) }
         case .left(let userId, let conversation):
             for id in userConnections[userId] ?? SmallSet() { leave(id, conversation) }
         case .subscribe(let id, let conversation, let userId):
