@@ -504,6 +504,27 @@ async def test_one_users_storage_apps_and_recovery_key_reach_their_connection_on
             await e.__aexit__(None, None, None)
 
 
+async def test_a_read_mark_reaches_her_connection_on_another_node(cluster):
+    """A read mark made on one node reaches the same user's connection on another
+    through the bus, and not the connection that made it, nor another member."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        laptop = await envs[0].register("Ana")
+        phone = await envs[1].login(laptop.token, "ana_phone_on_node1")
+        ben = await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(laptop, ben)
+        await ben.send_text(cid, "hi")
+        await laptop.call("read", conversationId=cid, seq=1)
+        assert (await phone.wait_event("read", conversationId=cid))["seq"] == 1
+        await laptop.call("ping")
+        await ben.call("ping")
+        assert not [e for e in laptop.events + ben.events if e.get("type") == "read"]
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
 async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(cluster):
     """A cluster review: with nats-server stopped (SIGSTOP: hung, not gone), each
     sign-in waited a whole second for a flush on the engine's thread, and everyone on
