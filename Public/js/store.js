@@ -9,6 +9,7 @@ import { keptPreviews } from "./state/previews.js";
 import { keptRefused, shownRefused } from "./state/refused.js";
 import { keptStaged, storableStaged } from "./state/composer.js";
 import { shownName } from "./state/sameNames.js";
+import { raisedMarks } from "./state/readMarks.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -257,11 +258,22 @@ export class Store extends EventTarget {
     this.state = { ...this.state, lastRead: readJSON(KEY.lastRead(userId), {}), previews: keptPreviews(readJSON(KEY.previews(userId), null)), outbox: readJSON(KEY.outbox(userId), []), refused: keptRefused(readJSON(KEY.refused(userId), [])), unheard: readJSON(KEY.unheard(userId), []), staged: keptStaged(readJSON(KEY.staged(userId), {})), appData: {} };
   }
 
+  /** Read here: kept, and told to her other devices through the server ("read": sync/readMarks.js). */
   markRead(conversationId, seq) {
     const uid = this.state.user?.id;
     if (!uid || (this.state.lastRead[conversationId] || 0) >= seq) return;
     this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
     this.writeSoon(KEY.lastRead(uid), this.state.lastRead);
+    this.dispatchEvent(new CustomEvent("read", { detail: { conversationId, seq } }));
+  }
+
+  /** Read on another device (conversationId → seq): the marks here that are lower rise. */
+  readElsewhere(marks) {
+    const uid = this.state.user?.id;
+    const next = uid ? raisedMarks(this.state.lastRead, marks) : this.state.lastRead;
+    if (next === this.state.lastRead) return;
+    this.update(["conversations"], () => ({ lastRead: next }));
+    this.writeSoon(KEY.lastRead(uid), next);
   }
 
   /** The list's previews, derived again (sync/previews.js); a copy is kept for the next load. */

@@ -2,7 +2,8 @@
 // resume.js (catching up after every authentication, history), outbox.js
 // (sends, retries, the outbox), appData.js (apps' per-user storage),
 // participants.js (who is behind app-scoped ids), names.js (senders beyond the
-// member list) and uploads.js (image blobs). This class wires them to the
+// member list), uploads.js (image blobs) and readMarks.js (read marks, which
+// follow the person between her devices). This class wires them to the
 // client's events, folds live events into the store, and is what the page calls.
 
 import { applyMessage, trimmed, heldBack, heldAfter, resync } from "./state/transcript.js";
@@ -16,6 +17,7 @@ import { Names } from "./sync/names.js";
 import { upload, uploadWhenReachable } from "./sync/uploads.js";
 import { PendingImages } from "./sync/pendingImages.js";
 import { PlayingMarks } from "./sync/playing.js";
+import { ReadMarks } from "./sync/readMarks.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
@@ -59,6 +61,7 @@ export class Sync extends EventTarget {
     this.storage = new AppData(client, store);
     this.participantMaps = new Participants(client, store);
     this.playing = new PlayingMarks(client, store);
+    this.readMarks = new ReadMarks(client, store);
     this.names = new Names(client, store, (conversationId, member, { former = false } = {}) => {
       if (former) this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({ conversations: rememberFormer(s.conversations, conversationId, member) }));
       else this.onMember({ conversationId, member });
@@ -80,12 +83,16 @@ export class Sync extends EventTarget {
     client.addEventListener("appdata", (e) => this.onAppData(e.detail));
     client.addEventListener("apps", (e) => this.store.update(["apps"], () => ({ installedApps: e.detail.installedApps })));
     client.addEventListener("recovery", (e) => this.onRecovery(e.detail));
+    client.addEventListener("read", (e) => this.readMarks.heard(e.detail.conversationId, e.detail.seq));
   }
 
   async onReady({ user, installedApps, token, recoveryKey, device }) {
     const first = !this.store.state.user || this.store.state.user.id !== user.id;
     this.store.token = token;
-    if (first) this.store.loadForUser(user.id);
+    if (first) {
+      this.store.loadForUser(user.id);
+      this.readMarks.reset();
+    }
     // shown once by the server: kept in this browser only until the person says it is saved
     if (recoveryKey) this.store.saveRecoveryKey(recoveryKey);
     this.store.update(["user", "apps"], () => ({ user, installedApps, device: device ?? null }));
@@ -95,7 +102,8 @@ export class Sync extends EventTarget {
       this.restoreImages();
     }
     try {
-      const { subscribed } = await this.resume.catchUp();
+      const { subscribed, conversations } = await this.resume.catchUp();
+      this.readMarks.listed(conversations);
       this.dispatchEvent(new CustomEvent("ready", { detail: { first } }));
       await subscribed;
     } catch (error) {

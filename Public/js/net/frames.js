@@ -88,6 +88,7 @@ export function conversationProblem(c) {
   if (!isId(c.id)) return "conversation.id";
   if (!isString(c.title)) return "conversation.title";
   if (!Number.isSafeInteger(c.lastSeq) || c.lastSeq < 0) return "conversation.lastSeq";
+  if (c.lastReadSeq !== undefined && !(Number.isSafeInteger(c.lastReadSeq) && c.lastReadSeq >= 0)) return "conversation.lastReadSeq";
   if (!Array.isArray(c.members)) return "conversation.members";
   if (c.memberCount !== undefined && (!Number.isSafeInteger(c.memberCount) || c.memberCount < c.members.length)) return "conversation.memberCount";
   for (const m of c.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "conversation.members";
@@ -133,6 +134,9 @@ function eventProblem(f) {
       return Array.isArray(f.installedApps) && f.installedApps.every(isString) ? null : "installedApps";
     case "recovery":
       return f.deviceId === undefined || f.deviceId === null || isId(f.deviceId) ? null : "deviceId";
+    case "read":
+      if (!isId(f.conversationId)) return "conversationId";
+      return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";
     default:
       return "unknown event type";
   }

@@ -25,7 +25,8 @@ export class Resume {
   /**
    * Lists the conversations (the server's order, most recently active first,
    * keeping what we knew of each) and subscribes to each.
-   * @returns {Promise<{subscribed: Promise<void[]>}>} once listed; the subscriptions are still on their way
+   * @returns {Promise<{subscribed: Promise<void[]>, conversations: object[]}>} once listed (the list as the
+   *   server answered it); the subscriptions are still on their way
    */
   async catchUp() {
     const { conversations } = await this.client.request("conversations.list");
@@ -45,7 +46,7 @@ export class Resume {
       if (id === first && !this.store.transcript(id).loaded) this.loadOlder(id).catch(() => {});
       return done;
     });
-    return { subscribed: Promise.all(subscribed) };
+    return { subscribed: Promise.all(subscribed), conversations };
   }
 
   async subscribe(conversationId) {

@@ -1,0 +1,78 @@
+// Read marks follow the person between her devices. A mark that advanced here
+// (store.markRead) is told to the server a moment later (`read`), only if it is
+// ahead of what the server has; one from another device (a `read` event, or the
+// list's `lastReadSeq` after each sign-in) raises the mark here. After a reconnect
+// the marks made meanwhile, ahead of the list's, are told then.
+
+import { raisedMarks, listedMarks, aheadOfServer } from "../state/readMarks.js";
+
+/** Scrolling through a busy room moves the mark at every message: one request at most this often. */
+export const READ_DELAY_MS = 700;
+
+export class ReadMarks {
+  /**
+   * @param {import("../net/client.js").ParlorClient} client
+   * @param {import("../store.js").Store} store
+   * @param {{delayMs?: number, setTimer?: typeof setTimeout, clearTimer?: typeof clearTimeout}} [opts]
+   */
+  constructor(client, store, { delayMs = READ_DELAY_MS, setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+    this.client = client;
+    this.store = store;
+    this.delayMs = delayMs;
+    this.setTimer = setTimer;
+    this.clearTimer = clearTimer;
+    /** conversationId → the mark the server has (it said so, or took ours) */
+    this.server = {};
+    /** conversations whose mark advanced here since the last request */
+    this.due = new Set();
+    this.timer = null;
+    store.addEventListener("read", (e) => this.advanced(e.detail.conversationId));
+  }
+
+  /** The mark here advanced: told once the delay is over, with the mark as it is then. */
+  advanced(conversationId) {
+    this.due.add(conversationId);
+    this.timer ??= this.setTimer(() => this.tellDue(), this.delayMs);
+  }
+
+  tellDue() {
+    this.timer = null;
+    const due = [...this.due];
+    this.due.clear();
+    // offline: the next sign-in's list says what the server has, and what is ahead goes then
+    if (this.client.status !== "online") return;
+    for (const [id, seq] of aheadOfServer(this.store.state.lastRead, this.server, due)) this.tell(id, seq);
+  }
+
+  async tell(conversationId, seq) {
+    try {
+      await this.client.request("read", { conversationId, seq });
+      this.server[conversationId] = Math.max(this.server[conversationId] || 0, seq);
+    } catch {
+      // offline, limited or left: the next sign-in tells it again if it still matters
+    }
+  }
+
+  /** Another device of hers read up to `seq` (a `read` event). */
+  heard(conversationId, seq) {
+    this.server[conversationId] = Math.max(this.server[conversationId] || 0, seq);
+    this.store.readElsewhere({ [conversationId]: seq });
+  }
+
+  /** A conversations.list answer, after each sign-in: its marks, and ours that are ahead go to the server. */
+  listed(conversations) {
+    const marks = listedMarks(conversations);
+    this.server = raisedMarks(marks, this.server);
+    this.store.readElsewhere(marks);
+    const ids = conversations.map((c) => c.id);
+    for (const [id, seq] of aheadOfServer(this.store.state.lastRead, this.server, ids)) this.tell(id, seq);
+  }
+
+  /** Signed out, or another account: nothing of the last one is told. */
+  reset() {
+    this.clearTimer(this.timer);
+    this.timer = null;
+    this.due.clear();
+    this.server = {};
+  }
+}
