@@ -4,13 +4,15 @@ one does, the other shows at once, without a reload (a two-device review).
 - App storage follows: Icon Store open on the phone showed Buy for an icon the
   laptop had just bought, and the phone's next purchase, written as a whole list
   from its stale copy, erased the laptop's.
+- Read marks follow: a conversation read on the phone still counted unread on the
+  laptop.
 """
 
 import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button
+from conftest import create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button, send_text
 
 APP = "Icon Store"
 
@@ -193,3 +195,33 @@ def test_a_drawing_goes_on_where_it_was_left_even_with_wenderpic_open_on_the_oth
     wp.drawn(laptop)
     expect(frame(laptop).locator("#word")).to_have_text(re.compile(f"^{re.escape(word)}$", re.IGNORECASE))
     expect(frame(laptop).locator("#ink")).to_have_attribute("aria-valuenow", str(left))
+
+
+def test_a_conversation_read_on_the_phone_is_read_on_the_laptop(people):
+    """Ana reads Ben's messages on her phone: the laptop's unread count clears without
+    a reload (the server's read mark, told to her other devices); a message after
+    that counts 1 again on both."""
+    laptop = people.join("Ana")
+    link = create_conversation(laptop, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Book club")
+    create_conversation(laptop, "Family")  # the laptop looks at another conversation
+    phone = add_device(people, laptop)
+    open_conversation(phone, "Family")
+
+    send_text(ben, "Chapter 3 tonight?")
+    send_text(ben, "Bring snacks")
+    on_laptop = laptop.locator(".conv-item", has_text="Book club").locator(".badge")
+    on_phone = phone.locator(".conv-item", has_text="Book club").locator(".badge")
+    expect(on_laptop).to_have_text("2")
+    expect(on_phone).to_have_text("2")
+
+    open_conversation(phone, "Book club")
+    expect(phone.locator(".row[data-seq] .text-bubble")).to_have_text(["Chapter 3 tonight?", "Bring snacks"])
+    expect(on_phone).to_have_count(0)
+    expect(on_laptop).to_have_count(0)
+
+    open_conversation(phone, "Family")  # so that the phone does not read the next one
+    send_text(ben, "And cake")
+    expect(on_laptop).to_have_text("1")
+    expect(on_phone).to_have_text("1")

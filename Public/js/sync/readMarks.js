@@ -15,10 +15,11 @@ export class ReadMarks {
    * @param {import("../store.js").Store} store
    * @param {{delayMs?: number, setTimer?: typeof setTimeout, clearTimer?: typeof clearTimeout}} [opts]
    */
-  constructor(client, store, { delayMs = READ_DELAY_MS, setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+  constructor(client, store, { delayMs = READ_DELAY_MS, setTimer = (fn, ms) => setTimeout(fn, ms), clearTimer = (id) => clearTimeout(id) } = {}) {
     this.client = client;
     this.store = store;
     this.delayMs = delayMs;
+    // called as methods: the browser's own timers refuse another `this` ("Illegal invocation")
     this.setTimer = setTimer;
     this.clearTimer = clearTimer;
     /** conversationId → the mark the server has (it said so, or took ours) */
