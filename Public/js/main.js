@@ -15,7 +15,8 @@ import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
 import { unreadCount, hasConflict, readThrough } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
-import { nameParticipants } from "./state/previews.js";
+import { nameParticipants, previewLine } from "./state/previews.js";
+import { titleWith, newestUnread, dueNotices } from "./state/attention.js";
 import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
 import { ChatView } from "./views/chat.js";
@@ -28,6 +29,7 @@ import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
 import { renderPlayers } from "./views/players.js";
+import { Notices, noticeState, chooseNotices } from "./views/notices.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -234,6 +236,12 @@ const account = new AccountDialog({
     }
   },
   deleteAccount: () => deleteAccountDialog.show(),
+  notices: () => noticeState(store.state.user?.id),
+  chooseNotices: async (on) => {
+    const state = await chooseNotices(store.state.user?.id, on);
+    if (state !== "on") await notices.closeAll();
+    return state;
+  },
 });
 
 const members = new MembersDialog({
@@ -290,8 +298,46 @@ async function deleteMessage(conversationId, m) {
   }
 }
 
+// ---- attention: the tab's title and notifications ------------------------------------
+
+const baseTitle = document.title;
+const notices = new Notices({ onOpen: (id) => { location.hash = conversationHash(id); } });
+/** per conversation, the newest seq the person was told of or could see (state/attention.js) */
+const told = new Map();
+
+/**
+ * The title counts the unread messages; while the person is away, a conversation's
+ * new message is told of, when they chose it, and closed once read.
+ */
+function attend() {
+  const s = store.state;
+  const selfId = s.user?.id;
+  if (!selfId) return;
+  const away = document.visibilityState !== "visible" || !document.hasFocus();
+  let total = 0;
+  const newest = new Map();
+  const seen = s.conversations.map((c) => {
+    const t = store.transcript(c.id);
+    const m = newestUnread(t, s.lastRead[c.id] || 0, selfId);
+    if (m) newest.set(c.id, m);
+    else notices.close(c.id);
+    total += unread(c.id);
+    // after a reload the kept preview says what this browser already saw
+    return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
+  });
+  document.title = titleWith(baseTitle, total);
+  const due = dueNotices(told, seen, away);
+  if (!due.length || noticeState(selfId) !== "on") return;
+  for (const id of due) {
+    const c = store.conversation(id);
+    const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId);
+    notices.show(id, n > 1 ? `${c.title}: ${n} new messages` : c.title, previewLine(newest.get(id), { ...previews.how(id), group: true }));
+  }
+}
+
 /** This device's token is dead (revoked here or elsewhere, or the account deactivated or deleted). */
 async function signedOut(reason) {
+  await notices.closeAll();
   store.token = null;
   store.saveRecoveryKey(null);
   // a token refused at sign-in: whose it was is not known, and it was this browser's only account
@@ -445,14 +491,23 @@ function render() {
     chat.drawer.render(s.installedApps, catalog);
     if (appStore.dialog.open) appStore.render(catalog, s.installedApps);
   }
+  if ([...parts].some((p) => p.startsWith("transcript:") || p === "conversations" || p === "current" || p === "user" || p === "attention")) attend();
 }
 
 chat.transcriptEl.addEventListener("scroll", () => {
   const id = store.state.currentId;
-  if (id && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
+  // a new message scrolls a hidden page to it too: that is not reading it
+  if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
 });
 // the copies that wait a moment (store.writeSoon) are written before the page may be gone
 addEventListener("pagehide", () => store.flush());
+// away or back: the title counts the open conversation too while the page is hidden
+for (const [target, type] of [[window, "focus"], [window, "blur"], [document, "visibilitychange"]]) {
+  target.addEventListener(type, () => {
+    changed.add("attention");
+    render();
+  });
+}
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") store.flush();
   const id = store.state.currentId;

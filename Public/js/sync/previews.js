@@ -38,6 +38,21 @@ export class Previews {
   }
 
   /**
+   * How a conversation's messages are put in a line (state/previews.js `previewLine`).
+   * @param {string} conversationId
+   */
+  how(conversationId) {
+    const s = this.store.state;
+    return {
+      selfId: s.user?.id,
+      group: isGroup(this.store.conversation(conversationId)),
+      appName: this.appName,
+      names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
+      nameOf: (userId) => this.store.memberName(conversationId, userId),
+    };
+  }
+
+  /**
    * Derives the previews again (also when the app catalog changed: an app's name).
    * @param {Set<string>} [only] these conversations' alone
    */
@@ -46,14 +61,7 @@ export class Previews {
     if (!s.user) return;
     const conversations = only ? s.conversations.filter((c) => only.has(c.id)) : s.conversations;
     for (const c of conversations) this.seen.set(c.id, c);
-    const howFor = (conversationId) => ({
-      selfId: s.user.id,
-      group: isGroup(this.store.conversation(conversationId)),
-      appName: this.appName,
-      names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
-      nameOf: (userId) => this.store.memberName(conversationId, userId),
-    });
-    const next = derivePreviews(s.previews, conversations, s.transcripts, howFor);
+    const next = derivePreviews(s.previews, conversations, s.transcripts, (id) => this.how(id));
     if (next !== s.previews) this.store.savePreviews(next);
   }
 }

@@ -1,7 +1,7 @@
 // Your account: the devices signed in to it (this one marked), renamed or
 // signed out one by one or all at once; "Add a device" (a one-time link and a
-// short code, with their expiry); a new recovery key; signing this browser out;
-// deleting the account.
+// short code, with their expiry); notifications in this browser; a new recovery
+// key; signing this browser out; deleting the account.
 // Every request is made by `api` on a click; the dialog draws what it answers.
 
 import { h } from "./dom.js";
@@ -20,12 +20,16 @@ export class AccountDialog {
    * @param {() => Promise<void>} api.newRecoveryKey
    * @param {() => void} api.signOut
    * @param {() => void} api.deleteAccount  asks, in a dialog of its own
+   * @param {() => string} api.notices  whether notifications can be had (views/notices.js `noticeState`)
+   * @param {(on: boolean) => Promise<string>} api.chooseNotices  turns them on (asking the browser) or off
    */
   constructor(api) {
     this.api = api;
     this.list = h("ul", { class: "device-list", "aria-label": "Your devices" });
     this.error = h("p", { class: "form-error", role: "alert" });
     this.linkBox = h("div", { class: "link-box", hidden: true });
+    this.notify = h("input", { type: "checkbox", id: "notify-on", "aria-describedby": "notify-note", onchange: () => this.chooseNotices() });
+    this.notifyNote = h("p", { class: "muted small", id: "notify-note" });
     this.dialog = h("dialog", { id: "account", class: "wide", "aria-labelledby": "account-title" },
       h("div", { class: "dialog-body" },
         h("h2", { id: "account-title" }, "Account and devices"),
@@ -36,6 +40,9 @@ export class AccountDialog {
           h("button", { class: "button primary small", type: "button", onclick: () => this.addDevice() }, "Add a device"),
           h("button", { class: "button small danger", type: "button", onclick: () => this.revokeOthers() }, "Sign out everywhere else")),
         this.linkBox,
+        h("h3", null, "Notifications"),
+        h("label", { class: "check", for: "notify-on" }, this.notify, "Tell me of new messages while Parlor is in the background"),
+        this.notifyNote,
         h("div", { class: "row-actions" },
           h("button", { class: "button small", type: "button", onclick: () => this.run(api.newRecoveryKey) }, "New recovery key"),
           h("button", { class: "button small danger", type: "button", onclick: () => api.signOut() }, "Sign out of this browser")),
@@ -53,6 +60,7 @@ export class AccountDialog {
     this.error.textContent = "";
     this.linkBox.hidden = true;
     this.list.replaceChildren(h("li", { class: "muted" }, "Loading…"));
+    this.renderNotices(this.api.notices());
     if (!this.dialog.open) this.dialog.showModal();
     await this.refresh();
   }
@@ -91,6 +99,18 @@ export class AccountDialog {
         rename, revoke);
       return row;
     }));
+  }
+
+  async chooseNotices() {
+    this.notify.disabled = true;
+    this.renderNotices(await this.api.chooseNotices(this.notify.checked));
+  }
+
+  /** @param {string} state as views/notices.js `noticeState` says it */
+  renderNotices(state) {
+    this.notify.checked = state === "on";
+    this.notify.disabled = state === "insecure" || state === "unsupported";
+    this.notifyNote.textContent = NOTICE_NOTES[state] ?? "";
   }
 
   /** Renames in place: the name becomes a field until Enter or Escape. */
@@ -167,3 +187,11 @@ export class AccountDialog {
 }
 
 const NEW_DEVICE_POLL_MS = 2000;
+
+const NOTICE_NOTES = {
+  on: "While a tab of Parlor is open, also in the background, on this device.",
+  off: "While a tab of Parlor is open, also in the background, on this device. Your browser asks first.",
+  blocked: "This browser blocks notifications from this site: allow them in its site settings, then turn this on.",
+  insecure: "Notifications need this server's https:// address.",
+  unsupported: "This browser cannot show notifications.",
+};

@@ -1,0 +1,51 @@
+// What asks for a person's attention while they look elsewhere: the tab's title
+// counts what is unread ("(3) Parlor", seen on a tab strip or a phone's tab list),
+// and, when they chose it, a notification tells of a conversation's new message
+// (views/notices.js shows it). A game's turn in another tab went unnoticed until
+// the tab was opened again: nothing on the page changed that could be seen from
+// outside it.
+
+import { unreadLabel } from "./format.js";
+
+/** "(3) Parlor" for a tab with 3 unread messages, the title itself with none. */
+export function titleWith(base, unread) {
+  return unread > 0 ? `(${unreadLabel(unread)}) ${base}` : base;
+}
+
+/**
+ * The newest message that counts as unread by `unreadCount`'s rule (from someone
+ * else, after the read mark and one's own last message, current, not deleted).
+ * @param {{messages: object[]}} t
+ * @param {number} lastReadSeq
+ * @param {string} selfId
+ */
+export function newestUnread(t, lastReadSeq, selfId) {
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i];
+    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) return undefined;
+    if (m.supersededBy === undefined && m.kind !== "deleted") return m;
+  }
+  return undefined;
+}
+
+/**
+ * Which conversations to tell of now. `told` holds, per conversation, the newest seq
+ * the person was told of or could see; a conversation is told of when, while they
+ * are away, its newest unread message is past that. A conversation met for the first
+ * time is not: what was unread when the page opened is counted in the title, not
+ * announced again at each load.
+ * @param {Map<string, number>} told conversationId → seq; updated
+ * @param {Iterable<{id: string, newestSeq: number, unreadSeq: number}>} conversations
+ *   `newestSeq`: the newest message the page holds; `unreadSeq`: the newest unread one, 0 for none
+ * @param {boolean} away the page is hidden or another window has the focus
+ * @returns {string[]} the conversations to tell of
+ */
+export function dueNotices(told, conversations, away) {
+  const due = [];
+  for (const { id, newestSeq, unreadSeq } of conversations) {
+    const before = told.get(id);
+    if (away && before !== undefined && unreadSeq > before) due.push(id);
+    told.set(id, Math.max(before ?? 0, newestSeq));
+  }
+  return due;
+}

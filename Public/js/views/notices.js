@@ -1,0 +1,126 @@
+// The browser's notifications of new messages, for a person who turned them on
+// (Account and devices): one per conversation, replaced by its next message and
+// closed once it is read, here or on another device. They come while a tab of
+// Parlor is open; a closed tab tells nothing (that would need a push service
+// outside this server). Shown through a service worker (notices-worker.js):
+// a phone's browser has no other way, and a click still opens the conversation
+// after the tab closed. The choice is this browser's, for this account.
+
+const KEY = (userId) => `parlor.notify.${userId}`;
+const WORKER = "/js/notices-worker.js";
+
+/**
+ * Whether notifications can be had here: "on", "off" (not chosen), "blocked" (the
+ * browser refused them for this site), "insecure" (not over HTTPS) or "unsupported".
+ * @param {string | undefined} userId
+ */
+export function noticeState(userId) {
+  if (!isSecureContext) return "insecure";
+  if (typeof Notification === "undefined" || !("serviceWorker" in navigator)) return "unsupported";
+  if (Notification.permission === "denied") return "blocked";
+  return userId !== undefined && readChoice(userId) && Notification.permission === "granted" ? "on" : "off";
+}
+
+/**
+ * Turns them on (asking the browser, which needs the click that calls this) or off.
+ * @returns {Promise<string>} the state after, as `noticeState` says it
+ */
+export async function chooseNotices(userId, on) {
+  if (on && noticeState(userId) === "off") {
+    const permission = Notification.permission === "default" ? await Notification.requestPermission() : Notification.permission;
+    writeChoice(userId, permission === "granted");
+  } else if (!on) {
+    writeChoice(userId, false);
+  }
+  return noticeState(userId);
+}
+
+function readChoice(userId) {
+  try {
+    return localStorage.getItem(KEY(userId)) === "on";
+  } catch {
+    return false;
+  }
+}
+
+function writeChoice(userId, on) {
+  try {
+    if (on) localStorage.setItem(KEY(userId), "on");
+    else localStorage.removeItem(KEY(userId));
+  } catch {
+    // storage refused: the choice lasts as long as the page
+  }
+}
+
+export class Notices {
+  /** @param {{onOpen: (conversationId: string) => void}} opts */
+  constructor({ onOpen }) {
+    /** the worker's registration, once asked for (only when notifications are on) */
+    this.worker = null;
+    /** conversations told of since the page loaded, each to be closed once read */
+    this.told = new Set();
+    if ("serviceWorker" in navigator) {
+      navigator.serviceWorker.addEventListener("message", (e) => {
+        if (e.data?.type === "parlor.open" && typeof e.data.conversationId === "string") onOpen(e.data.conversationId);
+      });
+      navigator.serviceWorker.startMessages();
+    }
+  }
+
+  /**
+   * The worker, registered the first time it is needed, once active (`serviceWorker.ready`
+   * waits for a worker of the page's own scope, which this is not).
+   */
+  ready() {
+    this.worker ??= navigator.serviceWorker.register(WORKER).then((registration) => new Promise((resolve, reject) => {
+      const worker = registration.installing || registration.waiting;
+      if (registration.active || !worker) return resolve(registration);
+      worker.addEventListener("statechange", () => {
+        if (worker.state === "activated") resolve(registration);
+        else if (worker.state === "redundant") reject(new Error("the notifications' worker did not start"));
+      });
+    }));
+    this.worker.catch(() => {
+      this.worker = null; // asked for again next time
+    });
+    return this.worker;
+  }
+
+  /** Tells of a conversation's new message, in place of what it told of it before. */
+  async show(conversationId, title, body) {
+    try {
+      const registration = await this.ready();
+      // the same tag replaces what this conversation's last notification said, also another tab's
+      await registration.showNotification(title, { body, tag: tag(conversationId), renotify: true, icon: "/favicon.svg", data: { conversationId } });
+      this.told.add(conversationId);
+    } catch {
+      // refused meanwhile (the site's permission taken back): the title still counts
+    }
+  }
+
+  /** Closes what it told of a conversation (read here or elsewhere, or left). */
+  close(conversationId) {
+    if (!this.told.delete(conversationId)) return Promise.resolve();
+    return this.closeTagged({ tag: tag(conversationId) });
+  }
+
+  /**
+   * Closes every notification of this site (signed out, or turned off): what they say
+   * must not stay on the screen after the account left the browser.
+   */
+  closeAll() {
+    this.told.clear();
+    return "serviceWorker" in navigator ? this.closeTagged({}) : Promise.resolve();
+  }
+
+  async closeTagged(filter) {
+    try {
+      const registration = await (this.worker ?? navigator.serviceWorker.getRegistration(WORKER));
+      for (const n of (await registration?.getNotifications(filter)) ?? []) n.close();
+    } catch {
+      // nothing shown that could be closed
+    }
+  }
+}
+
+const tag = (conversationId) => `parlor:${conversationId}`;

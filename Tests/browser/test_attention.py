@@ -1,0 +1,154 @@
+"""A person who is elsewhere learns of new messages: the tab's title counts them and,
+when they chose it, a notification tells of each conversation's newest, and is
+closed once it is read."""
+
+import time
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, send_text, shot
+
+# The page is told it is hidden and has lost the focus, as a browser tells a tab left
+# in the background: headless Chromium keeps every page visible and focused.
+AWAY = """
+(() => {
+  let away = false;
+  Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get() { return away ? "hidden" : "visible"; } });
+  Object.defineProperty(Document.prototype, "hidden", { configurable: true, get() { return away; } });
+  const hasFocus = Document.prototype.hasFocus;
+  Document.prototype.hasFocus = function () { return !away && hasFocus.call(this); };
+  window.__away = (value) => {
+    away = value;
+    document.dispatchEvent(new Event("visibilitychange"));
+    window.dispatchEvent(new Event(value ? "blur" : "focus"));
+  };
+})();
+"""
+
+# What the browser shows: the notifications of the site, as its service worker holds them.
+SHOWN = """
+async () => {
+  const r = await navigator.serviceWorker.getRegistration("/js/notices-worker.js");
+  const list = r ? await r.getNotifications() : [];
+  return list.map((n) => ({ title: n.title, body: n.body, tag: n.tag }));
+}
+"""
+
+
+def away(page, value=True):
+    page.evaluate(f"window.__away({'true' if value else 'false'})")
+
+
+def shown(page):
+    return page.evaluate(SHOWN)
+
+
+def shown_when(page, wanted, what, seconds=10):
+    """What the browser shows, once `wanted` holds of it (waited for, bounded): the
+    page shows a notification after a round trip to its service worker."""
+    deadline = time.monotonic() + seconds
+    while True:
+        now = shown(page)
+        if wanted(now):
+            return now
+        assert time.monotonic() < deadline, f"{what} within {seconds} s: the browser shows {now}"
+        time.sleep(0.05)
+
+
+def turn_on_notifications(page, expected_note):
+    page.get_by_role("button", name="Account").click()
+    box = page.get_by_label("Tell me of new messages while Parlor is in the background")
+    box.check()
+    expect(box).to_be_checked()
+    expect(page.locator("#notify-note")).to_contain_text(expected_note)
+    page.get_by_role("button", name="Done").click()
+
+
+def test_the_title_counts_unread_and_a_notification_tells_of_new_messages(people):
+    ana = people.join("Ana")
+    ana.context.grant_permissions(["notifications"])
+    ana.add_init_script(AWAY)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    link = create_conversation(ana, "Friday games")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Friday games")
+    turn_on_notifications(ana, "also in the background")
+    expect(ana).to_have_title("Parlor")
+
+    # Ana looks elsewhere; Ben writes twice
+    away(ana)
+    send_text(ben, "Your move!")
+    expect(ana).to_have_title("(1) Parlor")
+    assert shown_when(ana, lambda n: n, "a notification") == [
+        {"title": "Friday games", "body": "Ben: Your move!", "tag": f"parlor:{conversation_id(ana)}"}]
+    send_text(ben, '<b>now</b> please')
+    expect(ana).to_have_title("(2) Parlor")
+    # one notification for the conversation, saying its newest, text as text
+    now = shown_when(ana, lambda n: n and n[0]["body"] != "Ben: Your move!", "the next message's notification")
+    assert now == [{"title": "Friday games: 2 new messages", "body": "Ben: <b>now</b> please", "tag": f"parlor:{conversation_id(ana)}"}]
+
+    # back: read, the title is plain again and the notification goes
+    away(ana, False)
+    expect(ana).to_have_title("Parlor")
+    shown_when(ana, lambda n: n == [], "the notification closed once read")
+    shot(ana, "attention-read")
+
+
+def test_her_own_messages_and_a_page_she_looks_at_tell_her_nothing(people):
+    ana = people.join("Ana")
+    ana.context.grant_permissions(["notifications"])
+    ana.add_init_script(AWAY)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    link = create_conversation(ana, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    turn_on_notifications(ana, "also in the background")
+
+    # looking at the page: the list shows it, nothing pops up
+    create_conversation(ana, "Family")
+    send_text(ben, "Chapter 3 tonight?")
+    expect(ana.locator(".conv-item", has_text="Book club").locator(".badge")).to_have_text("1")
+    expect(ana).to_have_title("(1) Parlor")
+    # away: her own message (sent here, as from another device) tells her nothing
+    away(ana)
+    send_text(ana, "Hello family")
+    send_text(ben, "Bring snacks")
+    assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: Bring snacks"]
+
+    # a click on it (what the worker does then: headless Chromium shows no notification
+    # to click) opens that conversation in her page
+    book_club = shown(ana)[0]["tag"].removeprefix("parlor:")
+    expect(ana.locator("#chat-title")).to_have_text("Family")
+    [worker] = [w for w in ana.context.service_workers if w.url.endswith("/js/notices-worker.js")]
+    worker.evaluate("(id) => openConversation(id)", book_club)
+    expect(ana.locator("#chat-title")).to_have_text("Book club")
+
+
+def test_without_the_browsers_permission_nothing_is_shown_and_the_dialog_says_why(people):
+    ana = people.join("Ana")
+    ana.add_init_script(AWAY)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    link = create_conversation(ana, "Quiet")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Quiet")
+
+    # headless Chromium answers the request "denied", as a person's No does
+    ana.get_by_role("button", name="Account").click()
+    box = ana.get_by_label("Tell me of new messages while Parlor is in the background")
+    box.click()
+    expect(ana.locator("#notify-note")).to_contain_text("This browser blocks notifications from this site")
+    expect(box).not_to_be_checked()
+    shot(ana, "account-notifications-blocked")
+    ana.get_by_role("button", name="Done").click()
+
+    away(ana)
+    send_text(ben, "Anyone?")
+    expect(ana).to_have_title("(1) Parlor")
+    time.sleep(0.5)  # what would have been shown by now (a round trip to the worker, 10-50 ms)
+    assert shown(ana) == []
+
+
+def conversation_id(page):
+    return page.evaluate("decodeURIComponent(location.hash.split('/')[2])")

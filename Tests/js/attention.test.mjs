@@ -1,0 +1,38 @@
+// What asks for a person's attention while they look elsewhere (state/attention.js):
+// the title's count, and which conversations a notification tells of.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { titleWith, newestUnread, dueNotices } from "../../Public/js/state/attention.js";
+
+const text = (seq, sender, more = {}) => ({ seq, sender, kind: "text", text: `m${seq}`, ...more });
+
+test("the title counts the unread, 99+ past 99, and is itself with none", () => {
+  assert.equal(titleWith("Parlor", 0), "Parlor");
+  assert.equal(titleWith("Parlor", 3), "(3) Parlor");
+  assert.equal(titleWith("Parlor", 250), "(99+) Parlor");
+});
+
+test("the newest unread message is another's, current, after the mark and one's own last", () => {
+  const t = { messages: [text(1, "uBen"), text(2, "uMe"), text(3, "uBen", { supersededBy: 5 }), text(4, "uBen", { kind: "deleted" }), text(5, "uBen")] };
+  assert.equal(newestUnread(t, 0, "uMe")?.seq, 5);
+  assert.equal(newestUnread(t, 5, "uMe"), undefined, "read");
+  assert.equal(newestUnread({ messages: [...t.messages, text(6, "uMe")] }, 0, "uMe"), undefined, "answered since (on any device)");
+  assert.equal(newestUnread({ messages: t.messages.slice(0, 4) }, 0, "uMe"), undefined, "only a replaced move and a deletion after one's own");
+});
+
+test("a conversation is told of when its unread newest passes what was told or seen, only while away", () => {
+  const told = new Map();
+  // first met (the page just opened): nothing, whatever is unread
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 4, unreadSeq: 4 }], true), []);
+  // a new message while looking at the page: seen, not told
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 5, unreadSeq: 5 }], false), []);
+  // away: the next one is told, once
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 6, unreadSeq: 6 }], true), ["c1"]);
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 6, unreadSeq: 6 }], true), []);
+  // one's own message moves what was seen on without telling
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 7, unreadSeq: 0 }], true), []);
+  assert.equal(told.get("c1"), 7);
+  // a history page of older messages is nothing new
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 7, unreadSeq: 3 }], true), []);
+  assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 8, unreadSeq: 8 }, { id: "c2", newestSeq: 2, unreadSeq: 2 }], true), ["c1"]);
+});
