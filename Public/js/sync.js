@@ -84,6 +84,7 @@ export class Sync extends EventTarget {
     client.addEventListener("apps", (e) => this.store.update(["apps"], () => ({ installedApps: e.detail.installedApps })));
     client.addEventListener("recovery", (e) => this.onRecovery(e.detail));
     client.addEventListener("read", (e) => this.readMarks.heard(e.detail.conversationId, e.detail.seq));
+    client.addEventListener("user", (e) => this.onUser(e.detail));
   }
 
   async onReady({ user, installedApps, token, recoveryKey, device }) {
@@ -162,6 +163,13 @@ export class Sync extends EventTarget {
       this.store.update(["user"], (s) => ({ user: { ...s.user, name: member.name } }));
     this.participantMaps.memberChanged(conversationId, member);
     this.dispatchEvent(new CustomEvent("member", { detail: { conversationId, member, change, by, self: member.userId === selfId } }));
+  }
+
+  /** Renamed on another device: the name this page shows as its own follows, in no conversation too. */
+  onUser({ user }) {
+    const me = this.store.state.user;
+    if (!me || user.id !== me.id || user.name === me.name) return;
+    this.store.update(["user"], (s) => ({ user: { ...s.user, name: user.name } }));
   }
 
   /** This user's app storage changed (another device, or this page's own echo): see AppData.heard. */

@@ -170,6 +170,19 @@ def test_a_new_name_given_on_one_device_is_ones_own_name_on_the_other(people):
     assert not people.errors, people.errors
 
 
+
+def test_a_new_name_reaches_the_other_device_in_no_conversation(people):
+    """Her phone, linked before she is in any conversation, showed the old name until
+    a reload: a rename reached only her conversations' subscribers."""
+    laptop = people.join("Ana")
+    phone = add_device(people, laptop)
+    laptop.get_by_role("button", name="Change your name").click()
+    laptop.locator("#rename-input").fill("Ana B.")
+    laptop.locator("#rename button[type=submit]").click()
+    expect(laptop.locator(".me .name")).to_have_text("Ana B.")
+    expect(phone.locator(".me .name")).to_have_text("Ana B.")
+    assert not people.errors, people.errors
+
 def test_a_drawing_goes_on_where_it_was_left_even_with_wenderpic_open_on_the_other(people):
     """WenderPic open on the laptop (compact) while the phone draws a new game: the
     laptop's New Game then shows the phone's word and lines, not a word of its own

@@ -149,3 +149,21 @@ async def test_a_new_recovery_key_is_told_to_every_device_of_the_user(server):
         assert ev["deviceId"] == laptop_device, "the maker hears it too, and can tell it is its own"
         await ben.call("ping")
         assert not [e for e in ben.events if e.get("type") == "recovery"]
+
+
+async def test_a_rename_reaches_her_other_devices_in_no_conversation(server):
+    """A rename was told only to the subscribers of her conversations: her phone, in no
+    conversation yet, showed the old name until a reload. Every other connection of
+    the user hears a user event; the one that asked has its result; nobody else hears."""
+    async with Env(server) as env:
+        laptop = await env.register("Ana")
+        phone = await env.login(laptop.token, "ana_phone")
+        ben = await env.register("Ben")
+        r = await laptop.call("rename", name="Ana B.")
+        assert r["user"]["name"] == "Ana B."
+        ev = await phone.wait_event("user")
+        assert ev["user"]["id"] == laptop.uid and ev["user"]["name"] == "Ana B."
+        await laptop.call("ping")
+        await ben.call("ping")
+        assert not [e for e in laptop.events if e.get("type") == "user"], "not back to the one that asked"
+        assert not [e for e in ben.events if e.get("type") == "user"], "another user hears nothing"

@@ -7,7 +7,7 @@ import { raisedMarks, listedMarks, aheadOfServer } from "../../Public/js/state/r
 import { ReadMarks } from "../../Public/js/sync/readMarks.js";
 import { Sync } from "../../Public/js/sync.js";
 import { Store } from "../../Public/js/store.js";
-import { parseFrame } from "../../Public/js/net/frames.js";
+import { parseFrame, conversationProblem } from "../../Public/js/net/frames.js";
 import { FakeClient } from "./fake-client.mjs";
 import { installFakeStorage } from "./fake-storage.mjs";
 import { signedInStore } from "./signed-in-store.mjs";
@@ -105,8 +105,14 @@ test("Sync: the list's lastReadSeq and a read event clear the unread count here"
   assert.equal(asked(client, "read").length, 0, "nothing told back");
 });
 
-test("frames: a read event and a listed lastReadSeq are checked", () => {
+test("frames: the read and user events and a listed lastReadSeq are checked", () => {
   assert.equal(parseFrame(JSON.stringify({ type: "read", conversationId: "c1", seq: 4 })).ok, true);
   assert.equal(parseFrame(JSON.stringify({ type: "read", conversationId: "c1", seq: -1 })).ok, false);
   assert.equal(parseFrame(JSON.stringify({ type: "read", conversationId: "c1" })).ok, false);
+  assert.equal(parseFrame(JSON.stringify({ type: "user", user: { id: "u1", name: "Ana B." } })).ok, true);
+  assert.equal(parseFrame(JSON.stringify({ type: "user", user: { id: "u1" } })).ok, false);
+  const c = { id: "c1", title: "A", lastSeq: 3, members: [] };
+  assert.equal(conversationProblem({ ...c, lastReadSeq: 2 }), null);
+  assert.equal(conversationProblem(c), null, "absent: a server before read marks");
+  assert.equal(conversationProblem({ ...c, lastReadSeq: -2 }), "conversation.lastReadSeq");
 });

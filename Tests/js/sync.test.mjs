@@ -653,3 +653,12 @@ test("renamed on another device: the name this page shows as its own follows", (
   sync.onMember({ conversationId: C, member: { userId: ANA.userId, name: "Ana B" }, change: "renamed" });
   assert.equal(store.state.user.name, "Me Renamed", "someone else's rename is theirs");
 });
+
+test("renamed on another device, in no conversation: a user event renames this page's own name", () => {
+  const { store, client } = setup();
+  store.update(["user"], () => ({ user: ME }));
+  client.serverSends("user", { type: "user", user: { id: ME.id, name: "Me Renamed" } });
+  assert.deepEqual(store.state.user, { ...ME, name: "Me Renamed" });
+  client.serverSends("user", { type: "user", user: { id: ANA.userId, name: "Ana B" } });
+  assert.equal(store.state.user.name, "Me Renamed", "only one's own");
+});

@@ -134,6 +134,8 @@ function eventProblem(f) {
       return Array.isArray(f.installedApps) && f.installedApps.every(isString) ? null : "installedApps";
     case "recovery":
       return f.deviceId === undefined || f.deviceId === null || isId(f.deviceId) ? null : "deviceId";
+    case "user":
+      return isObject(f.user) && isId(f.user.id) && isString(f.user.name) ? null : "user";
     case "read":
       if (!isId(f.conversationId)) return "conversationId";
       return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";

@@ -103,7 +103,8 @@ export class AppData {
   }
 
   /**
-   * An `appdata` event: a key written by this user, on another device or this page.
+   * An `appdata` event: a key written by this user on another device or tab (a
+   * server before this one sent the page its own write back too).
    * The copy held here follows it, unless this page has its own write of that key
    * on its way, waiting, or kept while offline: that write comes after and wins, and
    * its echo must not roll the page back meanwhile. Returns whether the value held

@@ -19,6 +19,12 @@ extension Engine {
             try tx.renameUser(id: userId, name: name)
             guard let user = try tx.user(id: userId) else { throw ParlorError(.internalError, "lost a user") }
             out.result(conn, id) { w in w.key("user"); MessageJSON.write(user, into: &w) }
+            // Her other devices show her new name, also those in no conversation (a member
+            // event reaches only a conversation's subscribers).
+            out.actions.append(.toUserExcept(userId: userId, except: conn, Payload { w in
+                w.field("type", "user")
+                w.key("user"); MessageJSON.write(user, into: &w)
+            }))
             for c in try tx.conversationIds(of: userId) {
                 out.actions.append(.broadcastInSmallRoom(conversationId: c,
                                                          memberEvent(c, Member(userId: userId, name: name), change: "renamed")))
@@ -249,8 +255,9 @@ extension Engine {
             try limit(\.appDataWrites, userId, "app storage writes")
             try setAppData(appId, key, value, userId, tx)
             out.result(conn, id) { _ in }
-            // Every page of this user (other devices, other nodes) holds the app's storage: it follows.
-            out.actions.append(.toUser(userId: userId, Payload { w in
+            // Every other page of this user (other tabs, devices, nodes) holds the app's
+            // storage: it follows. The page that wrote has it already.
+            out.actions.append(.toUserExcept(userId: userId, except: conn, Payload { w in
                 w.field("type", "appdata")
                 w.field("appId", appId)
                 w.field("key", key)
