@@ -116,3 +116,43 @@ def test_a_click_as_soon_as_pane_ready_returns_goes_where_the_pane_now_is(people
         pane_ready(ana, "compact")
         host, app = presses_after_click(ana, ana.locator("#transcript"))
         assert app == [] and host, f"the press on the conversation just uncovered went to {app or host}"
+
+
+# The presses the host page got on the app's <iframe> element itself, since cleared.
+WATCH_FRAME_PRESSES = """() => {
+    window.framePresses = 0;
+    if (window.framePressesWatched) return;
+    window.framePressesWatched = true;
+    addEventListener('pointerdown', (e) => { if (e.target instanceof HTMLIFrameElement) window.framePresses++; }, true);
+}"""
+
+
+def test_a_tap_that_lands_on_the_apps_frame_as_the_pane_grows_is_the_users(people):
+    """On a loaded phone, a tap into the app just after the pane grew reaches the host's
+    <iframe> element (the compositor has not drawn the frame there yet), which takes the
+    keyboard from the composer: the focus guard counted that as the app stealing it, and
+    after two such taps hid the app."""
+    ana = people.join("Ana")
+    create_conversation(ana, "Laggy phone")
+    install_app(ana, "WenderPic")
+    open_from_drawer(ana, "WenderPic")
+    pane_ready(ana, "compact")
+    ana.evaluate("f => { document.getElementById('transcript').style.filter = f; }", SLOW_COMPOSITOR)
+    ana.evaluate(WATCH_FRAME_PRESSES)
+    toggle = ana.locator("#app-pane .pane-bar .pane-toggle")
+    iframe = ana.locator("#app-pane iframe")
+    for _ in range(4):
+        ana.locator("#composer-input").focus()
+        toggle.dispatch_event("click")  # no pointer: the tap below is the one tested
+        ana.locator("#app-pane[data-style=expanded]:not(.mounting)").wait_for()
+        box = iframe.bounding_box()
+        ana.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 3)
+        ana.wait_for_timeout(150)
+        expect(iframe).to_be_visible()
+        toggle.dispatch_event("click")
+        pane_ready(ana, "compact")
+    landed = ana.evaluate("window.framePresses")
+    assert landed >= 2, f"only {landed} of 4 taps reached the host's <iframe> element: the compositor kept up, nothing was tested"
+    ana.wait_for_timeout(1200)  # the guard's wait for the app's word (VOUCH_MS)
+    expect(iframe).to_be_visible()
+    expect(ana.locator("#app-pane")).not_to_contain_text("was hidden")

@@ -73,10 +73,15 @@ const seen = {
   key: -Infinity,   // the last key pressed in a host text field
   move: null,       // where the mouse last moved in the host, and when
   field: null,      // the host element that last had focus
+  pressed: null,    // a frame's <iframe> the host itself saw pressed, and when
 };
 function hostInput(e) {
   if (!e.isTrusted) return;
   seen.input = performance.now();
+  // The browser sends a press into a frame by where its compositor last drew it; on a
+  // loaded machine, just after the pane moved, the press lands on the host's <iframe>
+  // element instead, which focuses it: the user's own doing, not the app's.
+  if (/^(pointerdown|mousedown|touchstart)$/.test(e.type) && e.target instanceof HTMLIFrameElement) seen.pressed = { iframe: e.target, t: seen.input };
   if (e.type === "keydown" && e.key === "Tab") seen.tab = seen.input;
   // Enter sends what was typed: the user is done typing (and may tap an app next)
   else if (e.type === "keydown" && isTextEntry(e.target)) seen.key = e.key === "Enter" ? -Infinity : seen.input;
@@ -208,7 +213,8 @@ export class AppFrame {
     const now = performance.now();
     const field = seen.field;
     if (this.style === "transcript") return this.takeBack(field, this.judge({ t: now, field }, false));
-    const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn();
+    const pressedHere = seen.pressed?.iframe === this.iframe && now - seen.pressed.t < TAB_MS;
+    const headedHere = now - seen.tab < TAB_MS || this.pointerCameIn() || pressedHere;
     // typing in the composer, with no pointer on its way here: the focus was not the
     // user's to move, whatever the frame says
     if (!headedHere && isTextEntry(field) && now - seen.key < TYPING_MS) return this.takeBack(field, { t: now, field });
