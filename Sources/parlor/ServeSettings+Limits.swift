@@ -30,6 +30,7 @@ extension ServeSettings {
         engine.appDataWritesPerUser = try keepingBurst(rate("limit-app-data-writes", engine.appDataWritesPerUser), engine.appDataWritesPerUser)
         engine.playingPerUser = try keepingBurst(rate("limit-playing", engine.playingPerUser), engine.playingPerUser)
         engine.readMarksPerUser = try keepingBurst(rate("limit-read-marks", engine.readMarksPerUser), engine.readMarksPerUser)
+        engine.typingPerUser = try keepingBurst(rate("limit-typing", engine.typingPerUser), engine.typingPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)

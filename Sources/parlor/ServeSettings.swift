@@ -62,6 +62,7 @@ struct ServeSettings {
         put("limit-conversations", o.limitConversations); put("limit-invites", o.limitInvites)
         put("limit-changes", o.limitChanges); put("limit-app-data-writes", o.limitAppDataWrites)
         put("limit-playing", o.limitPlaying); put("limit-read-marks", o.limitReadMarks)
+        put("limit-typing", o.limitTyping)
         put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
         put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
         put("image-grace-seconds", o.imageGraceSeconds)

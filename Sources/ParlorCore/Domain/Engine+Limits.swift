@@ -12,6 +12,7 @@ struct EngineLimiters {
     var changes: RateLimiter
     var appDataWrites: RateLimiter
     var readMarks: RateLimiter
+    var typing: RateLimiter
     var historyBytes: RateLimiter
 
     init(_ s: EngineSettings) {
@@ -25,21 +26,22 @@ struct EngineLimiters {
         changes = RateLimiter(s.changesPerUser)
         appDataWrites = RateLimiter(s.appDataWritesPerUser)
         readMarks = RateLimiter(s.readMarksPerUser)
+        typing = RateLimiter(s.typingPerUser)
         historyBytes = RateLimiter(s.historyBytesPerUser)
     }
 
     mutating func commit() {
         registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
-        uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); historyBytes.commit()
+        uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); typing.commit(); historyBytes.commit()
     }
 
     mutating func undo() {
         registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
-        uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); historyBytes.undo()
+        uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); typing.undo(); historyBytes.undo()
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.historyBytes] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes] {
             self[keyPath: kp].prune(now: now)
         }
     }

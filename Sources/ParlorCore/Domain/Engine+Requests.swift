@@ -268,6 +268,9 @@ extension Engine {
         case .playing(let cid, let sid, let on):
             try playing(cid, sid, on, id: id, conn: conn, userId: userId, tx, &out)
 
+        case .typing(let cid, let on):
+            try typing(cid, on, id: id, conn: conn, userId: userId, tx, &out)
+
         case .markRead(let cid, let seq):
             try limit(\.readMarks, userId, "read marks")
             try requireMember(cid, userId, tx)

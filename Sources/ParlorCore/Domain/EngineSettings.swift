@@ -31,6 +31,9 @@ public struct EngineSettings: Sendable {
     /// conversation it shows, so a normal client never meets this; each is a write and
     /// a frame to every other connection of the user.
     public var readMarksPerUser = Rate(10, per: 1, burst: 60)
+    /// `typing` notices: news for everyone in the room, as `playing` marks are; the web
+    /// client sends one every 3 s at most while its person types in a conversation.
+    public var typingPerUser = Rate(60, per: 60, burst: 30)
     /// Bytes of history pages one user may be answered (a page is up to 512 KiB): a
     /// client that asks for pages and never reads them made the server build hundreds
     /// of megabytes before its connections were closed as slow consumers.

@@ -54,6 +54,8 @@ public enum Request: Equatable, Sendable {
     case playing(conversationId: String, sessionId: String, playing: Bool)
     /// The user has read the conversation up to `seq`: their other devices follow.
     case markRead(conversationId: String, seq: Int)
+    /// The user is writing in the conversation (`typing`), or stopped without sending.
+    case typing(conversationId: String, typing: Bool)
 
     /// The frame type it came as, for metrics.
     public var typeName: String {
@@ -95,6 +97,7 @@ public enum Request: Equatable, Sendable {
         case .setAppData: "appdata.set"
         case .playing: "playing"
         case .markRead: "read"
+        case .typing: "typing"
         }
     }
 

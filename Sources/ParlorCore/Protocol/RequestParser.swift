@@ -139,6 +139,9 @@ public enum RequestParser {
         case "read":
             guard let seq = try f.optionalInt("seq", min: 0) else { throw .invalid("seq", "must be a whole number, 0 or more") }
             return .markRead(conversationId: try f.id("conversationId"), seq: seq)
+        case "typing":
+            guard let on = try f.optionalBool("typing") else { throw .invalid("typing", "must be true or false") }
+            return .typing(conversationId: try f.id("conversationId"), typing: on)
         case "playing":
             guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
             return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)
