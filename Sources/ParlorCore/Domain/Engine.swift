@@ -196,10 +196,13 @@ public final class Engine {
             for conn in signedOutInBatch where journal[conn] == nil { connections[conn]?.signedOut = false }
             cache = EngineCache()
             (followed, pendingConversations) = (followedBefore, pendingBefore)
-            if let again = error as? RunAgainIsolated, !isolateEveryRequest {
+            // Not when the database went unanswered: the connection is gone, and a second
+            // run would first wait its deadline to connect again.
+            if let again = error as? RunAgainIsolated, !isolateEveryRequest, !Self.isUnanswered(again.cause) {
                 metrics.discardPending()
                 throw again
             }
+            let error = (error as? RunAgainIsolated)?.cause ?? error
             batchFailed = true
             batchFailure = error
             // A sign-out from another node needs no database: its closes go out anyway,
@@ -260,6 +263,12 @@ public final class Engine {
     static func isDiskFull(_ error: any Error) -> Bool {
         if let aborted = error as? TransactionAborted { return aborted.cause.map(isDiskFull) ?? false }
         return (error as? DatabaseError)?.resultCode == .SQLITE_FULL
+    }
+
+    /// PostgreSQL did not answer in time (or the node is stopping): the batch fails now.
+    static func isUnanswered(_ error: any Error) -> Bool {
+        if let aborted = error as? TransactionAborted { return aborted.cause.map(isUnanswered) ?? false }
+        return (error as? PGError)?.unanswered ?? false
     }
 
     /// An error's cause for the log: SQLite's code and message, never SQL or arguments.

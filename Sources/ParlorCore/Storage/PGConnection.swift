@@ -8,21 +8,29 @@ import Foundation
 /// libpq rather than postgres-nio: the engine is one synchronous thread that blocks on
 /// its database by design (SQLite works the same way), so a blocking client fits it
 /// with nothing in between; postgres-nio would add an event loop and a hop to it and
-/// back for every statement, for no gain on one connection per node.
+/// back for every statement, for no gain on one connection per node. It waits through
+/// libpq's asynchronous calls and `poll`, so that no round trip waits past a deadline.
 final class PGConnection {
-    private let conn: OpaquePointer
-    private var prepared: [String: String] = [:]
+    /// Nil once abandoned (a call that had no answer in time): the next batch connects.
+    var conn: OpaquePointer?
+    var prepared: [String: String] = [:]
+    /// libpq's keywords and values: Parlor's defaults first, the operator's string last,
+    /// so that whatever it sets wins (`PGConnection+Parameters.swift`).
+    let parameters: [(String, String)]
+    /// How long one round trip (or a connect) may go unanswered (`PGConnection+Wait.swift`).
+    let timeoutSeconds: Int
+    /// Off while migrations run: a large table's DDL may take minutes.
+    var bounded = true
+    /// The last connection was abandoned for want of an answer (not lost): see `roundTrip`.
+    var timedOut = false
+    /// Written to when the node stops: every wait ends at once (`stopWaiting`).
+    let wakeup: PGWakeup
 
-    init(url: String) throws {
-        guard let c = PQconnectdb(url) else { throw PGError(state: "08000", message: "out of memory") }
-        conn = c
-        // NOTICEs ("relation already exists, skipping") are not for the operator's log.
-        PQsetNoticeProcessor(c, { _, _ in }, nil)
-        guard PQstatus(c) == CONNECTION_OK else {
-            // deinit finishes the connection: every stored property is set.
-            throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(c)))
-        }
-        try simple(Self.sessionSettings)
+    init(url: String, timeoutSeconds: Int = PostgresStore.defaultTimeoutSeconds) throws {
+        parameters = Self.parameters(url, timeoutSeconds: timeoutSeconds)
+        self.timeoutSeconds = timeoutSeconds
+        wakeup = try PGWakeup()
+        try connect()
     }
 
     /// A node that hangs inside a transaction (stopped, swapping, its network gone)
@@ -34,29 +42,31 @@ final class PGConnection {
     /// its clients.
     static let sessionSettings = "SET lock_timeout = '2s'; SET idle_in_transaction_session_timeout = '5s'"
 
-    deinit { PQfinish(conn) }
+    deinit { if let conn { PQfinish(conn) } }
 
-    /// After the server restarted or the network dropped: connect again (prepared
-    /// statements died with the old session).
+    /// After the server restarted, the network dropped or a call went unanswered:
+    /// connect again (prepared statements died with the old session).
     func reconnectIfBroken() throws {
-        guard PQstatus(conn) != CONNECTION_OK else { return }
-        prepared = [:]
-        PQreset(conn)
-        guard PQstatus(conn) == CONNECTION_OK else {
-            throw PGError(state: "08001", message: Self.trimmed(PQerrorMessage(conn)))
-        }
-        try simple(Self.sessionSettings)
+        guard !connected else { return }
+        try connect()
     }
 
-    var inTransaction: Bool { PQtransactionStatus(conn) == PQTRANS_INTRANS }
-    var transactionFailed: Bool { PQtransactionStatus(conn) == PQTRANS_INERROR }
-    var connected: Bool { PQstatus(conn) == CONNECTION_OK }
+    var inTransaction: Bool { conn.map { PQtransactionStatus($0) == PQTRANS_INTRANS } ?? false }
+    var transactionFailed: Bool { conn.map { PQtransactionStatus($0) == PQTRANS_INERROR } ?? false }
+    var connected: Bool { conn.map { PQstatus($0) == CONNECTION_OK } ?? false }
 
     /// A statement without parameters, not prepared (transaction control, DDL).
     func simple(_ sql: String) throws {
-        let res = PQexec(conn, sql)
+        let res = try roundTrip { PQsendQuery($0, sql) }
         defer { PQclear(res) }
         try check(res)
+    }
+
+    /// No deadline for `body` (migrations at startup), then the deadline again.
+    func withoutDeadline<T>(_ body: () throws -> T) rethrows -> T {
+        bounded = false
+        defer { bounded = true }
+        return try body()
     }
 
     /// Runs a prepared statement; returns its rows and the number of rows it changed.
@@ -84,10 +94,10 @@ final class PGConnection {
                 buffers.append(p); lengths.append(Int32(b.count)); formats.append(1)
             }
         }
-        let res = buffers.withUnsafeBufferPointer { bufs in
-            bufs.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(bufs.count, 1)) { vals in
-                PQexecPrepared(conn, name, Int32(values.count), values.isEmpty ? nil : vals,
-                               lengths, formats, 1)
+        let res = try buffers.withUnsafeBufferPointer { bufs in
+            try bufs.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(bufs.count, 1)) { vals in
+                try roundTrip { PQsendQueryPrepared($0, name, Int32(values.count), values.isEmpty ? nil : vals,
+                                                    lengths, formats, 1) }
             }
         }
         defer { PQclear(res) }
@@ -98,7 +108,7 @@ final class PGConnection {
     private func statement(_ sql: String) throws -> String {
         if let name = prepared[sql] { return name }
         let name = "p\(prepared.count)"
-        let res = PQprepare(conn, name, sql, 0, nil)
+        let res = try roundTrip { PQsendPrepare($0, name, sql, 0, nil) }
         defer { PQclear(res) }
         try check(res)
         prepared[sql] = name
@@ -106,13 +116,13 @@ final class PGConnection {
     }
 
     private func check(_ res: OpaquePointer?) throws {
-        guard let res else { throw PGError(state: "08006", message: Self.trimmed(PQerrorMessage(conn))) }
+        guard let res else { throw PGError(state: "08006", message: lastError) }
         switch PQresultStatus(res) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return
         default:
             let state = PQresultErrorField(res, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "08006"
             let message = PQresultErrorField(res, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-                ?? Self.trimmed(PQerrorMessage(conn))
+                ?? lastError
             throw PGError(state: state, message: message)
         }
     }
@@ -159,7 +169,7 @@ final class PGConnection {
     }
 
     /// libpq's messages span lines ("…\n\tIs the server running…"): one line for the log.
-    private static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
+    static func trimmed(_ p: UnsafePointer<CChar>?) -> String {
         guard let p else { return "unknown error" }
         return String(cString: p).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
@@ -170,6 +180,9 @@ final class PGConnection {
 public struct PGError: Error, StoreFailure {
     public let state: String
     public let message: String
+    /// No answer within the deadline (or the node is stopping): the connection was
+    /// abandoned, and waiting again in the same batch would only double the wait.
+    var unanswered = false
     public var logDescription: String { "PostgreSQL error \(state): \(message)" }
     /// Another node holds what this transaction needs in the other order.
     var isDeadlock: Bool { state == "40P01" }

@@ -15,19 +15,34 @@ public final class PostgresStore: ParlorStore {
     /// The newest schema this build knows.
     public static var schemaVersion: Int { PostgresSchema.migrations.last?.version ?? 0 }
 
-    /// `migrate` and `announce` as SQLiteStore's.
-    public init(url: String, migrate: Bool = true, announce: ([String]) -> Void = { _ in }) throws {
-        db = try PGConnection(url: url)
-        try PostgresSchema.migrate(db, apply: migrate, announce: announce)
+    /// How long one round trip may go unanswered (`--store-timeout-seconds`). Well above
+    /// `lock_timeout` (2 s), which must refuse a locked conversation's sends first
+    /// (`server_busy`, the connection kept), and above a busy database's slow commit;
+    /// low enough that clients get an error, and /health a 503, before they give up on
+    /// the node themselves.
+    public static let defaultTimeoutSeconds = 10
+
+    /// `migrate` and `announce` as SQLiteStore's; `timeoutSeconds`: how long one round
+    /// trip to PostgreSQL may go unanswered before the batch fails (`PGConnection+Wait`).
+    public init(url: String, migrate: Bool = true, timeoutSeconds: Int = PostgresStore.defaultTimeoutSeconds,
+                announce: ([String]) -> Void = { _ in }) throws {
+        db = try PGConnection(url: url, timeoutSeconds: timeoutSeconds)
+        // A large table's migration may take minutes; the node serves nothing meanwhile.
+        try db.withoutDeadline { try PostgresSchema.migrate(db, apply: migrate, announce: announce) }
     }
+
+    /// The node is stopping and PostgreSQL does not answer: the engine's waits end now,
+    /// and every later batch fails at once. From any thread.
+    public func stopWaiting() { db.stopWaiting() }
 
     public func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
         try db.reconnectIfBroken()
         do {
             try db.simple("BEGIN")
-        } catch where !db.connected {
+        } catch let e as PGError where !db.connected && !e.unanswered {
             // The server dropped the connection while idle (a restart, a failover, an
             // administrator): nothing of this batch has run yet, so connect and go on.
+            // Not after a BEGIN that went unanswered: the batch has waited its deadline.
             try db.reconnectIfBroken()
             try db.simple("BEGIN")
         }
