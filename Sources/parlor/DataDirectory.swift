@@ -36,7 +36,8 @@ enum DataDirectory {
     /// the database (a newer binary started by mistake beside a running older server
     /// updated its database, and the old server could never start again); `parlor
     /// admin` never updates it.
-    static func open(_ path: String, store url: String?, log: Logger, serving: Bool) throws -> (any AdminQueue, BlobStore) {
+    static func open(_ path: String, store url: String?, log: Logger, serving: Bool,
+                     storeTimeoutSeconds: Int = PostgresStore.defaultTimeoutSeconds) throws -> (any AdminQueue, BlobStore) {
         func fail(_ why: String, code: Int32 = 1) -> ExitCode {
             log.critical("cannot start: \(why)")
             return ExitCode(code)
@@ -57,7 +58,7 @@ enum DataDirectory {
         }
         let store: any AdminQueue
         do {
-            store = try url.map { try PostgresStore(url: $0, migrate: serving, announce: announce) }
+            store = try url.map { try PostgresStore(url: $0, migrate: serving, timeoutSeconds: storeTimeoutSeconds, announce: announce) }
                 ?? SQLiteStore(path: database(path), migrate: serving, announce: announce)
             if let sqlite = store as? SQLiteStore, let upgrade = sqlite.upgrade, !upgrade.migrations.isEmpty {
                 log.notice("database updated", metadata: [

@@ -18,6 +18,8 @@ struct Serve: ParsableCommand {
     @Option(help: "A PostgreSQL URL (postgres://user@host/db): the store the nodes of a cluster share (default: SQLite in the data directory).")
     var store: String?
     @Option(help: "A NATS URL (nats://host:4222): the bus between the nodes of a cluster; needs --store.") var bus: String?
+    @Option(help: "Seconds one round trip to PostgreSQL may go unanswered before its batch fails and the connection is dropped (default 10).")
+    var storeTimeoutSeconds: Int?
     @Option(name: .customLong("public"), help: "Directory of the web client and its apps (default ./Public).")
     var publicDir: String?
     @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?
@@ -66,6 +68,9 @@ struct Serve: ParsableCommand {
     var imageGraceSeconds: Int?
     @Option(help: "A JSON file of settings, keyed like the flags (also PARLOR_CONFIG).") var config: String?
 
+    /// How long a stop waits for the engine's last batches after the drain.
+    static let engineStopSeconds = 5.0
+
     func run() throws {
         // SIGTERM and SIGINT are blocked before any thread exists, so every thread
         // inherits the block and the signal waits for `sigwait` below. Left unblocked in
@@ -91,7 +96,8 @@ struct Serve: ParsableCommand {
         factory.defaultValueHistogramBuckets = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048]
         MetricsSystem.bootstrap(factory)
         // The nodes of a cluster share the image directory; on SQLite one server owns it.
-        let (store, blobs) = try DataDirectory.open(data, store: settings.store, log: log, serving: true)
+        let (store, blobs) = try DataDirectory.open(data, store: settings.store, log: log, serving: true,
+                                                    storeTimeoutSeconds: settings.storeTimeoutSeconds)
         OrphanImages.collect(store, blobs, shared: settings.store != nil, log: log)
         let engine = Engine(store: store, apps: AppCatalog(publicDirectory: publicDir), blobs: blobs, logger: log,
                             settings: settings.engine)
@@ -152,7 +158,14 @@ struct Serve: ParsableCommand {
         // what is still open after the timeout is closed anyway.
         server.drainAndStop(timeout: .seconds(settings.drainSeconds))
         bus?.flush()  // the closed connections' presence, gone offline for the other nodes
-        engineThread.stop()
+        // Every client is gone: what the engine still runs can be answered to no one. A
+        // database that does not answer would hold it up to a deadline per batch, each
+        // connecting again first; past a few seconds its waits are cut short.
+        if !engineThread.stop(within: Self.engineStopSeconds) {
+            log.warning("the database does not answer: the engine's last batches are given up")
+            (store as? PostgresStore)?.stopWaiting()
+            engineThread.stop()
+        }
         log.info("stopped")
     }
 }

@@ -19,6 +19,7 @@ struct ServeSettings {
     var store: String?
     /// A NATS URL: the bus between the nodes of a cluster.
     var bus: String?
+    var storeTimeoutSeconds = PostgresStore.defaultTimeoutSeconds
     var publicDir = "./Public"
     var tlsCert: String?
     var tlsKey: String?
@@ -46,7 +47,7 @@ struct ServeSettings {
             if !v.isEmpty { flags[AbsoluteConfigKey([key])] = .init(.stringArray(v), isSecret: false) }
         }
         put("host", o.host); put("port", o.port); put("data", o.data); put("public", o.publicDir)
-        put("store", o.store); put("bus", o.bus)
+        put("store", o.store); put("bus", o.bus); put("store-timeout-seconds", o.storeTimeoutSeconds)
         put("tls-cert", o.tlsCert); put("tls-key", o.tlsKey); put("allowed-origin", o.allowedOrigin)
         put("origin", o.origin); put("apps-origin", o.appsOrigin); put("max-connections-per-ip", o.maxConnectionsPerIp)
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
@@ -88,6 +89,7 @@ struct ServeSettings {
         // A URL may carry a password: kept out of anything printed.
         s.store = config.string(forKey: "store", isSecret: true)
         s.bus = config.string(forKey: "bus", isSecret: true)
+        s.storeTimeoutSeconds = config.int(forKey: "store-timeout-seconds", default: s.storeTimeoutSeconds)
         s.tlsCert = config.string(forKey: "tls-cert")
         s.tlsKey = config.string(forKey: "tls-key", isSecret: true)
         s.allowedOrigins = config.stringArray(forKey: "allowed-origin", default: [])
@@ -172,6 +174,8 @@ struct ServeSettings {
         guard maxConnectionsPerIP >= 0 else { throw ValidationError("max-connections-per-ip must be 0 or more") }
         guard keepaliveSeconds >= 1 else { throw ValidationError("keepalive-seconds must be 1 or more") }
         guard busyAfterMs >= 0 else { throw ValidationError("busy-after-ms must be 0 or more") }
+        // under lock_timeout (2 s), a wait for a locked conversation would drop the connection
+        guard storeTimeoutSeconds >= 3 else { throw ValidationError("store-timeout-seconds must be 3 or more") }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("public \(publicDir) is not a directory")

@@ -55,14 +55,27 @@ public final class EngineThread: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Finishes what was submitted, then returns.
-    public func stop() {
+    /// Finishes what was submitted, then returns true; false if that took longer than
+    /// `seconds` (the engine still stopping: call again once its store stopped waiting).
+    @discardableResult
+    public func stop(within seconds: Double? = nil) -> Bool {
         condition.lock()
         stopping = true
         condition.broadcast()
-        while !finished { condition.wait() }
+        let until = seconds.map { Date(timeIntervalSinceNow: $0) }
+        while !finished {
+            if let until {
+                if !condition.wait(until: until) && !finished {
+                    condition.unlock()
+                    return false
+                }
+            } else {
+                condition.wait()
+            }
+        }
         condition.unlock()
         synced?.finish()
+        return true
     }
 
     private func run() {
