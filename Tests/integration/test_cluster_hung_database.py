@@ -1,0 +1,142 @@
+"""Cluster mode when a node's PostgreSQL stops answering: its backend stopped
+(`kill -STOP`) and, so that connecting again gets no answer either, the postmaster too,
+as a network path that silently drops packets would do to both. The node waited inside
+libpq for good: no answer to any request, /health silent, a stop killed by systemd
+(a cluster review, session 27). Every round trip now has a deadline
+(--store-timeout-seconds, 3 s here): the node answers errors, /health says 503, another
+node serves on, and once PostgreSQL answers again the node connects again and serves.
+
+Runs its own PostgreSQL, so that stopping its postmaster holds up no other test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import time
+
+import pytest
+
+from client import Env, new_client_id
+from conftest import STORES
+from postgres import Postgres
+from server import ParlorServer
+from test_http import http_get
+
+TIMEOUT = 3  # --store-timeout-seconds
+DRAIN = 2  # --drain-seconds
+
+
+@pytest.fixture(scope="module")
+def pg():
+    if "postgres" not in STORES:
+        pytest.skip("PARLOR_TEST_STORES leaves PostgreSQL out")
+    server = Postgres().start()
+    yield server
+    server.stop()
+
+
+def node(tmp_path, public_dir, url, name):
+    # application_name tells this node's session apart in pg_stat_activity
+    return ParlorServer(tmp_path / name, public_dir, name=name, store_url=f"{url}?application_name={name}",
+                        extra_args=["--store-timeout-seconds", str(TIMEOUT), "--drain-seconds", str(DRAIN)])
+
+
+def backend_of(pg, name) -> int:
+    """The pid of the node's one session (an abandoned one may linger a moment)."""
+    deadline = time.monotonic() + 10
+    while True:
+        pids = pg.sql(f"SELECT pid FROM pg_stat_activity WHERE application_name = '{name}'").split()
+        if len(pids) == 1:
+            return int(pids[0])
+        assert time.monotonic() < deadline, f"sessions of {name}: {pids}"
+        time.sleep(0.1)
+
+
+class Stopped:
+    """The node's backend and the postmaster, stopped until the block ends: continued
+    whatever happens, or PostgreSQL could never shut down."""
+
+    def __init__(self, pg, backend: int):
+        self.pids = [backend, pg.proc.pid]
+
+    def __enter__(self):
+        for pid in self.pids:
+            os.kill(pid, signal.SIGSTOP)
+        return self
+
+    def __exit__(self, *exc):
+        for pid in self.pids:
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except ProcessLookupError:
+                pass
+
+
+async def health(server):
+    status, _, body = await asyncio.to_thread(http_get, server, "/health")
+    return status, json.loads(body)
+
+
+async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_path, public_dir, pg):
+    url = pg.new_database()
+    hung, live = node(tmp_path, public_dir, url, "hung"), node(tmp_path, public_dir, url, "live")
+    hung.start()
+    live.start()
+    envs = [Env(hung), Env(live)]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        await ana.subscribe(cid)
+        await ben.subscribe(cid)
+        with Stopped(pg, backend_of(pg, "hung")):
+            start = time.monotonic()
+            # a batch under way when the backend stopped (the once-a-second sweep) waits
+            # its deadline, then this send's batch waits its own to connect again
+            refused = await ana.expect_error("send", "internal", timeout=4 * TIMEOUT, conversationId=cid,
+                                             clientId=new_client_id(), message={"kind": "text", "text": "unanswered"})
+            assert time.monotonic() - start < 2 * TIMEOUT + 2, refused
+            start = time.monotonic()
+            status, body = await health(hung)
+            assert status == 503 and "did not answer" in body["problem"], body
+            assert time.monotonic() - start < 2 * TIMEOUT + 2
+            # the other node's session is its own: it serves on, in the same conversation
+            sent = await ben.send_text(cid, "served elsewhere")
+            await ben.wait_message(cid, seq=sent["seq"])
+            assert (await health(live))[0] == 200
+        # PostgreSQL answers again: the next batch connects again
+        m = await ana.call("send", timeout=4 * TIMEOUT, conversationId=cid, clientId=new_client_id(),
+                           message={"kind": "text", "text": "answered again"})
+        await ben.wait_message(cid, seq=m["message"]["seq"])
+        assert (await health(hung))[0] == 200
+        hung.wait_for_log(lambda line: "did not answer" in line)
+        assert any("did not answer" in line for line in hung.lines), "the failed batches are logged"
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+        hung.stop()
+        live.stop()
+
+
+async def test_a_node_whose_database_hangs_stops_within_a_bound(tmp_path, public_dir, pg):
+    url = pg.new_database()
+    hung = node(tmp_path, public_dir, url, "stopping")
+    hung.start()
+    env = Env(hung)
+    try:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        with Stopped(pg, backend_of(pg, "stopping")):
+            # a send under way, so the engine waits on the database as the stop begins
+            await ana.start("send", conversationId=cid, clientId=new_client_id(),
+                            message={"kind": "text", "text": "in flight"})
+            start = time.monotonic()
+            # the drain, then a few seconds for the engine's last batches, then its waits are cut
+            assert hung.stop(timeout=DRAIN + 5 + TIMEOUT + 5), "SIGKILLed: the stop hung on the database"
+            assert time.monotonic() - start < DRAIN + 5 + 3
+            assert hung.proc.returncode == 0, hung.log_tail()
+    finally:
+        await env.__aexit__(None, None, None)
+        hung.stop()
