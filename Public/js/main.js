@@ -654,7 +654,13 @@ function focusWhereYouWere() {
 function settleFocus() {
   const a = document.activeElement;
   const lost = !a || a === document.body || !a.isConnected || a.closest("dialog:not([open]), [hidden]");
-  if (!lost) return;
+  if (!lost) {
+    // Chromium gives a closed dialog's focus back to a text field without its caret: the
+    // page's selection stayed where the last click in the dialog put it, and what the
+    // person typed next went nowhere (the message box after the recovery key's Done)
+    if (typeof a.setSelectionRange === "function" && a.selectionStart !== null) a.setSelectionRange(a.selectionStart, a.selectionEnd, a.selectionDirection);
+    return;
+  }
   if (document.querySelector("dialog[open]") || !$("welcome").hidden) return;
   focusWhereYouWere();
 }

@@ -138,3 +138,16 @@ def test_the_question_on_a_phone_in_light(people):
     shot(eve, "phone-light-join-question")
     answer_invite(eve, "Not now")
     expect(eve.get_by_role("button", name="New conversation")).to_be_focused()
+
+
+def test_after_joining_the_first_keys_go_into_the_message_box(people):
+    """Joining through an invite ends at the recovery key's Done, and the focus goes back
+    to the message box; Chromium gave it back without its caret (the page's selection
+    stayed in the dialog), and what the person typed next went nowhere until a click."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "First words")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("First words")
+    expect(ben.locator("#composer-input")).to_be_focused()
+    ben.keyboard.type("Hello all")
+    expect(ben.locator("#composer-input")).to_have_value("Hello all")
