@@ -17,6 +17,7 @@ import { unreadCount, hasConflict, readThrough } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
 import { titleWith, newestUnread, dueNotices } from "./state/attention.js";
+import { typersNow, typingLine } from "./state/typing.js";
 import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
 import { ChatView } from "./views/chat.js";
@@ -98,13 +99,17 @@ const chat = new ChatView($("chat"), {
     const id = store.state.currentId;
     if (!id || store.conversation(id)?.left || !outgoing.send(id, text)) return false;
     store.saveDraft(id, "");
+    sync.typing.sent(id);
     chat.transcript.toNewest();
     return true;
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
   onStick: (key, seq, x, y) => outgoing.stick(store.state.currentId, key, { seq, x, y }),
   announce,
-  onDraft: (text) => store.saveDraft(store.state.currentId, text),
+  onDraft: (text) => {
+    store.saveDraft(store.state.currentId, text);
+    sync.typing.drafted(store.state.currentId, text);
+  },
   onToggleDrawer: () => setDrawer(!chat.drawer.open),
   onOpen: (appId) => {
     setDrawer(false);
@@ -300,7 +305,6 @@ async function deleteMessage(conversationId, m) {
 
 // ---- attention: the tab's title and notifications ------------------------------------
 
-const baseTitle = document.title;
 const notices = new Notices({ onOpen: (id) => { location.hash = conversationHash(id); } });
 /** per conversation, the newest seq the person was told of or could see (state/attention.js) */
 const told = new Map();
@@ -325,7 +329,8 @@ function attend() {
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
-  document.title = titleWith(baseTitle, total);
+  const open = s.currentId && store.conversation(s.currentId);
+  document.title = titleWith(open ? `${open.title} · Parlor` : "Parlor", total);
   const due = dueNotices(told, seen, away);
   if (!due.length || noticeState(selfId) !== "on") return;
   for (const id of due) {
@@ -483,6 +488,10 @@ function render() {
   }
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("playing"))) {
     renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId), (appId) => catalog.name(appId));
+  }
+  if (conv && (parts.has("typing") || parts.has("current") || parts.has("conversations"))) {
+    const typers = typersNow(s.typing[id], Date.now(), s.user?.id);
+    chat.setTyping(typingLine(typers.map((userId) => store.memberName(id, userId))));
   }
   if (conv && (parts.has("staged") || parts.has("current"))) {
     chat.composer.renderStaged(outgoing.staged(id), bubbleContext(id));

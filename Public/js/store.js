@@ -73,6 +73,8 @@ export class Store extends EventTarget {
       presence: {},
       /** conversationId → {sessionId: [userId…]}: who has a session open in the expanded pane */
       playing: {},
+      /** conversationId → {userId: when their typing notice ends} (sync/typing.js) */
+      typing: {},
       /** "conversationId|appId" → {local, toUser, toParticipant}: who is behind each app-scoped id */
       participants: {},
       staged: {},

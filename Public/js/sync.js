@@ -18,6 +18,7 @@ import { upload, uploadWhenReachable } from "./sync/uploads.js";
 import { PendingImages } from "./sync/pendingImages.js";
 import { PlayingMarks } from "./sync/playing.js";
 import { ReadMarks } from "./sync/readMarks.js";
+import { TypingNotices } from "./sync/typing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
 
@@ -62,6 +63,7 @@ export class Sync extends EventTarget {
     this.participantMaps = new Participants(client, store);
     this.playing = new PlayingMarks(client, store);
     this.readMarks = new ReadMarks(client, store);
+    this.typing = new TypingNotices(client, store, this);
     this.names = new Names(client, store, (conversationId, member, { former = false } = {}) => {
       if (former) this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({ conversations: rememberFormer(s.conversations, conversationId, member) }));
       else this.onMember({ conversationId, member });

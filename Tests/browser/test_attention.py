@@ -74,23 +74,23 @@ def test_the_title_counts_unread_and_a_notification_tells_of_new_messages(people
     ben = people.join("Ben", link.replace(people.server.base, ""))
     expect(ben.locator("#chat-title")).to_have_text("Friday games")
     turn_on_notifications(ana, "also in the background")
-    expect(ana).to_have_title("Parlor")
+    expect(ana).to_have_title("Friday games · Parlor")
 
     # Ana looks elsewhere; Ben writes twice
     away(ana)
     send_text(ben, "Your move!")
-    expect(ana).to_have_title("(1) Parlor")
+    expect(ana).to_have_title("(1) Friday games · Parlor")
     assert shown_when(ana, lambda n: n, "a notification") == [
         {"title": "Friday games", "body": "Ben: Your move!", "tag": f"parlor:{conversation_id(ana)}"}]
     send_text(ben, '<b>now</b> please')
-    expect(ana).to_have_title("(2) Parlor")
+    expect(ana).to_have_title("(2) Friday games · Parlor")
     # one notification for the conversation, saying its newest, text as text
     now = shown_when(ana, lambda n: n and n[0]["body"] != "Ben: Your move!", "the next message's notification")
     assert now == [{"title": "Friday games: 2 new messages", "body": "Ben: <b>now</b> please", "tag": f"parlor:{conversation_id(ana)}"}]
 
     # back: read, the title is plain again and the notification goes
     away(ana, False)
-    expect(ana).to_have_title("Parlor")
+    expect(ana).to_have_title("Friday games · Parlor")
     shown_when(ana, lambda n: n == [], "the notification closed once read")
     shot(ana, "attention-read")
 
@@ -109,7 +109,7 @@ def test_her_own_messages_and_a_page_she_looks_at_tell_her_nothing(people):
     create_conversation(ana, "Family")
     send_text(ben, "Chapter 3 tonight?")
     expect(ana.locator(".conv-item", has_text="Book club").locator(".badge")).to_have_text("1")
-    expect(ana).to_have_title("(1) Parlor")
+    expect(ana).to_have_title("(1) Family · Parlor")
     # away: her own message (sent here, as from another device) tells her nothing
     away(ana)
     send_text(ana, "Hello family")
@@ -145,7 +145,7 @@ def test_without_the_browsers_permission_nothing_is_shown_and_the_dialog_says_wh
 
     away(ana)
     send_text(ben, "Anyone?")
-    expect(ana).to_have_title("(1) Parlor")
+    expect(ana).to_have_title("(1) Quiet · Parlor")
     time.sleep(0.5)  # what would have been shown by now (a round trip to the worker, 10-50 ms)
     assert shown(ana) == []
 

@@ -15,7 +15,7 @@
 //   "signedout" detail {reason}   the server closed with 4003: this device was revoked
 //              ("signed out"), or the account deactivated or deleted (the close's
 //              reason says which); the token is dead, so no reconnect
-//   "message" | "member" | "presence" | "playing" | "conversation"   detail: the event frame
+//   "message" | "member" | "presence" | "playing" | "typing" | "conversation"   detail: the event frame
 //   "appdata" | "apps" | "recovery"   detail: the event frame (this user's app storage,
 //              installed apps or recovery key changed, on this connection or another)
 //   "read"     detail: the event frame (this user read a conversation on another connection)

@@ -136,6 +136,9 @@ function eventProblem(f) {
       return f.deviceId === undefined || f.deviceId === null || isId(f.deviceId) ? null : "deviceId";
     case "user":
       return isObject(f.user) && isId(f.user.id) && isString(f.user.name) ? null : "user";
+    case "typing":
+      if (!isId(f.conversationId)) return "conversationId";
+      return isId(f.userId) && typeof f.typing === "boolean" ? null : "typing";
     case "read":
       if (!isId(f.conversationId)) return "conversationId";
       return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";

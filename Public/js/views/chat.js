@@ -22,6 +22,10 @@ export class ChatView {
     this.headerEl = h("header", { class: "chat-header" });
     this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "off", tabindex: "0" });
     this.composerEl = h("div", { class: "composer-area" });
+    // floats over the transcript's foot, taking no room: a line that came and went
+    // would move the conversation up and down as someone typed
+    this.typingLine = h("p", { class: "typing-line", hidden: true });
+    this.typingEl = h("div", { class: "typing-anchor" }, this.typingLine);
     this.leftNote = h("div", { class: "left-banner", id: "left-banner", role: "status", hidden: true });
     this.drawerEl = h("div", { class: "drawer", role: "region" });
     this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });
@@ -30,7 +34,7 @@ export class ChatView {
     const peel = new StickerPeel({ transcript: this.transcriptEl, onStick: handlers.onStick, announce: handlers.announce });
     this.composer = new ComposerView(this.composerEl, { ...handlers, peel });
     this.drawer = new DrawerView(this.drawerEl, handlers);
-    this.live = [this.headerEl, this.transcriptEl, this.composerEl, this.drawerEl, this.paneEl];
+    this.live = [this.headerEl, this.transcriptEl, this.typingEl, this.composerEl, this.drawerEl, this.paneEl];
     el.replaceChildren(this.empty, ...this.live, this.leftNote);
     this.showConversation(false);
   }
@@ -44,6 +48,12 @@ export class ChatView {
     this.leftNote.textContent = text || "";
     this.leftNote.hidden = !text;
     this.composerEl.hidden = !!text || this.empty.hidden === false;
+  }
+
+  /** "Ben is typing…", or nothing. */
+  setTyping(text) {
+    this.typingLine.textContent = text;
+    this.typingLine.hidden = !text;
   }
 
   showConversation(on) {

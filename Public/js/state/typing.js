@@ -1,0 +1,54 @@
+// Who is typing in a conversation: each member's notice lasts NOTICE_MS after the
+// last one heard (the server stores nothing, and a notice can be lost with its
+// connection), a "stopped" or a message from them ends it. And when this page says
+// that its person types: once on the first key, again every RESEND_MS while they go on.
+
+export const NOTICE_MS = 6000;
+export const RESEND_MS = 3000;
+
+/**
+ * A conversation's typers after a `typing` event.
+ * @param {Record<string, number> | undefined} held userId → when the notice ends (ms)
+ * @param {{userId: string, typing: boolean}} frame
+ * @param {number} now
+ */
+export function applyTyping(held, frame, now) {
+  const next = { ...held };
+  if (frame.typing) next[frame.userId] = now + NOTICE_MS;
+  else delete next[frame.userId];
+  return next;
+}
+
+/** The typers still typing at `now`, but oneself, oldest notice first. */
+export function typersNow(held, now, selfId) {
+  return Object.entries(held || {}).filter(([userId, until]) => until > now && userId !== selfId).sort((a, b) => a[1] - b[1]).map(([userId]) => userId);
+}
+
+/** "Ben is typing…", "Ben and Cy are typing…", "Ben, Cy and 2 others are typing…", "" for none. */
+export function typingLine(names) {
+  if (!names.length) return "";
+  if (names.length === 1) return `${names[0]} is typing…`;
+  if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
+  const others = names.length - 2;
+  return `${names[0]}, ${names[1]} and ${others} ${others === 1 ? "other" : "others"} are typing…`;
+}
+
+/** When the first notice held ends, to draw the line again then (undefined: none). */
+export function nextEnd(typing, now) {
+  let next;
+  for (const held of Object.values(typing)) for (const until of Object.values(held)) if (until > now && (next === undefined || until < next)) next = until;
+  return next;
+}
+
+/**
+ * What to tell the server as the draft changes: true (typing), false (emptied
+ * without sending) or null (nothing new). `said` is what was said last and when.
+ * @param {{typing: boolean, at: number} | undefined} said
+ * @param {string} draft
+ * @param {number} now
+ */
+export function typingToSay(said, draft, now) {
+  const typing = draft.trim() !== "";
+  if (typing) return !said?.typing || now - said.at >= RESEND_MS ? true : null;
+  return said?.typing ? false : null;
+}
