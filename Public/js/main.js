@@ -457,8 +457,8 @@ function render() {
     if (s.status === "online") everOnline = true;
     status.render(s.status, everOnline, s.restarting);
   }
-  if (["conversations", "previews", "user", "presence", "current", "apps"].some((p) => parts.has(p))) {
-    sidebar.render(s, unread);
+  if (["conversations", "previews", "user", "presence", "current", "apps", "typing"].some((p) => parts.has(p))) {
+    sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId));
   }
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {

@@ -43,6 +43,7 @@ def test_the_others_see_who_is_typing_until_the_message_comes(people):
     started = time.monotonic()
     expect(line).to_be_hidden(timeout=10_000)
     assert time.monotonic() - started > 3, "the notice ended before its time"
+    expect(ana.locator(".conv-item .conv-preview")).to_have_text("pizza?")
 
 
 def test_two_typing_at_once_and_a_left_member_cannot_say_it(people):
@@ -54,4 +55,6 @@ def test_two_typing_at_once_and_a_left_member_cannot_say_it(people):
     ben.locator("#composer-input").press_sequentially("Train")
     cy.locator("#composer-input").press_sequentially("Plane")
     expect(ana.locator(".typing-line")).to_have_text("Ben and Cy are typing…")
+    # the conversation list says so too, in place of the last message
+    expect(ana.locator(".conv-item", has_text="Trip").locator(".conv-preview")).to_have_text("Ben and Cy are typing…")
     expect(ben.locator(".typing-line")).to_have_text("Cy is typing…")

@@ -5,6 +5,7 @@ import { conversationHash } from "../state/route.js";
 import { unreadLabel, shortWhen } from "../state/format.js";
 import { initials, hueFor } from "../state/text.js";
 import { membersLine } from "../state/conversations.js";
+import { typersNow, typingLine } from "../state/typing.js";
 
 export function avatar(name, id, { small = false, online = false } = {}) {
   const el = h("span", { class: ["avatar", small && "small", online && "online"], "aria-hidden": "true" }, initials(name));
@@ -44,8 +45,9 @@ export class SidebarView {
   /**
    * @param {object} state the store's state
    * @param {(conversationId: string) => number} unread
+   * @param {(conversationId: string, userId: string) => string} nameOf a member's name as shown
    */
-  render(state, unread) {
+  render(state, unread, nameOf) {
     this.meName.textContent = state.user ? state.user.name : "";
     this.adminButton.hidden = state.user?.admin !== true;
     const selfId = state.user?.id;
@@ -58,7 +60,11 @@ export class SidebarView {
     // they are (300 of them drawn again at every message took 40 ms on a slow phone).
     // A keyboard user's focus on an item that is drawn again stays on that conversation.
     const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.conversationId : undefined;
-    const wanted = state.conversations.map((c) => this.item(c, state, unread(c.id), selfId));
+    const now = Date.now();
+    const wanted = state.conversations.map((c) => {
+      const typers = c.left ? [] : typersNow(state.typing?.[c.id], now, selfId);
+      return this.item(c, state, unread(c.id), selfId, typingLine(typers.map((userId) => nameOf(c.id, userId))));
+    });
     const keep = new Set(wanted);
     for (const child of [...this.list.children]) if (!keep.has(child)) child.remove();
     let cursor = this.list.firstElementChild;
@@ -76,15 +82,18 @@ export class SidebarView {
     return this.list.querySelector(`li[data-conversation-id="${CSS.escape(conversationId)}"] a`);
   }
 
-  /** One conversation's item: the one drawn before if nothing it shows has changed. */
-  item(c, state, n, selfId) {
+  /**
+   * One conversation's item: the one drawn before if nothing it shows has changed.
+   * `typing`: who is typing there ("Ben is typing…"), shown instead of the last message.
+   */
+  item(c, state, n, selfId, typing) {
     const online = state.presence[c.id];
     const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
     const preview = state.previews?.[c.id];
     const line = c.left ? (c.left === "removed" ? "You were removed" : "You left") : preview?.text ?? membersLine(c.members, selfId);
     const when = preview ? shortWhen(preview.at) : "";
     const current = state.currentId === c.id;
-    const shown = [c.title, c.left, n, othersOnline, line, when, current].join("\u0000");
+    const shown = [c.title, c.left, n, othersOnline, line, when, current, typing].join("\u0000");
     const held = this.items.get(c.id);
     if (held && held.shown === shown) return held.li;
     const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}: ${line}${when ? `, ${when}` : ""}`;
@@ -93,7 +102,7 @@ export class SidebarView {
         avatar(c.title, c.id, { online: othersOnline }),
         h("span", { class: "conv-title", dir: "auto" }, c.title),
         h("span", { class: "conv-when" }, when),
-        h("span", { class: "conv-preview", dir: "auto" }, line),
+        typing ? h("span", { class: "conv-preview typing" }, typing) : h("span", { class: "conv-preview", dir: "auto" }, line),
         n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
     this.items.set(c.id, { li, shown });
     return li;
