@@ -30,7 +30,7 @@ import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
 import { renderPlayers } from "./views/players.js";
-import { Notices, noticeState, chooseNotices } from "./views/notices.js";
+import { Notices, noticeState, chooseNotices, mutedConversations, setMuted } from "./views/notices.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -275,6 +275,11 @@ const members = new MembersDialog({
     announce(`You left ${c.title}.`);
     return true;
   },
+  muted: (conversationId) => mutedConversations(store.state.user?.id).has(conversationId),
+  setMuted: (conversationId, muted) => {
+    setMuted(store.state.user?.id, conversationId, muted);
+    if (muted) notices.close(conversationId);
+  },
 });
 
 const admin = new AdminDialog({
@@ -333,7 +338,8 @@ function attend() {
   document.title = titleWith(open ? `${open.title} · Parlor` : "Parlor", total);
   const due = dueNotices(told, seen, away);
   if (!due.length || noticeState(selfId) !== "on") return;
-  for (const id of due) {
+  const muted = mutedConversations(selfId);
+  for (const id of due.filter((c) => !muted.has(c))) {
     const c = store.conversation(id);
     const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId);
     notices.show(id, n > 1 ? `${c.title}: ${n} new messages` : c.title, previewLine(newest.get(id), { ...previews.how(id), group: true }));

@@ -29,7 +29,7 @@ const KEY = {
 };
 
 /** Where an account's own data is kept: its id follows the prefix. */
-const PER_USER = ["lastRead", "outbox", "refused", "unheard", "previews", "draft", "staged", "appdata", "appdataPending", "notify"].map((k) => `parlor.${k}.`);
+const PER_USER = ["lastRead", "outbox", "refused", "unheard", "previews", "draft", "staged", "appdata", "appdataPending", "notify", "muted"].map((k) => `parlor.${k}.`);
 
 function readJSON(key, fallback) {
   try {

@@ -152,3 +152,35 @@ def test_without_the_browsers_permission_nothing_is_shown_and_the_dialog_says_wh
 
 def conversation_id(page):
     return page.evaluate("decodeURIComponent(location.hash.split('/')[2])")
+
+
+def test_a_muted_conversation_tells_nothing_but_still_counts(people):
+    ana = people.join("Ana")
+    ana.context.grant_permissions(["notifications"])
+    ana.add_init_script(AWAY)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    loud = create_conversation(ana, "Loud group")
+    ben = people.join("Ben", loud.replace(people.server.base, ""))
+    quiet = create_conversation(ana, "Quiet one")
+    ben.goto(quiet)
+    ben.get_by_role("button", name="Join").click()
+    expect(ben.locator("#chat-title")).to_have_text("Quiet one")
+    turn_on_notifications(ana, "also in the background")
+
+    ana.locator(".conv-item", has_text="Loud group").locator("a").click()
+    ana.get_by_role("button", name="Members and settings of this conversation").click()
+    ana.get_by_label("No notifications from this conversation on this device").check()
+    ana.get_by_role("button", name="Done").click()
+    ana.locator(".conv-item", has_text="Quiet one").locator("a").click()
+    expect(ana.locator("#chat-title")).to_have_text("Quiet one")
+
+    away(ana)
+    ben.locator(".conv-item", has_text="Loud group").locator("a").click()
+    send_text(ben, "spam spam")
+    ben.locator(".conv-item", has_text="Quiet one").locator("a").click()
+    send_text(ben, "a real question")
+    expect(ana).to_have_title("(2) Quiet one · Parlor")
+    assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: a real question"]
+    time.sleep(0.5)  # had the muted one been shown, it would be by now
+    assert [n["title"] for n in shown(ana)] == ["Quiet one"]

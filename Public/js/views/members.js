@@ -1,5 +1,6 @@
 // A conversation's people: its title (renamed by its creator or an admin), the
-// member list with Remove for those who may remove, and Leave. It redraws when
+// member list with Remove for those who may remove, muting its notifications on
+// this device, and Leave. It redraws when
 // the store's conversation changes, so joins, leaves and removals show live.
 
 import { h } from "./dom.js";
@@ -11,7 +12,8 @@ import { errorText } from "../state/errors.js";
 
 export class MembersDialog {
   /**
-   * @param {{rename: (title: string) => Promise<void>, remove: (userId: string, name: string) => Promise<void>, leave: () => Promise<boolean>}} api
+   * @param {{rename: (title: string) => Promise<void>, remove: (userId: string, name: string) => Promise<void>, leave: () => Promise<boolean>,
+   *   muted: (conversationId: string) => boolean, setMuted: (conversationId: string, muted: boolean) => void}} api
    */
   constructor(api) {
     this.api = api;
@@ -29,9 +31,11 @@ export class MembersDialog {
     this.count = h("p", { id: "members-count" });
     this.list = h("ul", { class: "member-list", "aria-label": "Members" });
     this.error = h("p", { class: "form-error", role: "alert" });
+    this.mute = h("input", { type: "checkbox", id: "members-mute", onchange: () => api.setMuted(this.conversationId, this.mute.checked) });
+    this.muteRow = h("label", { class: "check", for: "members-mute" }, this.mute, "No notifications from this conversation on this device");
     this.leaveButton = h("button", { class: "button danger", type: "button", onclick: () => this.leave() }, "Leave conversation");
     this.dialog = h("dialog", { id: "members", class: "wide", "aria-labelledby": "members-title" },
-      h("div", { class: "dialog-body" }, this.heading, this.renameForm, this.count, this.list, this.error,
+      h("div", { class: "dialog-body" }, this.heading, this.renameForm, this.count, this.list, this.muteRow, this.error,
         h("div", { class: "dialog-actions" }, this.leaveButton,
           this.done = h("button", { class: "button primary", type: "button", onclick: () => this.dialog.close() }, "Done"))));
     document.body.append(this.dialog);
@@ -69,6 +73,8 @@ export class MembersDialog {
     const mod = canModerate(conversation, user) && !conversation.left;
     this.renameForm.hidden = !mod;
     this.leaveButton.hidden = !!conversation.left;
+    this.muteRow.hidden = !!conversation.left;
+    this.mute.checked = this.api.muted(conversation.id);
     const n = Math.max(conversation.memberCount ?? 0, conversation.members.length);
     this.count.textContent = conversation.left ? "You are no longer a member." : counted(n, "member");
     const name = (m) => shownName(conversation.members, m);

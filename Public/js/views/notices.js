@@ -7,6 +7,7 @@
 // after the tab closed. The choice is this browser's, for this account.
 
 const KEY = (userId) => `parlor.notify.${userId}`;
+const MUTED = (userId) => `parlor.muted.${userId}`;
 const WORKER = "/js/notices-worker.js";
 
 /**
@@ -33,6 +34,28 @@ export async function chooseNotices(userId, on) {
     writeChoice(userId, false);
   }
   return noticeState(userId);
+}
+
+/** The conversations this browser tells nothing of, for this account (a busy group). */
+export function mutedConversations(userId) {
+  try {
+    const list = JSON.parse(localStorage.getItem(MUTED(userId)) ?? "[]");
+    return new Set(Array.isArray(list) ? list : []);
+  } catch {
+    return new Set();
+  }
+}
+
+export function setMuted(userId, conversationId, muted) {
+  const list = mutedConversations(userId);
+  if (muted) list.add(conversationId);
+  else list.delete(conversationId);
+  try {
+    if (list.size) localStorage.setItem(MUTED(userId), JSON.stringify([...list]));
+    else localStorage.removeItem(MUTED(userId));
+  } catch {
+    // storage refused: muted as long as the page lasts is not had either; nothing to do
+  }
 }
 
 function readChoice(userId) {
