@@ -55,6 +55,25 @@ def shown_when(page, wanted, what, seconds=10):
         time.sleep(0.05)
 
 
+def ana_who_can_look_away(people, notifications=True):
+    """Ana's page, which the test can send to the background (`away`); the browser
+    allows it notifications unless told not to (then it answers "denied")."""
+    ana = people.join("Ana")
+    if notifications:
+        ana.context.grant_permissions(["notifications"])
+    ana.add_init_script(AWAY)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    return ana
+
+
+def ben_joins(people, ana, title):
+    link = create_conversation(ana, title)
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text(title)
+    return ben
+
+
 def turn_on_notifications(page, expected_note):
     page.get_by_role("button", name="Account").click()
     box = page.get_by_label("Tell me of new messages while Parlor is in the background")
@@ -65,14 +84,8 @@ def turn_on_notifications(page, expected_note):
 
 
 def test_the_title_counts_unread_and_a_notification_tells_of_new_messages(people):
-    ana = people.join("Ana")
-    ana.context.grant_permissions(["notifications"])
-    ana.add_init_script(AWAY)
-    ana.reload()
-    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
-    link = create_conversation(ana, "Friday games")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    expect(ben.locator("#chat-title")).to_have_text("Friday games")
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Friday games")
     turn_on_notifications(ana, "also in the background")
     expect(ana).to_have_title("Friday games · Parlor")
 
@@ -96,13 +109,8 @@ def test_the_title_counts_unread_and_a_notification_tells_of_new_messages(people
 
 
 def test_her_own_messages_and_a_page_she_looks_at_tell_her_nothing(people):
-    ana = people.join("Ana")
-    ana.context.grant_permissions(["notifications"])
-    ana.add_init_script(AWAY)
-    ana.reload()
-    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
-    link = create_conversation(ana, "Book club")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Book club")
     turn_on_notifications(ana, "also in the background")
 
     # looking at the page: the list shows it, nothing pops up
@@ -126,13 +134,8 @@ def test_her_own_messages_and_a_page_she_looks_at_tell_her_nothing(people):
 
 
 def test_without_the_browsers_permission_nothing_is_shown_and_the_dialog_says_why(people):
-    ana = people.join("Ana")
-    ana.add_init_script(AWAY)
-    ana.reload()
-    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
-    link = create_conversation(ana, "Quiet")
-    ben = people.join("Ben", link.replace(people.server.base, ""))
-    expect(ben.locator("#chat-title")).to_have_text("Quiet")
+    ana = ana_who_can_look_away(people, notifications=False)
+    ben = ben_joins(people, ana, "Quiet")
 
     # headless Chromium answers the request "denied", as a person's No does
     ana.get_by_role("button", name="Account").click()
@@ -155,13 +158,8 @@ def conversation_id(page):
 
 
 def test_a_muted_conversation_tells_nothing_but_still_counts(people):
-    ana = people.join("Ana")
-    ana.context.grant_permissions(["notifications"])
-    ana.add_init_script(AWAY)
-    ana.reload()
-    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
-    loud = create_conversation(ana, "Loud group")
-    ben = people.join("Ben", loud.replace(people.server.base, ""))
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Loud group")
     quiet = create_conversation(ana, "Quiet one")
     ben.goto(quiet)
     ben.get_by_role("button", name="Join").click()
