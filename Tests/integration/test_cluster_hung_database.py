@@ -3,8 +3,9 @@
 as a network path that silently drops packets would do to both. The node waited inside
 libpq for good: no answer to any request, /health silent, a stop killed by systemd
 (a cluster review, session 27). Every round trip now has a deadline
-(--store-timeout-seconds, 3 s here): the node answers errors, /health says 503, another
-node serves on, and once PostgreSQL answers again the node connects again and serves.
+(--store-timeout-seconds, 3 s here): the node answers errors, /health says 503 (at once,
+once a call went unanswered: the node connects again in the background), another node
+serves on, and once PostgreSQL answers again the node connects again and serves.
 
 Runs its own PostgreSQL, so that stopping its postmaster holds up no other test.
 """
@@ -93,15 +94,15 @@ async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_p
         await ben.subscribe(cid)
         with Stopped(pg, backend_of(pg, "hung")):
             start = time.monotonic()
-            # a batch under way when the backend stopped (the once-a-second sweep) waits
-            # its deadline, then this send's batch waits its own to connect again
+            # this send's batch, or the once-a-second sweep's under way before it, waits
+            # its deadline; connecting again waits on another thread
             refused = await ana.expect_error("send", "internal", timeout=4 * TIMEOUT, conversationId=cid,
                                              clientId=new_client_id(), message={"kind": "text", "text": "unanswered"})
-            assert time.monotonic() - start < 2 * TIMEOUT + 2, refused
+            assert time.monotonic() - start < TIMEOUT + 2, refused
             start = time.monotonic()
             status, body = await health(hung)
             assert status == 503 and "did not answer" in body["problem"], body
-            assert time.monotonic() - start < 2 * TIMEOUT + 2
+            assert time.monotonic() - start < 2
             # the other node's session is its own: it serves on, in the same conversation
             sent = await ben.send_text(cid, "served elsewhere")
             await ben.wait_message(cid, seq=sent["seq"])

@@ -197,7 +197,7 @@ public final class Engine {
             cache = EngineCache()
             (followed, pendingConversations) = (followedBefore, pendingBefore)
             // Not when the database went unanswered: the connection is gone, and a second
-            // run would first wait its deadline to connect again.
+            // run could only wait for another.
             if let again = error as? RunAgainIsolated, !isolateEveryRequest, !Self.isUnanswered(again.cause) {
                 metrics.discardPending()
                 throw again

@@ -21,10 +21,13 @@ final class PGConnection {
     let timeoutSeconds: Int
     /// Off while migrations run: a large table's DDL may take minutes.
     var bounded = true
-    /// The last connection was abandoned for want of an answer (not lost): see `roundTrip`.
+    /// The last connection was abandoned for want of an answer (not lost): see
+    /// `reconnectIfBroken` and `roundTrip`.
     var timedOut = false
     /// Written to when the node stops: every wait ends at once (`stopWaiting`).
     let wakeup: PGWakeup
+    /// After a call went unanswered, the next connection is made here.
+    let background = PGBackgroundConnect()
 
     init(url: String, timeoutSeconds: Int = PostgresStore.defaultTimeoutSeconds) throws {
         parameters = Self.parameters(url, timeoutSeconds: timeoutSeconds)
@@ -43,13 +46,6 @@ final class PGConnection {
     static let sessionSettings = "SET lock_timeout = '2s'; SET idle_in_transaction_session_timeout = '5s'"
 
     deinit { if let conn { PQfinish(conn) } }
-
-    /// After the server restarted, the network dropped or a call went unanswered:
-    /// connect again (prepared statements died with the old session).
-    func reconnectIfBroken() throws {
-        guard !connected else { return }
-        try connect()
-    }
 
     var inTransaction: Bool { conn.map { PQtransactionStatus($0) == PQTRANS_INTRANS } ?? false }
     var transactionFailed: Bool { conn.map { PQtransactionStatus($0) == PQTRANS_INERROR } ?? false }
