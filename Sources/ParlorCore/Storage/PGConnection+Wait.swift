@@ -22,7 +22,7 @@ extension PGConnection {
             conn = try PGWire.open(parameters, until: deadline(), wakeup: wakeup)
             timedOut = false
         } catch {
-            throw failure(error)
+            throw failure(error, connecting: true)
         }
     }
 
@@ -44,7 +44,7 @@ extension PGConnection {
             conn = c
             timedOut = false
         case .failure(let f)?:
-            throw failure(f, unanswered: true)
+            throw failure(f, connecting: true, unanswered: true)
         case nil:
             throw PGError(state: "08006", message: "PostgreSQL did not answer within \(timeoutSeconds) s; connecting again",
                           unanswered: true)
@@ -67,7 +67,7 @@ extension PGConnection {
 
     /// What the batch is told of a failed call or connect; after an unanswered one the
     /// next connect is made in the background.
-    private func failure(_ f: PGWire.Failure, unanswered: Bool = false) -> PGError {
+    private func failure(_ f: PGWire.Failure, connecting: Bool = false, unanswered: Bool = false) -> PGError {
         switch f {
         case .unanswered(let what):
             timedOut = true
@@ -77,7 +77,7 @@ extension PGConnection {
             timedOut = true
             return PGError(state: "08006", message: "the node is stopping; PostgreSQL did not answer", unanswered: true)
         case .lost(let message):
-            return PGError(state: "08006", message: message, unanswered: unanswered)
+            return PGError(state: connecting ? "08001" : "08006", message: message, unanswered: unanswered)
         }
     }
 
