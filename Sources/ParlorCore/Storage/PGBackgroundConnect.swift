@@ -11,6 +11,13 @@ final class PGBackgroundConnect: @unchecked Sendable {
     private var running = false
     private var outcome: Result<OpaquePointer, PGWire.Failure>?
 
+    /// An attempt is under way (for tests: it ended once its outcome is stored).
+    var attempting: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return running
+    }
+
     deinit {
         if case .success(let c)? = outcome { PQfinish(c) }
     }
