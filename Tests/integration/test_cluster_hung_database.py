@@ -57,11 +57,12 @@ def backend_of(pg, name) -> int:
 
 
 class Stopped:
-    """The node's backend and the postmaster, stopped until the block ends: continued
-    whatever happens, or PostgreSQL could never shut down."""
+    """The node's backend and (unless `postmaster` is false) the postmaster, stopped
+    until the block ends: continued whatever happens, or PostgreSQL could never shut
+    down."""
 
-    def __init__(self, pg, backend: int):
-        self.pids = [backend, pg.proc.pid]
+    def __init__(self, pg, backend: int, postmaster: bool = True):
+        self.pids = [backend, pg.proc.pid] if postmaster else [backend]
 
     def __enter__(self):
         for pid in self.pids:
@@ -79,6 +80,15 @@ class Stopped:
 async def health(server):
     status, _, body = await asyncio.to_thread(http_get, server, "/health")
     return status, json.loads(body)
+
+
+async def healthy_again(server, within: float) -> None:
+    """Until /health says 200: the node connected again (in the background, so a batch
+    in between may still fail on a loaded machine, where a new backend starts slowly)."""
+    deadline = time.monotonic() + within
+    while (status := (await health(server))[0]) != 200:
+        assert time.monotonic() < deadline, f"/health still {status} after {within}s"
+        await asyncio.sleep(0.1)
 
 
 async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_path, public_dir, pg):
@@ -107,11 +117,10 @@ async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_p
             sent = await ben.send_text(cid, "served elsewhere")
             await ben.wait_message(cid, seq=sent["seq"])
             assert (await health(live))[0] == 200
-        # PostgreSQL answers again: the next batch connects again
-        m = await ana.call("send", timeout=4 * TIMEOUT, conversationId=cid, clientId=new_client_id(),
-                           message={"kind": "text", "text": "answered again"})
-        await ben.wait_message(cid, seq=m["message"]["seq"])
-        assert (await health(hung))[0] == 200
+        # PostgreSQL answers again: the node connects again and serves
+        await healthy_again(hung, within=2 * TIMEOUT)
+        m = await ana.send_text(cid, "answered again")
+        await ben.wait_message(cid, seq=m["seq"])
         hung.wait_for_log(lambda line: "did not answer" in line)
         assert any("did not answer" in line for line in hung.lines), "the failed batches are logged"
     finally:
@@ -119,6 +128,34 @@ async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_p
             await e.__aexit__(None, None, None)
         hung.stop()
         live.stop()
+
+
+async def test_a_node_whose_backend_alone_hangs_serves_on_a_new_session(tmp_path, public_dir, pg):
+    """Only its backend stopped: the call under way fails at its deadline, and the node
+    is served by a new session at once, with the old one still stopped."""
+    url = pg.new_database()
+    hung = node(tmp_path, public_dir, url, "alone")
+    hung.start()
+    env = Env(hung)
+    try:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+        old = backend_of(pg, "alone")
+        with Stopped(pg, old, postmaster=False):
+            start = time.monotonic()
+            # an error if the send was the call that went unanswered; its result if it
+            # came behind another (the once-a-second sweep's) and found the new session
+            first = await ana.request("send", timeout=4 * TIMEOUT, conversationId=cid, clientId=new_client_id(),
+                                      message={"kind": "text", "text": "first"})
+            assert time.monotonic() - start < TIMEOUT + 2, first
+            assert first["type"] == "result" or first["code"] == "internal", first
+            await healthy_again(hung, within=2 * TIMEOUT)
+            await ana.send_text(cid, "on a new session")
+            sessions = pg.sql(f"SELECT pid FROM pg_stat_activity WHERE application_name = 'alone'").split()
+            assert len(sessions) == 2 and str(old) in sessions, sessions
+    finally:
+        await env.__aexit__(None, None, None)
+        hung.stop()
 
 
 async def test_a_node_whose_database_hangs_stops_within_a_bound(tmp_path, public_dir, pg):
