@@ -525,6 +525,24 @@ async def test_a_read_mark_reaches_her_connection_on_another_node(cluster):
             await e.__aexit__(None, None, None)
 
 
+async def test_typing_on_one_node_is_heard_on_another(cluster):
+    """A typing notice is news for the room on every node, as presence is."""
+    _, nodes = cluster
+    envs = [Env(n) for n in nodes]
+    try:
+        ana = await envs[0].register("Ana")
+        ben = await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        for c in (ana, ben):
+            await c.subscribe(cid)
+        await ana.call("typing", conversationId=cid, typing=True)
+        ev = await ben.wait_event("typing", conversationId=cid)
+        assert (ev["userId"], ev["typing"]) == (ana.uid, True)
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
+
 async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(cluster):
     """A cluster review: with nats-server stopped (SIGSTOP: hung, not gone), each
     sign-in waited a whole second for a flush on the engine's thread, and everyone on
