@@ -328,7 +328,8 @@ function attend() {
   const seen = s.conversations.map((c) => {
     const t = store.transcript(c.id);
     const m = newestUnread(t, s.lastRead[c.id] || 0, selfId);
-    if (m) newest.set(c.id, m);
+    // one left (here or elsewhere) tells nothing more, and what it told goes
+    if (m && !c.left) newest.set(c.id, m);
     else notices.close(c.id);
     total += unread(c.id);
     // after a reload the kept preview says what this browser already saw
@@ -336,7 +337,7 @@ function attend() {
   });
   const open = s.currentId && store.conversation(s.currentId);
   document.title = titleWith(open ? `${open.title} · Parlor` : "Parlor", total);
-  const due = dueNotices(told, seen, away);
+  const due = dueNotices(told, seen, away).filter((id) => newest.has(id));
   if (!due.length || noticeState(selfId) !== "on") return;
   const muted = mutedConversations(selfId);
   for (const id of due.filter((c) => !muted.has(c))) {
