@@ -13,7 +13,7 @@ import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink 
 import { errorText, signedOutText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
-import { unreadCount, hasConflict, readThrough } from "./state/transcript.js";
+import { unreadCount, hasConflict, readThrough, firstUnreadSeq } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
 import { titleWith, newestUnread, dueNotices } from "./state/attention.js";
@@ -454,6 +454,22 @@ function contextVersion(conversationId) {
   return ctxVersion;
 }
 
+/**
+ * Where the "New messages" line stands in the open conversation: above the first message
+ * unread when it was opened, fixed once its messages are loaded (what arrives while the
+ * person reads it is not "new" to them), gone when another is opened.
+ */
+let newLine = { id: null, mark: 0, seq: undefined, fixed: false };
+
+function newLineSeq(id, t) {
+  if (newLine.id !== id) return undefined;
+  if (!newLine.fixed && t.loaded) {
+    newLine.seq = firstUnreadSeq(t, newLine.mark, store.state.user?.id);
+    newLine.fixed = true;
+  }
+  return newLine.seq;
+}
+
 function render() {
   scheduled = false;
   const parts = new Set(changed);
@@ -485,6 +501,7 @@ function render() {
   if (parts.has("recovery") || parts.has("user")) reminder.render(s.user ? s.unsavedRecoveryKey : null);
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations"))) {
     const t = store.transcript(id);
+    chat.transcript.newFrom = newLineSeq(id, t);
     chat.transcript.render(id, t, bubbleContext(id), contextVersion(id));
     if (conflictNotice && (conflictNotice.conversationId !== id || !hasConflict(t, conflictNotice.appId))) {
       conflictNotice = null;
@@ -750,6 +767,7 @@ function openConversation(id) {
   setDrawer(false);
   conflictNotice = null;
   chat.composer.showNotice(null);
+  newLine = { id, mark: (id && s.lastRead[id]) || 0, seq: undefined, fixed: false };
   store.update(["current", "conversations"], () => ({ currentId: id }));
   $("shell").dataset.view = id ? "chat" : "list";
   chat.showConversation(!!id);

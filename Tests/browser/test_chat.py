@@ -162,3 +162,40 @@ def test_a_web_address_in_a_message_is_a_link_and_nothing_else_is(people):
     mine = ben.locator(".row.mine[data-seq] .text-bubble a")
     expect(mine).to_have_text("https://example.org/pizza?size=large")
     shot(ben, "phone-light-link")
+
+
+def test_a_new_messages_line_stands_above_what_came_while_away(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Book club")
+    send_text(ana, "Who has the book?")
+    expect(ben.locator(".row:not(.mine) .text-bubble")).to_have_text(["Who has the book?"])
+    create_conversation(ana, "Family")  # Ana looks elsewhere
+
+    for text in ("Me!", "Chapter 3 tonight?", "Bring snacks"):
+        send_text(ben, text)
+    item = ana.locator(".conv-item", has_text="Book club")
+    expect(item.locator(".badge")).to_have_text("3")
+    item.locator("a").click()
+    expect(ana.locator("#chat-title")).to_have_text("Book club")
+    # the line stands between what she had read and the first of Ben's three
+    rows = ana.locator("#transcript > .row, #transcript > .new-line")
+    expect(rows).to_have_count(5)
+    assert rows.nth(1).get_attribute("class").split()[-1] == "new-line"
+    expect(rows.nth(2)).to_contain_text("Me!")
+    shot(ana, "new-messages-line")
+
+    # what comes while she reads is not "new" to her: the line stays where it was
+    send_text(ben, "And drinks")
+    expect(ana.locator(".row:not(.mine) .text-bubble").last).to_have_text("And drinks")
+    expect(ana.locator("#transcript > .new-line")).to_have_count(1)
+    expect(rows.nth(2)).to_contain_text("Me!")
+
+    # opened again with nothing unread: no line
+    ana.locator(".conv-item", has_text="Family").locator("a").click()
+    expect(ana.locator("#chat-title")).to_have_text("Family")
+    item.locator("a").click()
+    expect(ana.locator("#chat-title")).to_have_text("Book club")
+    expect(ana.locator(".row:not(.mine) .text-bubble").last).to_have_text("And drinks")
+    expect(ana.locator("#transcript > .new-line")).to_have_count(0)

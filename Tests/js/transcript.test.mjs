@@ -163,3 +163,13 @@ test("a refusal without the current message measures from the newest of the sess
   assert.equal(t.pending[0].conflictSeq, 3);
   assert.equal(dropSettledConflicts(t), t);
 });
+
+test("the New messages line: above the oldest message unreadCount counts, none when all is read or answered", async () => {
+  const { firstUnreadSeq } = await import("../../Public/js/state/transcript.js");
+  const m = (seq, sender, more = {}) => ({ seq, sender, kind: "text", text: `m${seq}`, createdAt: seq, ...more });
+  const t = { messages: [m(1, "uBen"), m(2, "uMe"), m(3, "uBen"), m(4, "uBen", { supersededBy: 6 }), m(5, "uCy", { kind: "deleted" }), m(6, "uBen")] };
+  assert.equal(firstUnreadSeq(t, 2, "uMe"), 3);
+  assert.equal(firstUnreadSeq(t, 3, "uMe"), 6, "a replaced move and a deletion are not where it stands");
+  assert.equal(firstUnreadSeq(t, 6, "uMe"), undefined);
+  assert.equal(firstUnreadSeq({ messages: [...t.messages, m(7, "uMe")] }, 0, "uMe"), undefined, "answered since");
+});

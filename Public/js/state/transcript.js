@@ -400,6 +400,24 @@ export function unreadCount(t, lastReadSeq, selfId) {
 }
 
 /**
+ * The first of the messages `unreadCount` counts (the oldest unread), if any: where
+ * the "New messages" line stands when the conversation is opened.
+ * @param {Transcript} t
+ * @param {number} lastReadSeq
+ * @param {string} selfId
+ * @returns {number | undefined}
+ */
+export function firstUnreadSeq(t, lastReadSeq, selfId) {
+  let first;
+  for (let i = t.messages.length - 1; i >= 0; i--) {
+    const m = t.messages[i];
+    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) break;
+    if (m.supersededBy === undefined && m.kind !== "deleted") first = m.seq;
+  }
+  return first;
+}
+
+/**
  * The newest current message of a session, if loaded.
  * @param {Transcript} t
  * @param {string} sessionId

@@ -51,6 +51,9 @@ export class TranscriptView {
     this.seenEpoch = 0;
     /** the seq of the first message in view at the last render, while the reader is up */
     this.readerSeq = null;
+    /** the "New messages" line stands above this message (the page says, at each render) */
+    this.newFrom = undefined;
+    this.newLine = h("div", { class: "day new-line", role: "separator" }, "New messages");
     el.addEventListener("scroll", () => {
       if (this.atBottom && !this.heldBack) this.showPill(0);
       else if (!this.pill.hidden) this.countUnseen();
@@ -153,12 +156,18 @@ export class TranscriptView {
     if (t.hasMoreBefore) wanted.push(this.loadOlderButton);
     let prev = null;
     let lastDay = null;
+    let newLineDrawn = this.newFrom === undefined;
     for (const row of rows) {
       const m = row.type === "pending" ? { ...row.pending, sender: row.pending.sender } : row.message;
       const day = new Date(m.createdAt).toDateString();
       if (day !== lastDay) {
         wanted.push(this.cached(`d:${day}`, day, () => h("div", { class: "day", role: "separator" }, dayLabel(m.createdAt))));
         lastDay = day;
+        prev = null;
+      }
+      if (!newLineDrawn && row.type !== "pending" && m.seq >= this.newFrom) {
+        wanted.push(this.newLine);
+        newLineDrawn = true;
         prev = null;
       }
       if (row.type === "summary") {
