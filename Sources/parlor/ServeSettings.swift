@@ -175,7 +175,10 @@ struct ServeSettings {
         guard keepaliveSeconds >= 1 else { throw ValidationError("keepalive-seconds must be 1 or more") }
         guard busyAfterMs >= 0 else { throw ValidationError("busy-after-ms must be 0 or more") }
         // under lock_timeout (2 s), a wait for a locked conversation would drop the connection
-        guard storeTimeoutSeconds >= 3 else { throw ValidationError("store-timeout-seconds must be 3 or more") }
+        // and above an hour it is no bound any more (and its microseconds would overflow)
+        guard (3...3600).contains(storeTimeoutSeconds) else {
+            throw ValidationError("store-timeout-seconds must be from 3 to 3600")
+        }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {
             throw ValidationError("public \(publicDir) is not a directory")

@@ -527,3 +527,13 @@ async def test_many_connections_at_once_leave_no_lws_lines_in_an_info_log(server
     # the sweep says a second's held-back lines within a second of it
     srv.wait_for_log(lambda line: "lws lines not written" in line, timeout=2.5)
     assert not [line for line in srv.lines if "source=lws" in line], [l for l in srv.lines if "source=lws" in l][:3]
+
+
+def test_a_store_timeout_past_an_hour_is_refused_clearly(tmp_path, public_dir):
+    """A deadline of 99,999,999,999 s crashed the server (its microseconds overflowed)."""
+    for value in ("99999999999", "3601", "2"):
+        out = subprocess.run([str(PARLOR_BIN), "serve", "--host", "127.0.0.1", "--port", "0", "--data", str(tmp_path / "d"),
+                              "--public", str(public_dir), "--store", "postgresql://127.0.0.1:1/x",
+                              "--store-timeout-seconds", value], capture_output=True, text=True, timeout=30)
+        assert out.returncode == 64, (value, out.returncode, out.stderr)
+        assert "store-timeout-seconds must be from 3 to 3600" in out.stderr, out.stderr
