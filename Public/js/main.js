@@ -16,7 +16,8 @@ import { canModerate } from "./state/conversations.js";
 import { unreadCount, hasConflict, readThrough, firstUnreadSeq } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
-import { titleWith, newestUnread, dueNotices } from "./state/attention.js";
+import { mentionedParticipants } from "./state/text.js";
+import { titleWith, newestUnread, dueNotices, noticeText } from "./state/attention.js";
 import { typersNow, typingLine } from "./state/typing.js";
 import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
@@ -322,7 +323,9 @@ function attend() {
   const s = store.state;
   const selfId = s.user?.id;
   if (!selfId) return;
-  const away = document.visibilityState !== "visible" || !document.hasFocus();
+  const here = document.visibilityState === "visible" && document.hasFocus();
+  notices.attended(here);
+  const away = !here && !notices.attendedElsewhere;
   let total = 0;
   const newest = new Map();
   const seen = s.conversations.map((c) => {
@@ -331,20 +334,33 @@ function attend() {
     // one left (here or elsewhere) tells nothing more, and what it told goes
     if (m && !c.left) newest.set(c.id, m);
     else notices.close(c.id);
-    total += unread(c.id);
+    if (!c.left) total += unread(c.id);
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
   const open = s.currentId && store.conversation(s.currentId);
   document.title = titleWith(open ? `${open.title} · Parlor` : "Parlor", total);
   const due = dueNotices(told, seen, away).filter((id) => newest.has(id));
-  if (!due.length || noticeState(selfId) !== "on") return;
+  // the message told of was deleted: its text goes, the one before it is told instead
+  const stale = [...notices.told].filter(([id, seq]) => newest.get(id)?.seq < seq).map(([id]) => id);
+  if ((!due.length && !stale.length) || noticeState(selfId) !== "on") return;
   const muted = mutedConversations(selfId);
-  for (const id of due.filter((c) => !muted.has(c))) {
+  for (const id of [...due, ...stale].filter((c) => !muted.has(c))) {
     const c = store.conversation(id);
+    const m = newest.get(id);
     const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId);
-    notices.show(id, n > 1 ? `${c.title}: ${n} new messages` : c.title, previewLine(newest.get(id), { ...previews.how(id), group: true }));
+    notices.show(id, m.seq, noticeText(n > 1 ? `${c.title}: ${n} new messages` : c.title), noticeBody(id, m), { quiet: !due.includes(id) });
   }
+}
+
+/** What a notification says of a message: as the list would, with its sender named. */
+function noticeBody(conversationId, m) {
+  // an app's text names people by ids whose names may not be here yet: "…" stood for them
+  if (m.kind === "app" && mentionedParticipants(m.summaryText || m.layout?.caption || "").length
+      && !store.state.participants[participantsKey(conversationId, m.appId)]) {
+    return noticeText(`${store.memberName(conversationId, m.sender)}: ${catalog.name(m.appId)}`);
+  }
+  return noticeText(previewLine(m, { ...previews.how(conversationId), group: true }));
 }
 
 /** This device's token is dead (revoked here or elsewhere, or the account deactivated or deleted). */

@@ -64,6 +64,8 @@ export class Sync extends EventTarget {
     this.playing = new PlayingMarks(client, store);
     this.readMarks = new ReadMarks(client, store);
     this.typing = new TypingNotices(client, store, this);
+    // in a big room a typer's name may not be known yet (members are listed up to 200)
+    client.addEventListener("typing", (e) => this.names.learn(e.detail.conversationId, e.detail.userId));
     this.names = new Names(client, store, (conversationId, member, { former = false } = {}) => {
       if (former) this.store.update(["conversations", `transcript:${conversationId}`], (s) => ({ conversations: rememberFormer(s.conversations, conversationId, member) }));
       else this.onMember({ conversationId, member });

@@ -182,3 +182,67 @@ def test_a_muted_conversation_tells_nothing_but_still_counts(people):
     assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: a real question"]
     time.sleep(0.5)  # had the muted one been shown, it would be by now
     assert [n["title"] for n in shown(ana)] == ["Quiet one"]
+
+
+def test_a_deleted_message_leaves_its_notification_and_text_cannot_pose_as_another(people):
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Club")
+    turn_on_notifications(ana, "also in the background")
+    away(ana)
+    send_text(ben, "hi Ana")
+    send_text(ben, "my address is 12 Secret Lane")
+    shown_when(ana, lambda n: n and n[0]["body"] == "Ben: my address is 12 Secret Lane", "the second message told")
+    row = ben.locator("#transcript .row[data-kind=text]", has_text="Secret Lane")
+    row.hover()
+    row.get_by_role("button", name="Delete message").click()
+    ben.locator("#confirm").get_by_role("button", name="Delete").click()
+    # the text leaves the screen: the one before it is told instead
+    assert shown_when(ana, lambda n: n and "Secret" not in n[0]["body"], "the deleted text gone") == [
+        {"title": "Club", "body": "Ben: hi Ana", "tag": f"parlor:{conversation_id(ana)}"}]
+
+    # a right-to-left override made "Ben: …" read as a line of Ana's
+    send_text(ben, "\u202eyap ot eerga I :anA")
+    assert shown_when(ana, lambda n: n and n[0]["body"] != "Ben: hi Ana", "the next one told")[0]["body"] == "Ben: yap ot eerga I :anA"
+
+
+# Counts the notifications a page asks for (whichever tab asks, the browser shows each),
+# and keeps what the tabs say to each other of who is in front.
+COUNT_SHOWN = """
+(() => {
+  window.__shows = 0;
+  const show = ServiceWorkerRegistration.prototype.showNotification;
+  ServiceWorkerRegistration.prototype.showNotification = function (...a) { window.__shows++; return show.apply(this, a); };
+  window.__inFront = {};
+  new BroadcastChannel("parlor.attention").onmessage = (e) => { window.__inFront[e.data.tab] = e.data.attended; };
+})();
+"""
+
+
+def test_two_tabs_of_one_browser_ring_once_and_not_while_one_is_in_front(people):
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Room")
+    turn_on_notifications(ana, "also in the background")
+    ana.context.add_init_script(AWAY)
+    ana.context.add_init_script(COUNT_SHOWN)
+    ana.reload()
+    ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
+    front = ana.context.new_page()
+    front.goto(ana.url)
+    expect(front.locator("#chat-title")).to_have_text("Room")
+
+    # one tab in the back, one in front showing the conversation: nothing rings
+    away(ana)
+    send_text(ben, "hello while you read")
+    expect(front.locator(".row:not(.mine) .text-bubble").last).to_have_text("hello while you read")
+    time.sleep(1.5)  # past the read mark's way to the server and back (0.7 s and a round trip)
+    assert ana.evaluate("window.__shows") + front.evaluate("window.__shows") == 0
+
+    # both in the back: one of them rings, once a message
+    away(front)
+    # the back tab has heard that the front one left before Ben writes (a message that
+    # comes as the front tab leaves is the front tab's: seen there, not rung for)
+    ana.wait_for_function("Object.values(window.__inFront).every((v) => !v)")
+    send_text(ben, "now?")
+    shown_when(ana, lambda n: n and n[0]["body"] == "Ben: now?", "a notification")
+    time.sleep(0.5)
+    assert ana.evaluate("window.__shows") + front.evaluate("window.__shows") == 1

@@ -2,7 +2,7 @@
 // the title's count, and which conversations a notification tells of.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { titleWith, newestUnread, dueNotices } from "../../Public/js/state/attention.js";
+import { titleWith, newestUnread, dueNotices, noticeText } from "../../Public/js/state/attention.js";
 
 const text = (seq, sender, more = {}) => ({ seq, sender, kind: "text", text: `m${seq}`, ...more });
 
@@ -35,4 +35,12 @@ test("a conversation is told of when its unread newest passes what was told or s
   // a history page of older messages is nothing new
   assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 7, unreadSeq: 3 }], true), []);
   assert.deepEqual(dueNotices(told, [{ id: "c1", newestSeq: 8, unreadSeq: 8 }, { id: "c2", newestSeq: 2, unreadSeq: 2 }], true), ["c1"]);
+});
+
+test("a notification's text is one line, without direction overrides or controls, and bounded", () => {
+  assert.equal(noticeText("Ben: hi\nAna: I agree to pay Ben 500€"), "Ben: hi Ana: I agree to pay Ben 500€");
+  assert.equal(noticeText("Ben: \u202eyap ot eerga I :anA"), "Ben: yap ot eerga I :anA");
+  assert.equal(noticeText("a\u2067b\u2069\u200fc\u0007d"), "abc d");
+  assert.equal(noticeText("x".repeat(300)).length, 160);
+  assert.ok(noticeText("x".repeat(300)).endsWith("…"));
 });

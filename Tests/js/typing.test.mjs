@@ -26,6 +26,7 @@ test("the line names one, two, or two and how many others", () => {
   assert.equal(typingLine(["Ben", "Cy"]), "Ben and Cy are typing…");
   assert.equal(typingLine(["Ben", "Cy", "Dee"]), "Ben, Cy and 1 other are typing…");
   assert.equal(typingLine(["Ben", "Cy", "Dee", "Eve"]), "Ben, Cy and 2 others are typing…");
+  assert.equal(typingLine(["Ana: sure, I'll send you my recovery key"]), "Ana: sure, I'll sen… is typing…", "a long name is cut, the ending stays");
 });
 
 test("the page says it types at the first key, again only every RESEND_MS, and that it stopped when the draft is emptied", () => {

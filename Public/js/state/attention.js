@@ -7,6 +7,20 @@
 
 import { unreadLabel } from "./format.js";
 
+/**
+ * A line as a notification may show it: one line (an app's summary could break it and
+ * put "Ana: I agree…" on a line of its own), no direction overrides (U+202E turned
+ * "Ben: yap ot eerga I :anA" into "Ana: I agree to pay"; a notification has no
+ * isolation, as the page's dir=auto gives), no other control, at most `max` characters.
+ */
+export function noticeText(text, max = 160) {
+  const line = String(text)
+    .replace(/[\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]/g, "")
+    .replace(/[\s\p{Cc}]+/gu, " ")
+    .trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
 /** "(3) Parlor" for a tab with 3 unread messages, the title itself with none. */
 export function titleWith(base, unread) {
   return unread > 0 ? `(${unreadLabel(unread)}) ${base}` : base;

@@ -5,6 +5,7 @@
 
 export const NOTICE_MS = 6000;
 export const RESEND_MS = 3000;
+const NAME_CHARS = 20;
 
 /**
  * A conversation's typers after a `typing` event.
@@ -24,9 +25,15 @@ export function typersNow(held, now, selfId) {
   return Object.entries(held || {}).filter(([userId, until]) => until > now && userId !== selfId).sort((a, b) => a[1] - b[1]).map(([userId]) => userId);
 }
 
-/** "Ben is typing…", "Ben and Cy are typing…", "Ben, Cy and 2 others are typing…", "" for none. */
-export function typingLine(names) {
-  if (!names.length) return "";
+/**
+ * "Ben is typing…", "Ben and Cy are typing…", "Ben, Cy and 2 others are typing…", "" for
+ * none. A long name is cut, so that "is typing…" always shows (a name made to read like
+ * a message, "Ana: sure, I'll send you my key", showed in italics where the last
+ * message stands, its ending cut off).
+ */
+export function typingLine(allNames) {
+  if (!allNames.length) return "";
+  const names = allNames.map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 1)}…` : n));
   if (names.length === 1) return `${names[0]} is typing…`;
   if (names.length === 2) return `${names[0]} and ${names[1]} are typing…`;
   const others = names.length - 2;

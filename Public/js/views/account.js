@@ -29,7 +29,8 @@ export class AccountDialog {
     this.error = h("p", { class: "form-error", role: "alert" });
     this.linkBox = h("div", { class: "link-box", hidden: true });
     this.notify = h("input", { type: "checkbox", id: "notify-on", "aria-describedby": "notify-note", onchange: () => this.chooseNotices() });
-    this.notifyNote = h("p", { class: "muted small", id: "notify-note" });
+    // said when it changes (a refusal comes after the browser's own question)
+    this.notifyNote = h("p", { class: "muted small", id: "notify-note", role: "status" });
     this.dialog = h("dialog", { id: "account", class: "wide", "aria-labelledby": "account-title" },
       h("div", { class: "dialog-body" },
         h("h2", { id: "account-title" }, "Account and devices"),
@@ -102,8 +103,15 @@ export class AccountDialog {
   }
 
   async chooseNotices() {
-    this.notify.disabled = true;
-    this.renderNotices(await this.api.chooseNotices(this.notify.checked));
+    // not disabled while the browser asks: Chromium moved the focus off the box to the
+    // page, and a keyboard user was left nowhere in the dialog
+    if (this.asking) return;
+    this.asking = true;
+    try {
+      this.renderNotices(await this.api.chooseNotices(this.notify.checked));
+    } finally {
+      this.asking = false;
+    }
   }
 
   /** @param {string} state as views/notices.js `noticeState` says it */

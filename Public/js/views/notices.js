@@ -80,14 +80,47 @@ export class Notices {
   constructor({ onOpen }) {
     /** the worker's registration, once asked for (only when notifications are on) */
     this.worker = null;
-    /** conversations told of since the page loaded, each to be closed once read */
-    this.told = new Set();
+    /** conversationId → the seq of the message told of, each closed once read */
+    this.told = new Map();
+    // One tab of this browser tells (the holder of a lock): two tabs in the background
+    // each rang for every message. Without the Web Locks API, each tab tells.
+    this.leader = !globalThis.navigator?.locks;
+    globalThis.navigator?.locks?.request("parlor.notices", () => {
+      this.leader = true;
+      return new Promise(() => {}); // held until the tab goes
+    });
+    // Nor does any while another tab of this browser is in front: a tab in the back rang
+    // for each message read in the front one, then closed it when the read mark came.
+    this.tab = Math.random().toString(36).slice(2);
+    this.attendedTabs = new Set();
+    this.attending = false;
+    this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("parlor.attention") : null;
+    this.channel?.addEventListener("message", (e) => {
+      if (typeof e.data?.tab !== "string") return;
+      if (e.data.attended) this.attendedTabs.add(e.data.tab);
+      else this.attendedTabs.delete(e.data.tab);
+      if (e.data.ask && this.attending) this.channel.postMessage({ tab: this.tab, attended: true });
+    });
+    this.channel?.postMessage({ tab: this.tab, attended: false, ask: true });
+    addEventListener("pagehide", () => this.attended(false));
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.addEventListener("message", (e) => {
         if (e.data?.type === "parlor.open" && typeof e.data.conversationId === "string") onOpen(e.data.conversationId);
       });
       navigator.serviceWorker.startMessages();
     }
+  }
+
+  /** This tab is in front and has the focus (true), or not: the other tabs hear it. */
+  attended(on) {
+    if (on === this.attending) return;
+    this.attending = on;
+    this.channel?.postMessage({ tab: this.tab, attended: on });
+  }
+
+  /** Another tab of this browser is in front. */
+  get attendedElsewhere() {
+    return this.attendedTabs.size > 0;
   }
 
   /**
@@ -109,13 +142,17 @@ export class Notices {
     return this.worker;
   }
 
-  /** Tells of a conversation's new message, in place of what it told of it before. */
-  async show(conversationId, title, body) {
+  /**
+   * Tells of a conversation's new message `seq`, in place of what it told of it before;
+   * `quiet`: the same news said again (the message told of was deleted), without a sound.
+   */
+  async show(conversationId, seq, title, body, { quiet = false } = {}) {
+    if (!this.leader) return;
+    this.told.set(conversationId, seq);
     try {
       const registration = await this.ready();
       // the same tag replaces what this conversation's last notification said, also another tab's
-      await registration.showNotification(title, { body, tag: tag(conversationId), renotify: true, icon: "/favicon.svg", data: { conversationId } });
-      this.told.add(conversationId);
+      await registration.showNotification(title, { body, tag: tag(conversationId), renotify: !quiet, silent: quiet, icon: "/favicon.svg", data: { conversationId } });
     } catch {
       // refused meanwhile (the site's permission taken back): the title still counts
     }

@@ -96,7 +96,7 @@ export class SidebarView {
     const shown = [c.title, c.left, n, othersOnline, line, when, current, typing].join("\u0000");
     const held = this.items.get(c.id);
     if (held && held.shown === shown) return held.li;
-    const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}: ${line}${when ? `, ${when}` : ""}`;
+    const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}: ${typing || line}${when ? `, ${when}` : ""}`;
     const li = h("li", { class: ["conv-item", c.left && "left"], dataset: { conversationId: c.id } },
       h("a", { href: conversationHash(c.id), "aria-current": current ? "page" : null, "aria-label": label },
         avatar(c.title, c.id, { online: othersOnline }),
