@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { raisedMarks, listedMarks, aheadOfServer } from "../../Public/js/state/readMarks.js";
-import { ReadMarks } from "../../Public/js/sync/readMarks.js";
+import { ReadMarks, AT_ONCE } from "../../Public/js/sync/readMarks.js";
 import { Sync } from "../../Public/js/sync.js";
 import { Store } from "../../Public/js/store.js";
 import { parseFrame, conversationProblem } from "../../Public/js/net/frames.js";
@@ -76,6 +76,29 @@ test("offline, nothing is sent; after the next sign-in, a mark ahead of the list
   marks.listed([{ id: "c1", lastSeq: 9, lastReadSeq: 4, members: [] }, { id: "c2", lastSeq: 3, lastReadSeq: 3, members: [] }]);
   assert.deepEqual(asked(client, "read").map((r) => r.fields), [{ conversationId: "c1", seq: 8 }], "only what is ahead");
   assert.deepEqual(store.state.lastRead, { c1: 8, c2: 3 }, "the list's marks raise the ones here");
+});
+
+test("many marks ahead at a sign-in are told AT_ONCE at a time, and one refused as limited again after the wait", async () => {
+  const { store, client, timers, marks } = setup();
+  const list = [];
+  client.setStatus("offline"); // the marks of a browser from before read marks were synced
+  for (let i = 0; i < 20; i++) {
+    store.markRead(`c${i}`, 5);
+    list.push({ id: `c${i}`, lastSeq: 9, lastReadSeq: 1, members: [] });
+  }
+  timers.fire();
+  client.setStatus("online");
+  marks.listed(list);
+  assert.equal(asked(client, "read").length, AT_ONCE, "not all at once: the server takes 10 a second");
+  timers.fire();
+  assert.equal(asked(client, "read").length, 2 * AT_ONCE);
+  timers.fire();
+  assert.equal(asked(client, "read").length, 20);
+  asked(client, "read")[0].reject(Object.assign(new Error("limited"), { code: "rate_limited", retryAfterMs: 500 }));
+  for (const r of asked(client, "read").slice(1)) r.resolve({});
+  await tick();
+  timers.fire();
+  assert.deepEqual(asked(client, "read").slice(20).map((r) => r.fields), [{ conversationId: "c0", seq: 5 }], "the refused one again");
 });
 
 test("a mark from another device raises the one here and is not told back", () => {
