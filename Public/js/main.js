@@ -330,11 +330,15 @@ function attend() {
   const newest = new Map();
   const seen = s.conversations.map((c) => {
     const t = store.transcript(c.id);
-    const m = newestUnread(t, s.lastRead[c.id] || 0, selfId);
+    let m = newestUnread(t, s.lastRead[c.id] || 0, selfId);
+    // a reader far up in a long conversation has its newest messages held back, not in
+    // the transcript (sync.js: HOLD): the list's last message stands for them
+    const last = c.lastMessage;
+    if (heldNew(t) && last && last.sender !== selfId && last.kind !== "deleted" && last.seq > (m?.seq ?? 0)) m = last;
     // one left (here or elsewhere) tells nothing more, and what it told goes
     if (m && !c.left) newest.set(c.id, m);
     else notices.close(c.id);
-    if (!c.left) total += unread(c.id);
+    if (!c.left) total += unread(c.id) + (c.id === s.currentId && document.visibilityState === "visible" ? 0 : heldNew(t));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
@@ -348,10 +352,13 @@ function attend() {
   for (const id of [...due, ...stale].filter((c) => !muted.has(c))) {
     const c = store.conversation(id);
     const m = newest.get(id);
-    const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId);
+    const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId) + heldNew(store.transcript(id));
     notices.show(id, m.seq, noticeText(n > 1 ? `${c.title}: ${n} new messages` : c.title), noticeBody(id, m), { quiet: !due.includes(id) });
   }
 }
+
+/** Others' messages held back from a transcript (a reader far up), not in its messages. */
+const heldNew = (t) => (t.hasMoreAfter ? t.heldBackNew ?? 0 : 0);
 
 /** What a notification says of a message: as the list would, with its sender named. */
 function noticeBody(conversationId, m) {

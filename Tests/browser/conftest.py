@@ -305,6 +305,33 @@ def shot(page, name):
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+class ProtocolPerson:
+    """Someone on the protocol, not in a browser (Tests/integration/client.py on a loop of
+    its own): fills a conversation with hundreds of messages in a second, where the page
+    would take minutes."""
+
+    def __init__(self, server, name):
+        from client import Client  # noqa: E402 - the integration tests' client
+
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, daemon=True).start()
+        self.client = self.run(Client.connect(server.base.replace("http", "ws") + "/ws", label=name, origin=server.base))
+        self.user = self.run(self.client.call("register", name=name))["user"]
+
+    def run(self, coro, timeout=30):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def call(self, type_, **fields):
+        return self.run(self.client.call(type_, **fields))
+
+    def send_text(self, conversation_id, text):
+        return self.run(self.client.send_text(conversation_id, text))
+
+    def close(self):
+        self.run(self.client.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+
+
 # ---- actions a person takes, shared by the tests -------------------------------------------
 
 def create_conversation(page, title):

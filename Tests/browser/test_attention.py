@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, send_text, shot
+from conftest import ProtocolPerson, create_conversation, send_text, shot
 
 # The page is told it is hidden and has lost the focus, as a browser tells a tab left
 # in the background: headless Chromium keeps every page visible and focused.
@@ -246,3 +246,38 @@ def test_two_tabs_of_one_browser_ring_once_and_not_while_one_is_in_front(people)
     shown_when(ana, lambda n: n and n[0]["body"] == "Ben: now?", "a notification")
     time.sleep(0.5)
     assert ana.evaluate("window.__shows") + front.evaluate("window.__shows") == 1
+
+
+def test_a_reader_far_up_a_long_conversation_is_told_of_what_is_held_back(people):
+    """Far up in a long conversation, the newest messages are held back from the page
+    (Sync's HOLD), not in its transcript: the title counted none of them, and nothing was
+    told when the person looked away."""
+    ben = ProtocolPerson(people.server, "Ben")
+    try:
+        made = ben.call("conversations.create", title="Long")
+        cid = made["conversation"]["id"]
+        for n in range(300):
+            ben.send_text(cid, f"line {n}")
+        ana = people.join("Ana", f"/#/join/{made['invite']}")
+        ana.context.grant_permissions(["notifications"])
+        ana.add_init_script(AWAY)
+        ana.reload()
+        expect(ana.locator(".row[data-seq]", has_text="line 299")).to_have_count(1)
+        turn_on_notifications(ana, "also in the background")
+        more = ana.get_by_role("button", name="Show earlier messages")
+        while more.is_visible():
+            more.click()
+            ana.wait_for_timeout(300)
+        ana.locator("#transcript").evaluate("t => { t.scrollTop = 0; }")
+        for n in range(5):
+            ben.send_text(cid, f"while reading {n}")
+        expect(ana.locator(".new-pill")).to_have_text("5 new messages ↓")
+        expect(ana.locator(".row[data-seq]", has_text="while reading 4")).to_have_count(0)  # held back
+
+        away(ana)
+        ben.send_text(cid, "Your move, Ana!")
+        expect(ana).to_have_title("(6) Long · Parlor")
+        assert shown_when(ana, lambda n: n, "a notification") == [
+            {"title": "Long: 6 new messages", "body": "Ben: Your move, Ana!", "tag": f"parlor:{cid}"}]
+    finally:
+        ben.close()
