@@ -749,7 +749,10 @@ async function joinThrough(code) {
   try {
     const { conversation: peek } = await client.request("invites.peek", { invite: code });
     if (!stillAt(code)) return;
-    if (!store.conversation(peek.id)) {
+    // one left (or removed from) is joined again through a new invite: it only opened,
+    // read-only, and the Leave dialog's "you will need a new invite" led nowhere
+    const held = store.conversation(peek.id);
+    if (!held || held.left) {
       const yes = await joinQuestion.ask({ title: peek.title, memberCount: peek.memberCount, name: store.state.user.name });
       if (!stillAt(code)) return;
       if (!yes) {

@@ -300,7 +300,8 @@ export class Sync extends EventTarget {
 
   async join(invite) {
     const r = await this.client.request("conversations.join", { invite });
-    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
+    // a member again: no longer left (the kept copy said so)
+    this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, { ...r.conversation, left: undefined }) }));
     await this.subscribe(r.conversation.id);
     return r.conversation;
   }

@@ -151,3 +151,24 @@ def test_after_joining_the_first_keys_go_into_the_message_box(people):
     expect(ben.locator("#composer-input")).to_be_focused()
     ben.keyboard.type("Hello all")
     expect(ben.locator("#composer-input")).to_have_value("Hello all")
+
+
+def test_one_who_left_comes_back_through_a_new_invite(people):
+    """Leaving says "you will need a new invite to come back"; opening one only showed
+    the conversation again, read-only, with no way to join."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Book club")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    expect(ben.locator("#chat-title")).to_have_text("Book club")
+    ben.get_by_role("button", name="Members and settings of this conversation").click()
+    ben.get_by_role("button", name="Leave conversation").click()
+    ben.locator("#confirm[open]").get_by_role("button", name="Leave").click()
+    expect(ben.locator("#left-banner")).to_contain_text("You left this conversation")
+    send_text(ana, "missed you")
+
+    ben.goto(link)
+    answer_invite(ben, "Join")
+    expect(ben.locator("#left-banner")).to_be_hidden()
+    expect(ben.locator(".row:not(.mine) .text-bubble").last).to_have_text("missed you")
+    send_text(ben, "back again")
+    expect(ana.locator(".row:not(.mine) .text-bubble").last).to_have_text("back again")
