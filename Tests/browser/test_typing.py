@@ -6,7 +6,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, shot
+from conftest import create_conversation, send_text, shot
 
 
 def test_the_others_see_who_is_typing_until_the_message_comes(people):
@@ -58,3 +58,22 @@ def test_two_typing_at_once_and_a_left_member_cannot_say_it(people):
     # the conversation list says so too, in place of the last message
     expect(ana.locator(".conv-item", has_text="Trip").locator(".conv-preview")).to_have_text("Ben and Cy are typing…")
     expect(ben.locator(".typing-line")).to_have_text("Cy is typing…")
+
+
+def test_the_typing_line_stands_clear_of_the_new_messages_pill_on_a_phone(people):
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    link = create_conversation(ana, "Chatty")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    for n in range(25):
+        send_text(ben, f"line {n}")
+    expect(ana.locator(".row[data-seq]", has_text="line 24")).to_have_count(1)
+    ana.locator("#transcript").evaluate("t => { t.scrollTop = 0; }")
+    send_text(ben, "one more")
+    pill = ana.locator(".new-pill")
+    expect(pill).to_be_visible()
+    ben.locator("#composer-input").press_sequentially("and")
+    line = ana.locator(".typing-line")
+    expect(line).to_have_text("Ben is typing…")
+    a, b = line.bounding_box(), pill.bounding_box()
+    assert a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"], f"the line {a} under the pill {b}"
+    shot(ana, "typing-above-the-pill")
