@@ -278,6 +278,18 @@ export class Store extends EventTarget {
     this.writeSoon(KEY.lastRead(uid), next);
   }
 
+  /**
+   * The server started the conversation over (restored from a backup: its seqs were
+   * given again to new messages): a mark here past `seq` no longer means what it
+   * did, and the new messages at those seqs counted as read.
+   */
+  readRestarted(conversationId, seq) {
+    const uid = this.state.user?.id;
+    if (!uid || (this.state.lastRead[conversationId] || 0) <= seq) return;
+    this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
+    this.writeSoon(KEY.lastRead(uid), this.state.lastRead);
+  }
+
   /** The list's previews, derived again (sync/previews.js); a copy is kept for the next load. */
   savePreviews(previews) {
     this.update(["previews"], () => ({ previews }));

@@ -41,7 +41,8 @@ export class Sync extends EventTarget {
     this.client = client;
     this.store = store;
     this.random = random;
-    this.resume = new Resume(client, store, (conversationId, userId) => this.names.learn(conversationId, userId));
+    this.resume = new Resume(client, store, (conversationId, userId) => this.names.learn(conversationId, userId),
+      (conversationId) => this.readMarks.restarted(conversationId));
     /** The conversation the page is about to show, if any (the page says): caught up first. */
     this.resume.showingFirst = () => this.showingFirst();
     this.showingFirst = () => null;

@@ -139,3 +139,19 @@ test("frames: the read and user events and a listed lastReadSeq are checked", ()
   assert.equal(conversationProblem(c), null, "absent: a server before read marks");
   assert.equal(conversationProblem({ ...c, lastReadSeq: -2 }), "conversation.lastReadSeq");
 });
+
+test("a conversation the server started over (a restore) takes the server's mark back, and reads after it are told", async () => {
+  const { store, client, timers, marks } = setup();
+  store.markRead("c1", 6);
+  timers.fire();
+  asked(client, "read")[0].resolve({});
+  await tick();
+  // the server restored from a backup: it has 2 for her, and gave seqs 3-5 to new messages
+  marks.listed([{ id: "c1", lastSeq: 5, lastReadSeq: 2, members: [] }]);
+  assert.equal(store.state.lastRead.c1, 6, "a list alone never lowers a mark");
+  marks.restarted("c1");
+  assert.equal(store.state.lastRead.c1, 2);
+  store.markRead("c1", 5);
+  timers.fire();
+  assert.deepEqual(asked(client, "read").at(-1).fields, { conversationId: "c1", seq: 5 });
+});

@@ -31,6 +31,7 @@ export class ReadMarks {
     this.clearTimer = clearTimer;
     /** conversationId → the mark the server has (it said so, or took ours) */
     this.server = {};
+    this.listedNow = {};
     /** conversations whose mark advanced here since the last request */
     this.due = new Set();
     this.timer = null;
@@ -74,6 +75,17 @@ export class ReadMarks {
     }
   }
 
+  /**
+   * The server started a conversation over (restored from a backup): the mark here goes
+   * back to the server's, which was restored with it (the common part of both is at
+   * least that far); the page's own reads from then on are told again.
+   */
+  restarted(conversationId) {
+    const seq = this.listedNow[conversationId] || 0;
+    this.server[conversationId] = seq;
+    this.store.readRestarted(conversationId, seq);
+  }
+
   /** Another device of hers read up to `seq` (a `read` event). */
   heard(conversationId, seq) {
     this.server[conversationId] = Math.max(this.server[conversationId] || 0, seq);
@@ -83,6 +95,8 @@ export class ReadMarks {
   /** A conversations.list answer, after each sign-in: its marks, and ours that are ahead go to the server. */
   listed(conversations) {
     const marks = listedMarks(conversations);
+    /** the server's marks as this sign-in's list gave them (not raised by what was told before) */
+    this.listedNow = marks;
     this.server = raisedMarks(marks, this.server);
     this.store.readElsewhere(marks);
     const ids = conversations.map((c) => c.id);

@@ -12,10 +12,12 @@ export class Resume {
    * @param {import("../store.js").Store} store
    * @param {(conversationId: string, userId: string) => void} [learn]  meets the sender of each message of a page
    */
-  constructor(client, store, learn = () => {}) {
+  constructor(client, store, learn = () => {}, restarted = () => {}) {
     this.client = client;
     this.store = store;
     this.learn = learn;
+    /** a conversation the server started over (resync): the page's read mark follows */
+    this.restarted = restarted;
     /** conversationId → the page of history on its way: asked once, whoever asks */
     this.loading = new Map();
     /** The conversation the page is about to show (the address's), if any: it goes first. */
@@ -59,7 +61,10 @@ export class Resume {
     const afterClientId = held.messages.find((m) => m.seq === afterSeq)?.clientId;
     const r = await this.client.request("subscribe", { conversationId, afterSeq, ...(afterClientId ? { afterClientId } : {}) });
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
-    if (r.resync) this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
+    if (r.resync) {
+      this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
+      this.restarted(conversationId);
+    }
     // the open conversation shows its last page, also when asking for it failed before
     // (the connection dropped while it was on its way): it showed nothing, and was never asked again
     const t = this.store.transcript(conversationId);
