@@ -45,6 +45,21 @@ def node(tmp_path, public_dir, url, name):
                         extra_args=["--store-timeout-seconds", str(TIMEOUT), "--drain-seconds", str(DRAIN)])
 
 
+async def ana_alone_on(tmp_path, public_dir, pg, name):
+    """A node of its own on a new database, and Ana there in a conversation of her own."""
+    hung = node(tmp_path, public_dir, pg.new_database(), name)
+    hung.start()
+    env = Env(hung)
+    try:
+        ana = await env.register("Ana")
+        cid, _ = await env.conversation(ana)
+    except BaseException:
+        await env.__aexit__(None, None, None)
+        hung.stop()
+        raise
+    return hung, env, ana, cid
+
+
 def backend_of(pg, name) -> int:
     """The pid of the node's one session (an abandoned one may linger a moment)."""
     deadline = time.monotonic() + 10
@@ -133,13 +148,8 @@ async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_p
 async def test_a_node_whose_backend_alone_hangs_serves_on_a_new_session(tmp_path, public_dir, pg):
     """Only its backend stopped: the call under way fails at its deadline, and the node
     is served by a new session at once, with the old one still stopped."""
-    url = pg.new_database()
-    hung = node(tmp_path, public_dir, url, "alone")
-    hung.start()
-    env = Env(hung)
+    hung, env, ana, cid = await ana_alone_on(tmp_path, public_dir, pg, "alone")
     try:
-        ana = await env.register("Ana")
-        cid, _ = await env.conversation(ana)
         old = backend_of(pg, "alone")
         with Stopped(pg, old, postmaster=False):
             start = time.monotonic()
@@ -159,13 +169,8 @@ async def test_a_node_whose_backend_alone_hangs_serves_on_a_new_session(tmp_path
 
 
 async def test_a_node_whose_database_hangs_stops_within_a_bound(tmp_path, public_dir, pg):
-    url = pg.new_database()
-    hung = node(tmp_path, public_dir, url, "stopping")
-    hung.start()
-    env = Env(hung)
+    hung, env, ana, cid = await ana_alone_on(tmp_path, public_dir, pg, "stopping")
     try:
-        ana = await env.register("Ana")
-        cid, _ = await env.conversation(ana)
         with Stopped(pg, backend_of(pg, "stopping")):
             # a send under way, so the engine waits on the database as the stop begins
             await ana.start("send", conversationId=cid, clientId=new_client_id(),
