@@ -13,12 +13,12 @@ import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink 
 import { errorText, signedOutText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
-import { unreadCount, hasConflict, readThrough, firstUnreadSeq } from "./state/transcript.js";
+import { unreadCount, hasConflict, readThrough, firstUnreadSeq, newestUnread } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
 import { mentionedParticipants } from "./state/text.js";
-import { titleWith, newestUnread, dueNotices, noticeText } from "./state/attention.js";
-import { typersNow, typingLine } from "./state/typing.js";
+import { titleWith, dueNotices, noticeText } from "./state/attention.js";
+import { typingNow } from "./state/typing.js";
 import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
 import { ChatView } from "./views/chat.js";
@@ -537,8 +537,7 @@ function render() {
     renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId), (appId) => catalog.name(appId));
   }
   if (conv && (parts.has("typing") || parts.has("current") || parts.has("conversations"))) {
-    const typers = typersNow(s.typing[id], Date.now(), s.user?.id);
-    chat.setTyping(typingLine(typers.map((userId) => store.memberName(id, userId))));
+    chat.setTyping(typingNow(s.typing[id], Date.now(), s.user?.id, (userId) => store.memberName(id, userId)));
   }
   if (conv && (parts.has("staged") || parts.has("current"))) {
     chat.composer.renderStaged(outgoing.staged(id), bubbleContext(id));

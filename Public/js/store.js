@@ -10,6 +10,7 @@ import { keptRefused, shownRefused } from "./state/refused.js";
 import { keptStaged, storableStaged } from "./state/composer.js";
 import { shownName } from "./state/sameNames.js";
 import { raisedMarks } from "./state/readMarks.js";
+import { readJSON, writeJSON, forget } from "./kept.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
 
@@ -30,31 +31,6 @@ const KEY = {
 
 /** Where an account's own data is kept: its id follows the prefix. */
 const PER_USER = ["lastRead", "outbox", "refused", "unheard", "previews", "draft", "staged", "appdata", "appdataPending", "notify", "muted"].map((k) => `parlor.${k}.`);
-
-function readJSON(key, fallback) {
-  try {
-    const raw = localStorage.getItem(key);
-    return raw === null ? fallback : JSON.parse(raw);
-  } catch {
-    return fallback;
-  }
-}
-
-function writeJSON(key, value) {
-  try {
-    localStorage.setItem(key, JSON.stringify(value));
-  } catch {
-    // storage full or refused: the page still works, it just forgets more
-  }
-}
-
-function forget(key) {
-  try {
-    localStorage.removeItem(key);
-  } catch {
-    // storage refused: nothing was kept either
-  }
-}
 
 export class Store extends EventTarget {
   constructor() {
@@ -262,20 +238,15 @@ export class Store extends EventTarget {
 
   /** Read here: kept, and told to her other devices through the server ("read": sync/readMarks.js). */
   markRead(conversationId, seq) {
-    const uid = this.state.user?.id;
-    if (!uid || (this.state.lastRead[conversationId] || 0) >= seq) return;
-    this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
-    this.writeSoon(KEY.lastRead(uid), this.state.lastRead);
+    if (!this.state.user || (this.state.lastRead[conversationId] || 0) >= seq) return;
+    this.keepMarks({ ...this.state.lastRead, [conversationId]: seq });
     this.dispatchEvent(new CustomEvent("read", { detail: { conversationId, seq } }));
   }
 
   /** Read on another device (conversationId → seq): the marks here that are lower rise. */
   readElsewhere(marks) {
-    const uid = this.state.user?.id;
-    const next = uid ? raisedMarks(this.state.lastRead, marks) : this.state.lastRead;
-    if (next === this.state.lastRead) return;
-    this.update(["conversations"], () => ({ lastRead: next }));
-    this.writeSoon(KEY.lastRead(uid), next);
+    const next = raisedMarks(this.state.lastRead, marks);
+    if (this.state.user && next !== this.state.lastRead) this.keepMarks(next);
   }
 
   /**
@@ -284,10 +255,14 @@ export class Store extends EventTarget {
    * did, and the new messages at those seqs counted as read.
    */
   readRestarted(conversationId, seq) {
-    const uid = this.state.user?.id;
-    if (!uid || (this.state.lastRead[conversationId] || 0) <= seq) return;
-    this.update(["conversations"], (s) => ({ lastRead: { ...s.lastRead, [conversationId]: seq } }));
-    this.writeSoon(KEY.lastRead(uid), this.state.lastRead);
+    if (!this.state.user || (this.state.lastRead[conversationId] || 0) <= seq) return;
+    this.keepMarks({ ...this.state.lastRead, [conversationId]: seq });
+  }
+
+  /** The read marks, drawn again and kept in this browser (a signed-in user's). */
+  keepMarks(lastRead) {
+    this.update(["conversations"], () => ({ lastRead }));
+    this.writeSoon(KEY.lastRead(this.state.user.id), lastRead);
   }
 
   /** The list's previews, derived again (sync/previews.js); a copy is kept for the next load. */

@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import time
+from contextlib import asynccontextmanager
 
 import pytest
 
@@ -77,6 +78,17 @@ def cluster(tmp_path, public_dir, postgres):
     nats.stop()
 
 
+
+@asynccontextmanager
+async def envs_on(nodes):
+    """A client environment on each node, closed when the test ends however it ends."""
+    envs = [Env(n) for n in nodes]
+    try:
+        yield envs
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+
 async def room(envs, per_node=2):
     """Users spread over the nodes (user i on node i % 3), all in one conversation."""
     users = []
@@ -98,8 +110,7 @@ async def send_burst(client, cid, n, prefix):
 
 async def test_every_client_sees_every_message_once_in_order(cluster):
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         users, cid = await room(envs)
         acked = await asyncio.gather(*(send_burst(u, cid, 15, f"u{i}") for i, u in enumerate(users)))
         seqs = sorted(s for a in acked for s in a)
@@ -110,15 +121,11 @@ async def test_every_client_sees_every_message_once_in_order(cluster):
             assert u.message_seqs(cid) == seqs, f"{u.label} on another node saw a different stream"
         history = await users[-1].history_all(cid)
         assert [m["seq"] for m in history] == seqs
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_killed_node_and_a_nats_restart_lose_nothing(cluster):
     nats, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         users, cid = await room(envs)
         acked: list[int] = []
         stop = asyncio.Event()
@@ -182,15 +189,11 @@ async def test_a_killed_node_and_a_nats_restart_lose_nothing(cluster):
         for label, seqs in streams:
             assert seqs == history, f"{label}: gaps {sorted(set(history) - set(seqs))[:10]}, " \
                                     f"duplicates {len(seqs) - len(set(seqs))}"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_room_events_and_sign_outs_cross_nodes(cluster):
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         users, cid = await room(envs, per_node=1)
         admin, on_node1, on_node2 = users
         # At once: `subscribe` is answered only once nats-server has the node's
@@ -212,16 +215,12 @@ async def test_room_events_and_sign_outs_cross_nodes(cluster):
         await on_node1.call("devices.revoke", deviceId=phone_id)
         assert await phone.wait_closed(5) == 4003 and phone.close_reason == "signed out"
         assert not on_node1.closed, "only the revoked device is signed out"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_concurrent_session_updates_on_two_nodes_never_lose_one(cluster):
     """The session version check holds across nodes: one update wins, one conflicts."""
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
         for c in (ana, ben):
             await c.call("apps.install", appId="testapp")
@@ -251,9 +250,6 @@ async def test_concurrent_session_updates_on_two_nodes_never_lose_one(cluster):
             cur, version = new, version + 1
         hist = (await ana.history(cid))["messages"]
         assert [m["seq"] for m in hist] == list(range(1, 8)), "gapless: losers stored nothing"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_dropped_database_connection_costs_nothing(cluster, postgres):
@@ -328,8 +324,7 @@ async def sees_online(client, cid, uid, desc):
 
 async def test_presence_and_playing_cross_nodes(cluster):
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         ana, ben, cy = [await envs[i].register(name) for i, name in enumerate(("Ana", "Ben", "Cy"))]
         for c in (ana, ben):
             await c.call("apps.install", appId="testapp")
@@ -385,17 +380,13 @@ async def test_presence_and_playing_cross_nodes(cluster):
         # well before another node's entries could lapse
         nodes[2].stop()
         await ana.wait_for(is_presence(cid, cy.uid, False), timeout=4, desc="Cy offline when her node stops")
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_member_removed_on_one_node_stops_receiving_on_every_node(cluster):
     """A cluster review, 6 of 6: Ben removed on node 0 kept the conversation coming,
     live, on his tab on node 1 (his sends were refused there, not what others sent)."""
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         ana, ben, cara = await envs[0].register("Ana"), await envs[0].register("Ben"), await envs[1].register("Cara")
         cid, _ = await envs[0].conversation(ana, ben, cara)
         bens_tab = await envs[1].login(ben.token, "ben-on-node1")
@@ -412,9 +403,6 @@ async def test_a_member_removed_on_one_node_stops_receiving_on_every_node(cluste
         assert after["seq"] not in bens_tab.message_seqs(cid), "node 1 went on delivering to the removed member"
         told = [e for e in bens_tab.log if e.get("type") == "member" and e.get("change") == "removed"]
         assert len(told) == 1, f"the removal was told {len(told)} times"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_sign_out_told_while_nats_was_down_still_closes_the_device(cluster):
@@ -422,8 +410,7 @@ async def test_a_sign_out_told_while_nats_was_down_still_closes_the_device(clust
     was down kept their connections on the other node for good (NATS delivers at most
     once). Each node checks its connections' devices in the database every 10 s."""
     nats, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         ana, ben = await envs[0].register("Ana"), await envs[0].register("Ben")
         bens_tab = await envs[1].login(ben.token, "ben-on-node1")
         link = await ana.call("devices.createLink")
@@ -441,9 +428,6 @@ async def test_a_sign_out_told_while_nats_was_down_still_closes_the_device(clust
         assert any("bus back" in line for line in nodes[1].wait_for_log(lambda line: "bus back" in line, timeout=15))
         assert await phone.wait_closed(15) == 4003 and phone.close_reason == "signed out"
         assert await bens_tab.wait_closed(15) == 4003 and bens_tab.close_reason == "account deactivated"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_node_waits_for_a_locked_conversation_a_bounded_time(cluster, postgres):
@@ -488,8 +472,7 @@ async def test_one_users_storage_apps_and_recovery_key_reach_their_connection_on
     """appdata, apps and recovery events go to every connection of the user: the one on
     another node hears them through the bus (a two-device review)."""
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         laptop = await envs[0].register("Ana")
         phone = await envs[1].login(laptop.token, "ana_phone_on_node1")
         await laptop.call("appdata.set", appId="testapp", key="owned", value=["cat"])
@@ -499,17 +482,13 @@ async def test_one_users_storage_apps_and_recovery_key_reach_their_connection_on
         assert (await phone.wait_event("apps"))["installedApps"] == ["testapp"]
         await laptop.call("recovery.create")
         await phone.wait_event("recovery")
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_read_mark_reaches_her_connection_on_another_node(cluster):
     """A read mark made on one node reaches the same user's connection on another
     through the bus, and not the connection that made it, nor another member."""
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         laptop = await envs[0].register("Ana")
         phone = await envs[1].login(laptop.token, "ana_phone_on_node1")
         ben = await envs[1].register("Ben")
@@ -520,16 +499,12 @@ async def test_a_read_mark_reaches_her_connection_on_another_node(cluster):
         await laptop.call("ping")
         await ben.call("ping")
         assert not [e for e in laptop.events + ben.events if e.get("type") == "read"]
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_typing_on_one_node_is_heard_on_another(cluster):
     """A typing notice is news for the room on every node, as presence is."""
     _, nodes = cluster
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         ana = await envs[0].register("Ana")
         ben = await envs[1].register("Ben")
         cid, _ = await envs[0].conversation(ana, ben)
@@ -538,9 +513,6 @@ async def test_typing_on_one_node_is_heard_on_another(cluster):
         await ana.call("typing", conversationId=cid, typing=True)
         ev = await ben.wait_event("typing", conversationId=cid)
         assert (ev["userId"], ev["typing"]) == (ana.uid, True)
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
 
 
 async def test_a_hung_nats_server_costs_a_node_one_second_not_one_a_sign_in(cluster):
@@ -571,8 +543,7 @@ async def test_a_node_started_while_nats_is_down_serves_and_joins_the_bus_later(
     url = postgres.new_database()
     nodes = [ParlorServer(tmp_path / "data", public_dir, name=f"late{i}", store_url=url, extra_args=["--bus", nats.url])
              for i in range(2)]
-    envs = [Env(n) for n in nodes]
-    try:
+    async with envs_on(nodes) as envs:
         nodes[0].start()
         assert any("bus not reached" in line for line in nodes[0].wait_for_log(lambda line: "bus not reached" in line))
         ana = await envs[0].register("Ana")
@@ -586,9 +557,6 @@ async def test_a_node_started_while_nats_is_down_serves_and_joins_the_bus_later(
         await ana.call("conversations.rename", conversationId=cid, title="Heard over the bus")
         await tab.wait_for(lambda e: e.get("type") == "conversation" and e["conversation"]["title"] == "Heard over the bus",
                            desc="the rename", timeout=5)
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
         for n in nodes:
             n.stop()
         nats.stop()

@@ -2,7 +2,8 @@
 // the title's count, and which conversations a notification tells of.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { titleWith, newestUnread, dueNotices, noticeText } from "../../Public/js/state/attention.js";
+import { titleWith, dueNotices, noticeText } from "../../Public/js/state/attention.js";
+import { newestUnread } from "../../Public/js/state/transcript.js";
 
 const text = (seq, sender, more = {}) => ({ seq, sender, kind: "text", text: `m${seq}`, ...more });
 

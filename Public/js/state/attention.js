@@ -27,22 +27,6 @@ export function titleWith(base, unread) {
 }
 
 /**
- * The newest message that counts as unread by `unreadCount`'s rule (from someone
- * else, after the read mark and one's own last message, current, not deleted).
- * @param {{messages: object[]}} t
- * @param {number} lastReadSeq
- * @param {string} selfId
- */
-export function newestUnread(t, lastReadSeq, selfId) {
-  for (let i = t.messages.length - 1; i >= 0; i--) {
-    const m = t.messages[i];
-    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) return undefined;
-    if (m.supersededBy === undefined && m.kind !== "deleted") return m;
-  }
-  return undefined;
-}
-
-/**
  * Which conversations to tell of now. `told` holds, per conversation, the newest seq
  * the person was told of or could see; a conversation is told of when, while they
  * are away, its newest unread message is past that. A conversation met for the first

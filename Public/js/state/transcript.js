@@ -380,40 +380,43 @@ export function transcriptRows(t) {
 }
 
 /**
- * Messages from others, after `lastReadSeq` and after one's own last message, that
- * are still current (a session updated three times while you were away counts once).
- * One's own message, sent from another device too, says what came before was read:
- * read marks are this browser's, and a reply on the phone left the laptop's badge
- * (a review of one person on two devices; a newly linked device counted all history).
+ * The unread messages, newest first: from others, after `lastReadSeq` and after one's
+ * own last message, still current (a session updated three times while you were away
+ * counts once), not deleted. One's own message, sent from another device too, says
+ * what came before was read: a reply on the phone left the laptop's badge (a review of
+ * one person on two devices; a newly linked device counted all history).
  * @param {Transcript} t
  * @param {number} lastReadSeq
  * @param {string} selfId
  */
-export function unreadCount(t, lastReadSeq, selfId) {
-  let n = 0;
+function* unreadMessages(t, lastReadSeq, selfId) {
   for (let i = t.messages.length - 1; i >= 0; i--) {
     const m = t.messages[i];
-    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) break;
-    if (m.supersededBy === undefined && m.kind !== "deleted") n++;
+    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) return;
+    if (m.supersededBy === undefined && m.kind !== "deleted") yield m;
   }
+}
+
+/** How many messages are unread (`unreadMessages`). */
+export function unreadCount(t, lastReadSeq, selfId) {
+  let n = 0;
+  for (const _ of unreadMessages(t, lastReadSeq, selfId)) n++;
   return n;
 }
 
+/** The newest unread message, if any: what a notification tells of. */
+export function newestUnread(t, lastReadSeq, selfId) {
+  return unreadMessages(t, lastReadSeq, selfId).next().value;
+}
+
 /**
- * The first of the messages `unreadCount` counts (the oldest unread), if any: where
- * the "New messages" line stands when the conversation is opened.
- * @param {Transcript} t
- * @param {number} lastReadSeq
- * @param {string} selfId
+ * The seq of the oldest unread message, if any: where the "New messages" line stands
+ * when the conversation is opened.
  * @returns {number | undefined}
  */
 export function firstUnreadSeq(t, lastReadSeq, selfId) {
   let first;
-  for (let i = t.messages.length - 1; i >= 0; i--) {
-    const m = t.messages[i];
-    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) break;
-    if (m.supersededBy === undefined && m.kind !== "deleted") first = m.seq;
-  }
+  for (const m of unreadMessages(t, lastReadSeq, selfId)) first = m.seq;
   return first;
 }
 

@@ -40,6 +40,15 @@ export function typingLine(allNames) {
   return `${names[0]}, ${names[1]} and ${others} ${others === 1 ? "other" : "others"} are typing…`;
 }
 
+/**
+ * The line for a conversation's typers at `now` ("" for none), names as `nameOf` gives them.
+ * @param {Record<string, number> | undefined} held
+ * @param {(userId: string) => string} nameOf
+ */
+export function typingNow(held, now, selfId, nameOf) {
+  return typingLine(typersNow(held, now, selfId).map(nameOf));
+}
+
 /** When the first notice held ends, to draw the line again then (undefined: none). */
 export function nextEnd(typing, now) {
   let next;

@@ -6,6 +6,8 @@
 // a phone's browser has no other way, and a click still opens the conversation
 // after the tab closed. The choice is this browser's, for this account.
 
+import { readJSON, writeJSON, forget } from "../kept.js";
+
 const KEY = (userId) => `parlor.notify.${userId}`;
 const MUTED = (userId) => `parlor.muted.${userId}`;
 const WORKER = "/js/notices-worker.js";
@@ -38,41 +40,23 @@ export async function chooseNotices(userId, on) {
 
 /** The conversations this browser tells nothing of, for this account (a busy group). */
 export function mutedConversations(userId) {
-  try {
-    const list = JSON.parse(localStorage.getItem(MUTED(userId)) ?? "[]");
-    return new Set(Array.isArray(list) ? list : []);
-  } catch {
-    return new Set();
-  }
+  const list = readJSON(MUTED(userId), []);
+  return new Set(Array.isArray(list) ? list : []);
 }
 
 export function setMuted(userId, conversationId, muted) {
   const list = mutedConversations(userId);
   if (muted) list.add(conversationId);
   else list.delete(conversationId);
-  try {
-    if (list.size) localStorage.setItem(MUTED(userId), JSON.stringify([...list]));
-    else localStorage.removeItem(MUTED(userId));
-  } catch {
-    // storage refused: muted as long as the page lasts is not had either; nothing to do
-  }
+  if (list.size) writeJSON(MUTED(userId), [...list]);
+  else forget(MUTED(userId));
 }
 
-function readChoice(userId) {
-  try {
-    return localStorage.getItem(KEY(userId)) === "on";
-  } catch {
-    return false;
-  }
-}
+const readChoice = (userId) => readJSON(KEY(userId), false) === true;
 
 function writeChoice(userId, on) {
-  try {
-    if (on) localStorage.setItem(KEY(userId), "on");
-    else localStorage.removeItem(KEY(userId));
-  } catch {
-    // storage refused: the choice lasts as long as the page
-  }
+  if (on) writeJSON(KEY(userId), true);
+  else forget(KEY(userId));
 }
 
 export class Notices {

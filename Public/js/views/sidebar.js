@@ -5,7 +5,7 @@ import { conversationHash } from "../state/route.js";
 import { unreadLabel, shortWhen } from "../state/format.js";
 import { initials, hueFor } from "../state/text.js";
 import { membersLine } from "../state/conversations.js";
-import { typersNow, typingLine } from "../state/typing.js";
+import { typingNow } from "../state/typing.js";
 
 export function avatar(name, id, { small = false, online = false } = {}) {
   const el = h("span", { class: ["avatar", small && "small", online && "online"], "aria-hidden": "true" }, initials(name));
@@ -62,8 +62,8 @@ export class SidebarView {
     const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.conversationId : undefined;
     const now = Date.now();
     const wanted = state.conversations.map((c) => {
-      const typers = c.left ? [] : typersNow(state.typing?.[c.id], now, selfId);
-      return this.item(c, state, unread(c.id), selfId, typingLine(typers.map((userId) => nameOf(c.id, userId))));
+      const typing = c.left ? "" : typingNow(state.typing?.[c.id], now, selfId, (userId) => nameOf(c.id, userId));
+      return this.item(c, state, unread(c.id), selfId, typing);
     });
     const keep = new Set(wanted);
     for (const child of [...this.list.children]) if (!keep.has(child)) child.remove();
