@@ -709,16 +709,22 @@ function focusWhereYouWere() {
 function settleFocus() {
   const a = document.activeElement;
   const lost = !a || a === document.body || !a.isConnected || a.closest("dialog:not([open]), [hidden]");
-  if (!lost) {
-    // Chromium gives a closed dialog's focus back to a text field without its caret: the
-    // page's selection stayed where the last click in the dialog put it, and what the
-    // person typed next went nowhere (the message box after the recovery key's Done)
-    if (typeof a.setSelectionRange === "function" && a.selectionStart !== null) a.setSelectionRange(a.selectionStart, a.selectionEnd, a.selectionDirection);
-    return;
-  }
+  if (!lost) return;
   if (document.querySelector("dialog[open]") || !$("welcome").hidden) return;
   focusWhereYouWere();
 }
+
+// Chromium gives a closed dialog's focus back to a text field without its caret: the
+// page's selection stays where the last click in the dialog put it, and what the person
+// types next goes nowhere (the message box after the recovery key's Done). The caret is
+// put back as the focus arrives, inside close(): the close event and any timer come
+// later, after the first keys on a busy phone (input runs ahead of timers).
+document.addEventListener("focusin", (e) => {
+  const to = /** @type {any} */ (e.target);
+  const from = e.relatedTarget;
+  if (!(from instanceof Element) || !from.closest("dialog:not([open])")) return;
+  if (typeof to.setSelectionRange === "function" && to.selectionStart !== null) to.setSelectionRange(to.selectionStart, to.selectionEnd, to.selectionDirection);
+});
 
 // A dialog gives the focus back to what opened it; when that is gone (the form
 // that made a conversation, the welcome's name form), focus where you were.
