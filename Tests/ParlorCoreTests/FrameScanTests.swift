@@ -70,6 +70,9 @@ import Testing
             frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
                            ("\"message\"", .obj([("\"kind\"", .raw(q("attachment"))), ("\"image\"", .raw(q(hash))),
                                                  ("\"name\"", .raw(q("photo.png")))]))]),
+            frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
+                           ("\"message\"", .obj([("\"kind\"", .raw(q("reaction"))), ("\"to\"", .raw("3")),
+                                                 ("\"emoji\"", .raw(q("\\u2764\\uFE0F")))]))]),
             frame("subscribe", [cid, ("\"afterSeq\"", .raw("7"))]),
             frame("history", [cid, ("\"beforeSeq\"", .raw("9")), ("\"limit\"", .raw("50"))]),
             frame("history", [cid, ("\"afterSeq\"", .raw("0")), ("\"limit\"", .raw("20"))]),
@@ -95,7 +98,7 @@ import Testing
         let strings = [
             "", "x", "r42", "game", "wenderpic", "?move=3", "https://example.org/", "javascript:x", uuid, hash,
             "a\\u0000b", "\\u0007", "tab\\tnew\\nline", "\\ud83d\\ude00", "\\u00e9", "é", "\\\"", "\\/", "  ",
-            "text", "app", "sticker", "attachment", "\\u0061pp", "send", "\\u0073end", "te\\u0078t",
+            "text", "app", "sticker", "attachment", "reaction", "👍", "\\u203C", "\\u0061pp", "send", "\\u0073end", "te\\u0078t",
             String(repeating: "a", count: 65), String(repeating: "é", count: 40), String(repeating: "b", count: 301),
             "\u{7F}", "\u{85}x", "K\u{301}", "\u{212A}", "?\u{301}", "\r\n",
             "ab\\ud83c", "\\udc00x", "\\ud800\\u0041", "\\ud83c\\ud83c\\udf55", "\\ud83d\\u12",

@@ -254,8 +254,14 @@ enum LegacyContentParser {
             return .attachment(
                 image: try m.blobHash("image"),
                 name: try m.optionalString("name", max: Limits.layoutFieldChars))
+        case "reaction":
+            guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
+            guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
+                throw .invalid("message.emoji", Reaction.refusal)
+            }
+            return .reaction(to: to, emoji: emoji)
         default:
-            throw .invalid("message.kind", "must be text, app, sticker or attachment")
+            throw .invalid("message.kind", "must be text, app, sticker, attachment or reaction")
         }
     }
 
@@ -347,6 +353,9 @@ extension MessageContent {
             case .attachment(let image, let name):
                 w.field("image", image)
                 w.field("name", name)
+            case .reaction(let to, let emoji):
+                w.field("to", to)
+                w.field("emoji", emoji)
             }
         }
     }

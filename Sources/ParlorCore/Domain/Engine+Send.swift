@@ -56,6 +56,9 @@ extension Engine {
         if case .sticker(let s) = content, let target = s.stuckTo, target.seq > last {
             throw ParlorError(.notFound, "there is no message \(target.seq) to stick this on", field: "message.stuckTo.seq")
         }
+        if case .reaction(let to, _) = content, to > last {
+            throw ParlorError(.notFound, "there is no message \(to) to react to", field: "message.to")
+        }
 
         var message = StoredMessage(
             conversationId: cid, seq: seq, clientId: clientId, sender: userId, createdAt: now(),

@@ -2,7 +2,7 @@ extension MessageContent {
     /// The stored images the message shows, with the field each is in.
     var images: [(hash: String, field: String)] {
         switch self {
-        case .text: []
+        case .text, .reaction: []
         case .app(let a): a.layout.image.map { [($0, "message.layout.image")] } ?? []
         case .sticker(let s): [(s.image, "message.image")]
         case .attachment(let image, _): [(image, "message.image")]

@@ -5,6 +5,8 @@ public enum MessageContent: Equatable, Sendable {
     case app(AppContent)
     case sticker(Sticker)
     case attachment(image: String, name: String?)
+    /// A tapback on message `to`: one of `Reaction.emoji`, or "" to take one's back.
+    case reaction(to: Int, emoji: String)
 
     public var kind: String {
         switch self {
@@ -12,8 +14,28 @@ public enum MessageContent: Equatable, Sendable {
         case .app: "app"
         case .sticker: "sticker"
         case .attachment: "attachment"
+        case .reaction: "reaction"
         }
     }
+}
+
+/// iMessage's six tapbacks. A person's reaction to a message is their newest reaction
+/// message to it (highest seq); an empty emoji means none.
+public enum Reaction {
+    /// Love, Like, Dislike, Laugh, Emphasize, Question, as stored and sent.
+    public static let emoji = ["\u{2764}\u{FE0F}", "\u{1F44D}", "\u{1F44E}", "\u{1F602}", "\u{203C}\u{FE0F}", "\u{2753}"]
+
+    /// The stored form of what a client sent: one of `emoji` (❤ and ‼ without their
+    /// U+FE0F, as some keyboards write them, become the form with it), "" as it is, or nil.
+    public static func normalised(_ s: String) -> String? {
+        if s.isEmpty { return s }
+        let scalars = Array(s.unicodeScalars)
+        if let e = emoji.first(where: { Array($0.unicodeScalars) == scalars }) { return e }
+        if scalars.count == 1, let e = emoji.first(where: { $0.unicodeScalars.first == scalars[0] }) { return e }
+        return nil
+    }
+
+    static let refusal = "must be one of \u{2764}\u{FE0F} \u{1F44D} \u{1F44E} \u{1F602} \u{203C}\u{FE0F} \u{2753}, or empty to take the reaction back"
 }
 
 public struct AppContent: Equatable, Sendable {
@@ -172,6 +194,12 @@ extension MessageContent {
                 out.append(#","name":"#)
                 JSONWriter.appendString(name, to: &out)
             }
+        case .reaction(let to, let emoji):
+            out.reserveCapacity(56)
+            out.append(#"{"kind":"reaction","to":"#)
+            out.append(contentsOf: String(to).utf8)
+            out.append(#","emoji":"#)
+            JSONWriter.appendString(emoji, to: &out)
         }
         out.append(UInt8(ascii: "}"))
         return out

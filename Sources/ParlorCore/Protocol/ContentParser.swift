@@ -24,8 +24,14 @@ enum ContentParser {
             return .attachment(
                 image: try m.blobHash("image"),
                 name: try m.optionalString("name", max: Limits.layoutFieldChars))
+        case "reaction":
+            guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
+            guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
+                throw .invalid("message.emoji", Reaction.refusal)
+            }
+            return .reaction(to: to, emoji: emoji)
         default:
-            throw .invalid("message.kind", "must be text, app, sticker or attachment")
+            throw .invalid("message.kind", "must be text, app, sticker, attachment or reaction")
         }
     }
 
