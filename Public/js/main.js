@@ -457,6 +457,9 @@ function bubbleContext(conversationId) {
     pendingImage: (key) => sync.images.url(key),
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
+    canReact: () => !store.conversation(conversationId)?.left,
+    // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped
+    onReact: (m, emoji) => sync.send(conversationId, { kind: "reaction", to: m.seq, emoji }).catch((e) => announce(`Reaction not sent: ${errorText(e)}`)),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
     liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
   };
@@ -613,7 +616,7 @@ sync.addEventListener("ready", () => {
   Promise.resolve(routed).finally(() => (fresh && key ? recovery.show(key) : settleFocus()));
 });
 
-/** What someone can say in a conversation (not a deletion, a member's coming or going). */
+/** What someone can say in a conversation (not a deletion, a reaction, a member's coming or going). */
 const NEWS_KINDS = new Set(["text", "attachment", "sticker", "app"]);
 sync.addEventListener("message", (e) => {
   const { conversationId, message: m } = e.detail;

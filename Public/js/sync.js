@@ -139,9 +139,12 @@ export class Sync extends EventTarget {
     const readingBack = t.messages.length >= HOLD.max && this.readingBack(conversationId);
     const reader = readingBack ? this.readerSeq(conversationId) : null;
     // this tab's own message (an app's move, a Retry) shows where it was sent, at the newest
-    const startOver = t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
+    // (a reaction adds no row: it is held however far up the reader is, and shows on its
+    // bubble if that is held; newerCursor pages from before it)
+    const reaction = message.kind === "reaction";
+    const startOver = !reaction && t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
     if (startOver) t = resync(t, t.lastSeq);
-    if (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max)) t = heldBack(t, message, supersedes, selfId);
+    if (!reaction && (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max))) t = heldBack(t, message, supersedes, selfId);
     else t = applyMessage(t, message, supersedes, selfId);
     if (t.messages.length > HOLD.max && !readingBack && !t.hasMoreAfter) t = trimmed(t, HOLD.keep);
     this.store.setTranscript(conversationId, t, ["conversations"]);

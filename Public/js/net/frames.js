@@ -3,12 +3,16 @@
 // match the contract is dropped with a reason; nothing downstream has to
 // defend against a malformed message again.
 
+import { TAPBACKS } from "../state/reactions.js";
+
 export const SUBPROTOCOL = "parlor.v1";
 
-// "deleted": a tombstone where a message stood; "deletion": the record that says so
-const KINDS = new Set(["text", "app", "sticker", "attachment", "deleted", "deletion"]);
+// "deleted": a tombstone where a message stood; "deletion": the record that says so;
+// "reaction": a tapback on message `to` (state/reactions.js)
+const KINDS = new Set(["text", "app", "sticker", "attachment", "reaction", "deleted", "deletion"]);
 const LAYOUT_TEXT = ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"];
 const HASH = /^[0-9a-f]{64}$/;
+const TAPBACK_EMOJI = new Set(TAPBACKS.map((t) => t.emoji));
 const MEMBER_CHANGES = new Set(["joined", "renamed", "left", "removed"]);
 
 const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -73,6 +77,10 @@ export function messageProblem(m) {
     case "attachment":
       if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
       if (!optString(m.name, 300)) return "message.name";
+      break;
+    case "reaction":
+      if (!isSeq(m.to)) return "message.to";
+      if (!isString(m.emoji)) return "message.emoji";
       break;
     case "deletion":
       if (!isSeq(m.deletes)) return "message.deletes";
@@ -324,6 +332,9 @@ export function outboundProblem(msg) {
     case "sticker":
     case "attachment":
       return isString(msg.image) && HASH.test(msg.image) ? null : "image";
+    case "reaction":
+      if (!isSeq(msg.to)) return "to";
+      return msg.emoji === "" || TAPBACK_EMOJI.has(msg.emoji) ? null : "emoji";
     default:
       return "kind";
   }

@@ -20,6 +20,12 @@ export function touchConversation(list, conversationId, message) {
   const i = list.findIndex((c) => c.id === conversationId);
   if (i < 0) return list;
   const c = list[i];
+  if (message.kind === "reaction") {
+    // a tapback: neither the list's order nor its line changes
+    const next = list.slice();
+    next[i] = { ...c, lastSeq: Math.max(c.lastSeq || 0, message.seq) };
+    return next;
+  }
   if (message.kind === "deletion") {
     // not news: the list keeps its order, and a deleted last message previews as such
     const next = list.slice();

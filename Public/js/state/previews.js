@@ -20,11 +20,16 @@ const looksOwn = (line) => /^you\s*(?:[^\p{L}\p{N}\s]|\p{Lm})/u.test(nameKey(lin
  * @property {string} text the line, names put in
  */
 
-/** The newest message this page holds for a conversation: its last message, or its transcript's newest. */
+/**
+ * The newest message this page holds for a conversation: its last message, or its
+ * transcript's newest. A reaction is not one: the list shows what was said.
+ */
 export function newestMessage(conversation, transcript) {
   const last = conversation?.lastMessage ?? null;
-  const list = transcript?.messages;
-  const newest = list && list.length ? list[list.length - 1] : null;
+  const list = transcript?.messages ?? [];
+  let i = list.length - 1;
+  while (i >= 0 && list[i].kind === "reaction") i--;
+  const newest = i >= 0 ? list[i] : null;
   if (newest && (!last || newest.seq >= last.seq)) return newest;
   return last;
 }

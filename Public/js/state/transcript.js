@@ -8,6 +8,13 @@
 // Sessions: a message that `supersedes` an older one takes the next seq, so it
 // sorts to the bottom by itself; the older message stays where it stood and is
 // drawn as its one-line summary.
+//
+// Reactions (tapbacks) are messages too, kept with the others (seq, resume, paging),
+// but never rows: transcriptRows folds them onto the bubbles they react to
+// (state/reactions.js), and they count for nothing a message counts for (unread,
+// news, the newest message).
+
+import { foldReactions, chipsKey } from "./reactions.js";
 
 /**
  * @typedef {object} Message       a message as the server sends it
@@ -15,7 +22,7 @@
  * @property {string} clientId
  * @property {string} sender
  * @property {number} createdAt
- * @property {"text"|"app"|"sticker"|"attachment"} kind
+ * @property {"text"|"app"|"sticker"|"attachment"|"reaction"|"deleted"} kind
  *
  * @typedef {object} Pending       a local echo, until the server confirms it
  * @property {string} clientId
@@ -127,7 +134,7 @@ export function applyMessage(t, message, supersedes, selfId) {
 export function heldBack(t, message, supersedes, selfId) {
   let u = message.kind === "deletion" ? applyDeletion(t, message) : t;
   if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
-  const news = message.kind !== "deletion" && message.sender !== selfId ? 1 : 0;
+  const news = isNews(message) && message.sender !== selfId ? 1 : 0;
   return { ...u, hasMoreAfter: true, heldBackNew: (t.heldBackNew ?? 0) + news, lastSeq: Math.max(t.lastSeq, message.seq) };
 }
 
@@ -137,9 +144,18 @@ export function heldAfter(t, seq) {
   return t.messages.length - (i >= 0 ? i + 1 : -i - 1);
 }
 
-/** The seq a client pages newer messages from: after the newest one held. */
+/** Neither a deletion record nor a reaction: a message someone said. */
+const isNews = (m) => m.kind !== "deletion" && m.kind !== "reaction";
+
+/**
+ * The seq a client pages newer messages from: after the newest one held. Reactions are
+ * held even while newer messages are held back (sync.js: they add no row, and one's own
+ * shows where it was given), so those past the newest message held do not count.
+ */
 export function newerCursor(t) {
-  return t.messages.length ? t.messages[t.messages.length - 1].seq : 0;
+  let i = t.messages.length - 1;
+  if (t.hasMoreAfter) while (i >= 0 && t.messages[i].kind === "reaction") i--;
+  return i >= 0 ? t.messages[i].seq : 0;
 }
 
 /**
@@ -156,7 +172,7 @@ export function applyNewer(t, page, hasMore, selfId) {
   // one held back after the page was read (live, from another node, say) is still to come
   const more = hasMore || t.lastSeq > newest;
   // the pill's count of others' held back: those in the page are drawn now (the view counts them)
-  const drawn = page.filter((m) => m.seq > cursor && m.kind !== "deletion" && m.sender !== selfId).length;
+  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId).length;
   return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more, heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn) : 0 };
 }
 
@@ -353,14 +369,18 @@ export function removePending(t, clientId) {
 
 /**
  * What the transcript view draws, top to bottom.
- *  - {type:"message", message, stickers}  a live bubble (stickers stuck on it)
+ *  - {type:"message", message, stickers, reactions, reactionsKey}  a live bubble (stickers
+ *    stuck on it, the reactions on it as chips, and a key that changes with them)
  *  - {type:"summary", message}            a superseded session state, one line
  *  - {type:"pending", pending}            a local echo
  * Stickers stuck onto a loaded message travel with that message; a sticker
- * whose target is not loaded is drawn on its own.
+ * whose target is not loaded is drawn on its own. Reactions are never rows: they show
+ * on their target once it is loaded, not on a deleted message, a superseded state
+ * (they stay with that seq) or another reaction.
  * @param {Transcript} t
  */
 export function transcriptRows(t) {
+  const reactions = foldReactions(t.messages, t.pending);
   const stuck = new Map();
   for (const m of t.messages) {
     if (m.kind === "sticker" && m.stuckTo && messageBySeq(t, m.stuckTo.seq)) {
@@ -372,10 +392,14 @@ export function transcriptRows(t) {
   const rows = [];
   for (const m of t.messages) {
     if (m.kind === "sticker" && m.stuckTo && messageBySeq(t, m.stuckTo.seq)) continue;
+    if (m.kind === "reaction") continue;
     if (m.supersededBy !== undefined) rows.push({ type: "summary", message: m });
-    else rows.push({ type: "message", message: m, stickers: stuck.get(m.seq) || [] });
+    else {
+      const chips = (m.kind !== "deleted" && reactions.get(m.seq)) || [];
+      rows.push({ type: "message", message: m, stickers: stuck.get(m.seq) || [], reactions: chips, reactionsKey: chipsKey(chips) });
+    }
   }
-  for (const p of t.pending) rows.push({ type: "pending", pending: p });
+  for (const p of t.pending) if (p.message?.kind !== "reaction") rows.push({ type: "pending", pending: p });
   return rows;
 }
 
@@ -392,7 +416,10 @@ export function transcriptRows(t) {
 function* unreadMessages(t, lastReadSeq, selfId) {
   for (let i = t.messages.length - 1; i >= 0; i--) {
     const m = t.messages[i];
-    if (m.seq <= lastReadSeq || (m.sender === selfId && m.kind !== "deleted")) return;
+    if (m.seq <= lastReadSeq) return;
+    // a reaction is neither news nor a sign of having read what came before
+    if (m.kind === "reaction") continue;
+    if (m.sender === selfId && m.kind !== "deleted") return;
     if (m.supersededBy === undefined && m.kind !== "deleted") yield m;
   }
 }

@@ -191,7 +191,12 @@ export class Outbox {
     // refused, or retried in vain: the echo shows as failed, with Retry where that can help
     this.retries.delete(item.clientId);
     this.drop(item.clientId);
-    this.store.setTranscript(item.conversationId, failPending(this.store.transcript(item.conversationId), item.clientId, error.code, error.current));
+    // a refused reaction is dropped (the chips show what was there before): there is no
+    // bubble of its own to show a Retry on, and the person can react again
+    const t = this.store.transcript(item.conversationId);
+    this.store.setTranscript(item.conversationId, item.message.kind === "reaction"
+      ? removePending(t, item.clientId)
+      : failPending(t, item.clientId, error.code, error.current));
     this.keepRefused(item, error);
     if (this.behind.size) this.sendBehind();
     error.clientId ??= item.clientId; // so whoever hears the refusal can say the app had it (takeRefused)

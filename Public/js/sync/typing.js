@@ -18,7 +18,10 @@ export class TypingNotices {
     this.said = new Map();
     this.timer = null;
     client.addEventListener("typing", (e) => this.heard(e.detail));
-    messages.addEventListener("message", (e) => this.stopped(e.detail.conversationId, e.detail.message.sender));
+    // a tapback is no sign of having stopped writing
+    messages.addEventListener("message", (e) => {
+      if (e.detail.message.kind !== "reaction") this.stopped(e.detail.conversationId, e.detail.message.sender);
+    });
     client.addEventListener("status", (e) => {
       if (e.detail.status === "online") return;
       this.said.clear();

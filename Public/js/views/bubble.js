@@ -6,6 +6,7 @@ import { appIcon } from "./appIcon.js";
 import { clockTime, attributed } from "../state/format.js";
 import { linkParts, withoutOverrides } from "../state/links.js";
 import { shorten } from "../../sdk/text.js";
+import { reactionChips, reactButton } from "./reactions.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -21,6 +22,8 @@ import { shorten } from "../../sdk/text.js";
  * @property {(message: object, standIn: () => HTMLElement | null) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
  * @property {(message: object) => boolean} [canDelete]  own messages, or any for an admin
  * @property {(message: object) => void} [onDelete]
+ * @property {(message: object) => boolean} [canReact]  a member may react (not one who left)
+ * @property {(message: object, emoji: string) => void} [onReact]  gives a tapback ("" takes one's back)
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -118,9 +121,10 @@ function body(m, ctx, { pending }) {
  * @param {object} m
  * @param {object[]} stickers stickers stuck onto it
  * @param {BubbleContext} ctx
- * @param {{showSender: boolean}} opts
+ * @param {{showSender: boolean, reactions?: import("../state/reactions.js").Chip[]}} opts
+ *   `reactions`: the tapbacks on it, drawn as chips under the bubble
  */
-export function messageRow(m, stickers, ctx, { showSender }) {
+export function messageRow(m, stickers, ctx, { showSender, reactions = [] }) {
   const mine = m.sender === ctx.selfId;
   const b = body(m, ctx, { pending: false });
   for (const s of stickers) {
@@ -144,9 +148,13 @@ export function messageRow(m, stickers, ctx, { showSender }) {
       ? h("button", { class: "button small primary get-app", type: "button", onclick: () => ctx.onGetApp(m) }, `Get ${app.name}`)
       : h("div", { class: "meta" }, "This app is not available on this server"));
   }
+  // under the bubble, at its edge (the sender's side), covering none of what it says
+  if (reactions.length) row.append(reactionChips(m, reactions, ctx));
+  const words = m.kind !== "deleted" ? short(messageWords(m, ctx)) : "";
   row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt)),
+    m.kind !== "deleted" && ctx.canReact?.(m) ? reactButton(m, reactions, ctx, `React to message: ${words}`) : null,
     m.kind !== "deleted" && ctx.canDelete?.(m)
-      ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${short(messageWords(m, ctx))}`, onclick: () => ctx.onDelete(m) }, "Delete")
+      ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${words}`, onclick: () => ctx.onDelete(m) }, "Delete")
       : null));
   return row;
 }

@@ -183,7 +183,7 @@ export class TranscriptView {
         continue;
       }
       const showSender = !prev || prev.sender !== m.sender || m.createdAt - prev.createdAt > GROUP_MS || prev.kind === "app" || m.kind === "app";
-      wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender })));
+      wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, row.reactionsKey, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender, reactions: row.reactions })));
       prev = m;
     }
     if (t.hasMoreAfter) wanted.push(this.loadNewerButton);
@@ -348,8 +348,11 @@ export class TranscriptView {
     const { seq, clientId } = row.dataset;
     const again = seq ? this.rowOf("seq", seq) : clientId ? this.rowOf("client-id", clientId) : null;
     const label = active.getAttribute("aria-label");
-    const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
-    (same || this.el).focus({ preventScroll: true });
+    const key = active.dataset.focusKey;
+    const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (key ? el.dataset.focusKey === key : label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
+    // a control that is gone (a reaction's chip, its popup) says where the focus goes instead
+    const fallback = !same && again && active.closest("[data-refocus]")?.dataset.refocus;
+    (same || (fallback && again.querySelector(fallback)) || this.el).focus({ preventScroll: true });
   }
 
   /** To the newest message: past what is drawn, if newer ones were held back. */
