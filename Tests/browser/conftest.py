@@ -213,6 +213,15 @@ def browser():
         b.close()
 
 
+# A stress mode for finding races (PARLOR_BROWSER_LATE_TIMERS=ms): every page's timers
+# run at least that late, as on a loaded phone, where input is handled ahead of them.
+LATE_TIMERS_MS = int(os.environ.get("PARLOR_BROWSER_LATE_TIMERS", "0") or 0)
+LATE_TIMERS = """(() => {
+  const later = window.setTimeout.bind(window);
+  window.setTimeout = (f, ms, ...a) => later(f, Math.max(ms || 0, %d), ...a);
+})()"""
+
+
 class People:
     """Browser contexts, one per person, with their page errors collected."""
 
@@ -231,6 +240,8 @@ class People:
             base_url=self.server.base,
         )
         ctx.set_default_timeout(10_000)
+        if LATE_TIMERS_MS:
+            ctx.add_init_script(LATE_TIMERS % LATE_TIMERS_MS)
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(f"{e}"))

@@ -6,7 +6,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import answer_invite, create_conversation, send_text, shot
+from conftest import LATE_TIMERS, answer_invite, create_conversation, send_text, shot
 
 ALONE = "Just you so far — invite someone"
 
@@ -140,14 +140,6 @@ def test_the_question_on_a_phone_in_light(people):
     expect(eve.get_by_role("button", name="New conversation")).to_be_focused()
 
 
-# A loaded phone runs the page's timers late, while the keys someone types are handled
-# first (Chromium puts input ahead of timers): zero-delay timers here run 400 ms late.
-LATE_TIMERS = """(() => {
-  const later = window.setTimeout.bind(window);
-  window.setTimeout = (f, ms, ...a) => later(f, Math.max(ms || 0, 400), ...a);
-})()"""
-
-
 def test_after_joining_the_first_keys_go_into_the_message_box(people):
     """Joining through an invite ends at the recovery key's Done, and the focus goes back
     to the message box; Chromium gave it back without its caret (the page's selection
@@ -163,7 +155,7 @@ def test_after_joining_the_first_keys_go_into_the_message_box(people):
     dialog = ben.locator("#recovery[open]")
     dialog.wait_for()
     ben.locator("#recovery-saved").check()
-    ben.evaluate(LATE_TIMERS)
+    ben.evaluate(LATE_TIMERS % 400)  # the page's timers late, as on a loaded phone
     dialog.get_by_role("button", name="Done").click()
     ben.keyboard.type("Hello all")
     expect(dialog).to_have_count(0)
