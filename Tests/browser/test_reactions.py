@@ -80,6 +80,8 @@ def test_ana_reacts_with_the_keyboard_ben_sees_it_live_and_she_takes_it_back_wit
     expect(mine).to_have_attribute("aria-pressed", "true")
 
     # Ben, live: "❤️ 1", named for Ana, not his
+    # and a screen reader is told, politely
+    expect(ben.locator("#spoken")).to_have_text("Ana reacted Love to “hi there”")
     his = row(ben, "hi there").locator(".reaction-chip")
     expect(his).to_have_accessible_name("Love: Ana")
     expect(his).to_have_text(f"{LOVE}1")
@@ -134,9 +136,10 @@ def test_a_reaction_is_not_unread_nor_the_lists_news(people):
 
 
 def within_viewport(page, locator):
+    expect(locator).to_be_visible()  # drawn first: a box read before it is None
     box = locator.bounding_box()
     width = page.viewport_size["width"]
-    return box and box["x"] >= 0 and box["x"] + box["width"] <= width, box
+    return box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
 
 
 def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
@@ -162,6 +165,8 @@ def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
     expect(six).to_have_count(0)
     own = row(ana, "yes, bringing dessert").locator(".reaction-chip")
     expect(own).to_have_accessible_name("Laugh: you")
+    # stored: the chip is drawn again as no longer pending (measured before, it was gone)
+    expect(own).not_to_have_class(re.compile(r"\bpending\b"))
     inside, box = within_viewport(ana, own)
     assert inside, box
 

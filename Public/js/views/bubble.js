@@ -7,6 +7,7 @@ import { clockTime, attributed } from "../state/format.js";
 import { linkParts, withoutOverrides } from "../state/links.js";
 import { shorten } from "../../sdk/text.js";
 import { reactionChips, reactButton } from "./reactions.js";
+import { tapbackName } from "../state/reactions.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -188,6 +189,11 @@ export function messageWords(m, ctx) {
 export function spokenLine(m, ctx) {
   const words = messageWords(m, ctx);
   return `${ctx.nameOf(m.sender)}: ${shorten(words, 300)}`;
+}
+
+/** A reaction, as a screen reader is told of it: "Ben reacted Love to “hi”". */
+export function reactedLine(r, target, ctx) {
+  return `${ctx.nameOf(r.sender)} reacted ${tapbackName(r.emoji) ?? r.emoji} to “${shorten(messageWords(target, ctx), 60)}”`;
 }
 
 /** A superseded session state: one line where the bubble used to be. */

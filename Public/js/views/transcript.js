@@ -9,7 +9,7 @@
 import { h } from "./dom.js";
 import { counted } from "../state/format.js";
 import { transcriptRows } from "../state/transcript.js";
-import { messageRow, summaryRow, pendingRow, spokenLine } from "./bubble.js";
+import { messageRow, summaryRow, pendingRow, spokenLine, reactedLine } from "./bubble.js";
 import { say } from "./spoken.js";
 
 const GROUP_MS = 5 * 60 * 1000;
@@ -152,7 +152,7 @@ export class TranscriptView {
     this.readerSeq = anchor ? Number(anchor.dataset.seq) : null;
     const rows = transcriptRows(t);
     // a first page of history is not news, nor what a conversation shows when opened
-    if (!switched && this.wasLoaded) this.sayArrived(rows, ctx);
+    if (!switched && this.wasLoaded) this.sayArrived(rows, ctx, t);
     this.wasLoaded = t.loaded;
     const wanted = [];
     if (t.hasMoreBefore) wanted.push(this.loadOlderButton);
@@ -220,11 +220,29 @@ export class TranscriptView {
    * Tells a screen reader of what others sent since the last render, in the open
    * conversation: a message, or an app's update (not what history or a redraw brings).
    */
-  sayArrived(rows, ctx) {
+  sayArrived(rows, ctx, t) {
     const fresh = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId && r.message.kind !== "deleted");
-    if (fresh.length === 0) return;
-    const last = spokenLine(fresh.at(-1).message, ctx);
-    say(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx)).join(". "));
+    const reacted = this.reactionsArrived(rows, ctx, t);
+    if (fresh.length === 0 && reacted.length === 0) return;
+    const lines = [];
+    if (fresh.length) {
+      const last = spokenLine(fresh.at(-1).message, ctx);
+      lines.push(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx)).join(". "));
+    }
+    if (reacted.length) lines.push(reacted.length > 3 ? `${reacted.length} new reactions. The last: ${reacted.at(-1)}` : reacted.join(". "));
+    say(lines.join(". "));
+  }
+
+  /** "Ben reacted Love to “hi”", for each of others' reactions since the last render to a message drawn (not one taken back). */
+  reactionsArrived(rows, ctx, t) {
+    const out = [];
+    for (let i = t.messages.length - 1; i >= 0 && t.messages[i].seq > this.seenSeq; i--) {
+      const r = t.messages[i];
+      if (r.kind !== "reaction" || r.emoji === "" || r.sender === ctx.selfId) continue;
+      const target = rows.find((row) => row.type === "message" && row.message.seq === r.to && row.message.kind !== "deleted");
+      if (target) out.unshift(reactedLine(r, target.message, ctx));
+    }
+    return out;
   }
 
   /**
