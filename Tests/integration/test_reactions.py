@@ -5,16 +5,9 @@ back; only the six emoji, only to a message that exists, only by a member."""
 from __future__ import annotations
 
 from client import Env
+from test_typing import room  # people in a conversation, each subscribed
 
 LOVE = "\u2764\ufe0f"
-
-
-async def room(env, *names):
-    people = [await env.register(n) for n in names]
-    cid, _ = await env.conversation(*people, title="Chat")
-    for p in people:
-        await p.subscribe(cid)
-    return people, cid
 
 
 def reaction(to, emoji):
