@@ -143,7 +143,8 @@ def within_viewport(page, locator):
 
 
 def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
-    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    # in the dark scheme: the light one is the desktop test's
+    ana = people.join("Ana", viewport=(390, 844), mobile=True, dark=True)
     link = create_conversation(ana, "Phones")
     ben = people.join("Ben", link.replace(people.server.base, ""))
     send_text(ben, "coming tonight?")
@@ -160,7 +161,7 @@ def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
     for i in range(6):
         inside, box = within_viewport(ana, six.get_by_role("button").nth(i))
         assert inside and box["height"] >= 24, f"option {i} not reachable: {box}"
-    shot(ana, "reactions-phone-popup-own")
+    shot(ana, "reactions-phone-dark-popup-own")
     six.get_by_role("button", name="Laugh", exact=True).tap()
     expect(six).to_have_count(0)
     own = row(ana, "yes, bringing dessert").locator(".reaction-chip")
@@ -177,7 +178,7 @@ def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
     assert inside, f"the popup is cut off: {box}"
     theirs.get_by_role("button", name="Love", exact=True).tap()
     expect(row(ana, "coming tonight?").locator(".reaction-chip")).to_have_accessible_name("Love: you")
-    shot(ana, "reactions-phone-chips")
+    shot(ana, "reactions-phone-dark-chips")
     expect(row(ben, "coming tonight?").locator(".reaction-chip")).to_have_accessible_name("Love: Ana")
     expect(row(ben, "yes, bringing dessert").locator(".reaction-chip")).to_have_text(f"{LAUGH}1")
     assert axe_findings(ana, "reactions-phone") == []
