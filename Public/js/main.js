@@ -323,7 +323,7 @@ function attend() {
   const s = store.state;
   const selfId = s.user?.id;
   if (!selfId) return;
-  const here = document.visibilityState === "visible" && document.hasFocus();
+  const here = looking();
   notices.attended(here);
   const away = !here && !notices.attendedElsewhere;
   let total = 0;
@@ -338,7 +338,7 @@ function attend() {
     // one left (here or elsewhere) tells nothing more, and what it told goes
     if (m && !c.left) newest.set(c.id, m);
     else notices.close(c.id);
-    if (!c.left) total += unread(c.id) + (c.id === s.currentId && document.visibilityState === "visible" ? 0 : heldNew(t));
+    if (!c.left) total += unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
@@ -426,8 +426,17 @@ catalog.addEventListener("change", () => {
   render();
 });
 
+/**
+ * The person is looking at this page: shown, and its window the one in front. On Linux
+ * a window covered by others stays "visible": messages counted read there were never
+ * seen, and never rang. (An app's frame holding the focus still counts: hasFocus.)
+ */
+function looking() {
+  return document.visibilityState === "visible" && document.hasFocus();
+}
+
 function unread(conversationId) {
-  if (conversationId === store.state.currentId && document.visibilityState === "visible") return 0;
+  if (conversationId === store.state.currentId && looking()) return 0;
   return unreadCount(store.transcript(conversationId), store.state.lastRead[conversationId] || 0, store.state.user?.id);
 }
 
@@ -534,7 +543,7 @@ function render() {
       chat.composer.showNotice(null);
     }
     live.sweep();
-    if (document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(t));
+    if (looking() && chat.transcript.atBottom) store.markRead(id, readThrough(t));
   }
   if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("playing"))) {
     renderPlayers(chat.transcriptEl, s.playing[id], s.user?.id, (userId) => store.memberName(id, userId), (appId) => catalog.name(appId));
@@ -552,24 +561,26 @@ function render() {
   if ([...parts].some((p) => p.startsWith("transcript:") || p === "conversations" || p === "current" || p === "user" || p === "attention")) attend();
 }
 
-chat.transcriptEl.addEventListener("scroll", () => {
+/** What the open conversation shows down to its foot is read, while the person looks. */
+function readWhatShows() {
   const id = store.state.currentId;
-  // a new message scrolls a hidden page to it too: that is not reading it
-  if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
-});
+  if (id && looking() && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
+}
+
+// a new message scrolls a hidden page to it too: that is not reading it
+chat.transcriptEl.addEventListener("scroll", readWhatShows);
 // the copies that wait a moment (store.writeSoon) are written before the page may be gone
 addEventListener("pagehide", () => store.flush());
 // away or back: the title counts the open conversation too while the page is hidden
 for (const [target, type] of [[window, "focus"], [window, "blur"], [document, "visibilitychange"]]) {
   target.addEventListener(type, () => {
+    readWhatShows();
     changed.add("attention");
     render();
   });
 }
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "hidden") store.flush();
-  const id = store.state.currentId;
-  if (id && document.visibilityState === "visible" && chat.transcript.atBottom) store.markRead(id, readThrough(store.transcript(id)));
 });
 
 // ---- events -----------------------------------------------------------------------------

@@ -10,16 +10,22 @@ from conftest import ProtocolPerson, create_conversation, send_text, shot
 
 # The page is told it is hidden and has lost the focus, as a browser tells a tab left
 # in the background: headless Chromium keeps every page visible and focused.
+# Or, `covered`, only that its window lost the focus, still "visible": a window covered by
+# others on Linux, or one on a second screen while the person works in another.
 AWAY = """
 (() => {
-  let away = false;
+  let away = false, covered = false;
   Object.defineProperty(Document.prototype, "visibilityState", { configurable: true, get() { return away ? "hidden" : "visible"; } });
   Object.defineProperty(Document.prototype, "hidden", { configurable: true, get() { return away; } });
   const hasFocus = Document.prototype.hasFocus;
-  Document.prototype.hasFocus = function () { return !away && hasFocus.call(this); };
+  Document.prototype.hasFocus = function () { return !away && !covered && hasFocus.call(this); };
   window.__away = (value) => {
     away = value;
     document.dispatchEvent(new Event("visibilitychange"));
+    window.dispatchEvent(new Event(value ? "blur" : "focus"));
+  };
+  window.__covered = (value) => {
+    covered = value;
     window.dispatchEvent(new Event(value ? "blur" : "focus"));
   };
 })();
@@ -106,6 +112,22 @@ def test_the_title_counts_unread_and_a_notification_tells_of_new_messages(people
     expect(ana).to_have_title("Friday games · Parlor")
     shown_when(ana, lambda n: n == [], "the notification closed once read")
     shot(ana, "attention-read")
+
+
+def test_a_window_covered_by_others_is_not_looked_at(people):
+    """A covered window stays "visible" (Linux; a second screen): what arrived there was
+    counted read at once, so the title never counted it and nothing rang."""
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Team")
+    turn_on_notifications(ana, "also in the background")
+    ana.evaluate("window.__covered(true)")
+    send_text(ben, "Lunch at noon?")
+    expect(ana).to_have_title("(1) Team · Parlor")
+    assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: Lunch at noon?"]
+    # her window in front again: read, here and in what the browser shows
+    ana.evaluate("window.__covered(false)")
+    expect(ana).to_have_title("Team · Parlor")
+    shown_when(ana, lambda n: n == [], "the notification closed once read")
 
 
 def test_her_own_messages_and_a_page_she_looks_at_tell_her_nothing(people):
