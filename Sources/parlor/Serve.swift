@@ -20,6 +20,8 @@ struct Serve: ParsableCommand {
     @Option(help: "A NATS URL (nats://host:4222): the bus between the nodes of a cluster; needs --store.") var bus: String?
     @Option(help: "Seconds one round trip to PostgreSQL may go unanswered before its batch fails and the connection is dropped (default 10).")
     var storeTimeoutSeconds: Int?
+    @Option(help: "Seconds a node may go without storing anything while it cannot reach PostgreSQL before it closes its connections with 1013 (try another node) and refuses new ones until it reaches it again, 0 for never (default 15).")
+    var storeLostSeconds: Int?
     @Option(name: .customLong("public"), help: "Directory of the web client and its apps (default ./Public).")
     var publicDir: String?
     @Option(help: "TLS certificate (PEM); serves https and wss.") var tlsCert: String?

@@ -48,6 +48,7 @@ struct ServeSettings {
         }
         put("host", o.host); put("port", o.port); put("data", o.data); put("public", o.publicDir)
         put("store", o.store); put("bus", o.bus); put("store-timeout-seconds", o.storeTimeoutSeconds)
+        put("store-lost-seconds", o.storeLostSeconds)
         put("tls-cert", o.tlsCert); put("tls-key", o.tlsKey); put("allowed-origin", o.allowedOrigin)
         put("origin", o.origin); put("apps-origin", o.appsOrigin); put("max-connections-per-ip", o.maxConnectionsPerIp)
         put("trusted-proxy", o.trustedProxy); put("min-free-disk-mb", o.minFreeDiskMb)
@@ -90,6 +91,7 @@ struct ServeSettings {
         s.store = config.string(forKey: "store", isSecret: true)
         s.bus = config.string(forKey: "bus", isSecret: true)
         s.storeTimeoutSeconds = config.int(forKey: "store-timeout-seconds", default: s.storeTimeoutSeconds)
+        s.engine.databaseLostSeconds = config.int(forKey: "store-lost-seconds", default: s.engine.databaseLostSeconds)
         s.tlsCert = config.string(forKey: "tls-cert")
         s.tlsKey = config.string(forKey: "tls-key", isSecret: true)
         s.allowedOrigins = config.stringArray(forKey: "allowed-origin", default: [])
@@ -178,6 +180,9 @@ struct ServeSettings {
         // and above an hour it is no bound any more (and its microseconds would overflow)
         guard (3...3600).contains(storeTimeoutSeconds) else {
             throw ValidationError("store-timeout-seconds must be from 3 to 3600")
+        }
+        guard (0...86_400).contains(engine.databaseLostSeconds) else {
+            throw ValidationError("store-lost-seconds must be from 0 to 86400")
         }
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: publicDir, isDirectory: &isDir), isDir.boolValue else {

@@ -23,6 +23,7 @@ import pytest
 from client import Env, new_client_id
 from conftest import STORES
 from postgres import Postgres
+from rawws import ws_handshake
 from server import ParlorServer
 from test_http import http_get
 
@@ -183,3 +184,52 @@ async def test_a_node_whose_database_hangs_stops_within_a_bound(tmp_path, public
     finally:
         await env.__aexit__(None, None, None)
         hung.stop()
+
+
+LOST = 2  # --store-lost-seconds
+
+
+async def test_a_node_cut_off_from_its_database_sends_its_people_to_another(tmp_path, public_dir, pg):
+    """A node that cannot reach PostgreSQL answered every request `internal` for as long
+    as it lasted, while the other nodes served: its people stayed, their messages
+    failing one by one. After --store-lost-seconds without storing anything it closes
+    their connections with 1013 (try again later) and refuses new ones (503), so that
+    they connect again on another node; once it reaches the database it takes them again."""
+    url = pg.new_database()
+    cut = ParlorServer(tmp_path / "cut", public_dir, name="cut", store_url=f"{url}?application_name=cut",
+                       extra_args=["--store-timeout-seconds", str(TIMEOUT), "--store-lost-seconds", str(LOST)])
+    other = node(tmp_path, public_dir, url, "other")
+    cut.start()
+    other.start()
+    envs = [Env(cut), Env(other)]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        await ana.subscribe(cid)
+        await ben.subscribe(cid)
+        with Stopped(pg, backend_of(pg, "cut")):
+            start = time.monotonic()
+            code = await ana.wait_closed(timeout=TIMEOUT + LOST + 5)
+            assert code == 1013, code
+            assert time.monotonic() - start < TIMEOUT + LOST + 3
+            status, head, sock = ws_handshake(cut.port)
+            sock.close()
+            assert status == 503, head
+            # on the other node, Ana signs in again and the conversation goes on
+            again = await envs[1].login(ana.token, "ana-elsewhere")
+            await again.subscribe(cid)
+            sent = await again.send_text(cid, "from the other node")
+            await ben.wait_message(cid, seq=sent["seq"])
+        # the database answers again: the node takes connections again
+        await healthy_again(cut, within=2 * TIMEOUT)
+        back = await envs[0].login(ana.token, "ana-back")
+        await back.subscribe(cid)
+        m = await back.send_text(cid, "back on the first node")
+        await ben.wait_message(cid, seq=m["seq"])
+        cut.wait_for_log(lambda line: "database out of reach" in line)
+        cut.wait_for_log(lambda line: "database reached again" in line)
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+        cut.stop()
+        other.stop()

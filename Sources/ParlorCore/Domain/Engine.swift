@@ -59,6 +59,7 @@ public final class Engine {
     /// (`disk_full`), and what only reads (history, a sign-in, a subscribe) is answered.
     private(set) var readOnlyRun = false
     var failureLog = BatchFailureLog()
+    var databaseWatch = DatabaseWatch()
     /// Connections a request of this batch signed out (a revoke, an account deleted):
     /// signed in again if the batch is undone, though they sent nothing in it.
     var signedOutInBatch: [ConnectionID] = []
@@ -79,6 +80,7 @@ public final class Engine {
     /// acknowledged: every request in the batch gets `internal` instead.
     public func process(_ batch: [EngineInput], queued: Int = 0) -> [EngineAction] {
         let start = DispatchTime.now().uptimeNanoseconds
+        let began = now()
         var actions: [EngineAction]
         do {
             actions = try run(batch)
@@ -100,6 +102,17 @@ public final class Engine {
             failureLog.failed(batch.count, cause: Self.describe(failure), diskFull: Self.isDiskFull(failure), at: now(), log)
         } else if failureLog.failing {
             failureLog.stored(at: now(), log)
+        }
+        if store.sharedWithOtherNodes,
+           let reachable = databaseWatch.batch(failed: batchFailed, began: began, at: now(),
+                                               lostSeconds: settings.databaseLostSeconds) {
+            if reachable {
+                log.notice("database reached again: connections are taken again")
+            } else {
+                log.error("database out of reach: this node's connections are sent to the other nodes (1013) and new ones refused until it answers",
+                          metadata: ["seconds": "\(settings.databaseLostSeconds)"])
+            }
+            actions.append(.databaseReachable(reachable))
         }
         let committed = !batchFailed
         metrics.batch(size: batch.count, queued: queued,

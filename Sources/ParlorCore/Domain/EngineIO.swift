@@ -68,6 +68,9 @@ public enum EngineAction: Sendable {
     /// Cluster mode: a device or a whole account was signed out (its connections on
     /// other nodes must close too). Nothing for the live state.
     case signedOut(device: String?, user: String?)
+    /// Cluster mode: the node lost the shared database (false: its connections are closed
+    /// with 1013 and new ones refused) or reached it again (true; `DatabaseWatch`).
+    case databaseReachable(Bool)
 }
 
 /// Why connections are closed with 4003, in the close frame's reason: the page tells

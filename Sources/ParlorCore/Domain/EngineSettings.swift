@@ -48,6 +48,10 @@ public struct EngineSettings: Sendable {
     public var cacheEntries = 100_000
     /// Refusals in a row (rate limited) after which a connection is closed with 1008.
     public var refusalsBeforeClose = 10
+    /// Cluster mode: seconds without a batch stored while batches fail, after which the
+    /// node sends its connections to the other nodes and refuses new ones until it
+    /// reaches the database again (`DatabaseWatch`); 0: never.
+    public var databaseLostSeconds = 15
 
     /// Who may create an account (`--registration`).
     public enum Registration: String, Sendable, CaseIterable {

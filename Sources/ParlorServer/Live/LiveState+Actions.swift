@@ -47,6 +47,9 @@ extension LiveState {
             }
         case .playing(let id, let re, let conversation, let session, let userId, let on):
             play(id, re: re, conversation, session, userId: userId, on: on, now: now)
+        case .databaseReachable(let reachable):
+            if !reachable { sendAway() }
+            return false
         case .uploadDone, .uploadAuthorized, .healthDone, .committedMessages, .signedOut:
             return false
         }

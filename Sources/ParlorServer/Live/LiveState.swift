@@ -257,6 +257,17 @@ struct LiveState {
         }
     }
 
+    /// The node lost its database: every connection is closed with 1013 (try again later),
+    /// so that its page connects again, elsewhere through a load balancer reading /health.
+    /// What was read and not answered gets `internal` from the failing batches anyway.
+    mutating func sendAway() {
+        log.info("sending connections away", metadata: ["connections": "\(connections.count)"])
+        for id in connections.ids where connections[id]!.closeCode == nil {
+            connections[id]!.pendingReplays.removeAll()
+            connections[id]!.scheduleClose(1013, "the server lost its database: try another", flush: true, &effects)
+        }
+    }
+
     /// Queues a frame for one connection; a reader too far behind is closed (4008), as
     /// is one whose account's connections together hold too much (checked as a queue
     /// passes each 256 KiB, so not on every frame). An address's are checked at the

@@ -7,7 +7,8 @@ import ParlorCore
 extension LWSServer {
     /// Checks path, subprotocol and Origin before the upgrade; nonzero refuses it.
     func filterUpgrade(_ wsi: OpaquePointer) -> Int32 {
-        if isDraining {
+        // stopping, or cut off from the cluster's database: another node serves
+        if isDraining || databaseLost {
             _ = lws_return_http_status(wsi, 503, nil)
             return -1
         }

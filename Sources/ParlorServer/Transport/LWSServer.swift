@@ -32,6 +32,8 @@ public final class LWSServer: @unchecked Sendable {
     var bodiesDone: Set<UInt64> = []
     /// Health checks waiting for the engine's write.
     var pendingHealth: [UInt64: OpaquePointer] = [:]
+    /// Cluster mode: the engine lost the shared database; handshakes are refused (503).
+    var databaseLost = false
     /// Checking and storing an upload's file (hash, fsync) happens here, off the loop.
     let blobQueue = DispatchQueue(label: "parlor-blobs")
     var peerLimits: PeerLimits
@@ -305,6 +307,7 @@ public final class LWSServer: @unchecked Sendable {
             switch a {
             case .uploadDone(let id, let status, let body): uploadDone(id, status, body)
             case .healthDone(let id, let problem): healthDone(id, problem)
+            case .databaseReachable(let reachable): databaseLost = !reachable
             case .uploadAuthorized(let id, let verdict): uploadAuthorized(id, verdict)
             default: break
             }
