@@ -63,13 +63,19 @@ import Testing
             frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
                            ("\"message\"", .obj([("\"kind\"", .raw(q("text"))), ("\"text\"", .raw(q("hello \\n world é")))]))]),
             frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
+                           ("\"message\"", .obj([("\"kind\"", .raw(q("text"))), ("\"text\"", .raw(q("yes"))),
+                                                 ("\"replyTo\"", .raw("3"))]))]),
+            frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
+                           ("\"message\"", .obj([("\"kind\"", .raw(q("sticker"))), ("\"image\"", .raw(q(hash))),
+                                                 ("\"replyTo\"", .raw("2"))]))]),
+            frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
                            ("\"message\"", .obj([("\"kind\"", .raw(q("sticker"))), ("\"image\"", .raw(q(hash))),
                                                  ("\"description\"", .raw(q("a cat"))),
                                                  ("\"stuckTo\"", .obj([("\"seq\"", .raw("3")), ("\"x\"", .raw("0.5")),
                                                                        ("\"y\"", .raw("-0"))]))]))]),
             frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
                            ("\"message\"", .obj([("\"kind\"", .raw(q("attachment"))), ("\"image\"", .raw(q(hash))),
-                                                 ("\"name\"", .raw(q("photo.png")))]))]),
+                                                 ("\"name\"", .raw(q("photo.png"))), ("\"replyTo\"", .raw("1"))]))]),
             frame("send", [cid, ("\"clientId\"", .raw(q("k1"))),
                            ("\"message\"", .obj([("\"kind\"", .raw(q("reaction"))), ("\"to\"", .raw("3")),
                                                  ("\"emoji\"", .raw(q("\\u2764\\uFE0F")))]))]),
@@ -126,7 +132,7 @@ import Testing
 
     static let keys = [
         "type", "id", "conversationId", "clientId", "message", "kind", "text", "appId", "url", "live", "layout",
-        "caption", "image", "summaryText", "session", "baseVersion", "stuckTo", "seq", "x", "y", "description",
+        "caption", "image", "summaryText", "session", "baseVersion", "stuckTo", "seq", "x", "y", "description", "replyTo",
         "name", "afterSeq", "limit", "userIds", "value", "key", "recoveryKey", "deviceName", "playing", "other",
     ]
 

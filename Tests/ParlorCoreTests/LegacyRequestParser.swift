@@ -237,7 +237,7 @@ enum LegacyContentParser {
                                   field: "message.text")
             }
             try ContentParser.checkText(text)
-            return .text(text)
+            return .text(text, replyTo: try m.optionalInt("replyTo", min: 1))
         case "app":
             return .app(try app(m))
         case "sticker":
@@ -246,14 +246,19 @@ enum LegacyContentParser {
                 guard let seq = try s.optionalInt("seq", min: 1) else { throw .invalid("message.stuckTo.seq") }
                 stuck = StuckTo(seq: seq, x: try s.double("x", in: 0...1), y: try s.double("y", in: 0...1))
             }
+            let replyTo = try m.optionalInt("replyTo", min: 1)
+            if stuck != nil, replyTo != nil {
+                throw .invalid("message.replyTo", "a sticker stuck on a bubble replies to nothing")
+            }
             return .sticker(Sticker(
                 image: try m.blobHash("image"),
                 description: try m.optionalString("description", max: Limits.layoutFieldChars),
-                stuckTo: stuck))
+                stuckTo: stuck, replyTo: replyTo))
         case "attachment":
             return .attachment(
                 image: try m.blobHash("image"),
-                name: try m.optionalString("name", max: Limits.layoutFieldChars))
+                name: try m.optionalString("name", max: Limits.layoutFieldChars),
+                replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
             guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
@@ -325,8 +330,9 @@ extension MessageContent {
         JSONWriter.object { w in
             w.field("kind", kind)
             switch self {
-            case .text(let t):
+            case .text(let t, let r):
                 w.field("text", t)
+                if let r { w.field("replyTo", r) }
             case .app(let a):
                 w.field("appId", a.appId)
                 w.field("url", a.url)
@@ -350,9 +356,11 @@ extension MessageContent {
                     w.key("y"); w.double(t.y)
                     w.endObject()
                 }
-            case .attachment(let image, let name):
+                if let r = s.replyTo { w.field("replyTo", r) }
+            case .attachment(let image, let name, let r):
                 w.field("image", image)
                 w.field("name", name)
+                if let r { w.field("replyTo", r) }
             case .reaction(let to, let emoji):
                 w.field("to", to)
                 w.field("emoji", emoji)

@@ -59,6 +59,9 @@ extension Engine {
         if case .reaction(let to, _) = content, to > last {
             throw ParlorError(.notFound, "there is no message \(to) to react to", field: "message.to")
         }
+        if let r = content.replyTo, r > last {
+            throw ParlorError(.notFound, "there is no message \(r) to reply to", field: "message.replyTo")
+        }
 
         var message = StoredMessage(
             conversationId: cid, seq: seq, clientId: clientId, sender: userId, createdAt: now(),

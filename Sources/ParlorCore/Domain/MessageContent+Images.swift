@@ -5,7 +5,7 @@ extension MessageContent {
         case .text, .reaction: []
         case .app(let a): a.layout.image.map { [($0, "message.layout.image")] } ?? []
         case .sticker(let s): [(s.image, "message.image")]
-        case .attachment(let image, _): [(image, "message.image")]
+        case .attachment(let image, _, _): [(image, "message.image")]
         }
     }
 

@@ -1,10 +1,12 @@
 /// What a sender puts in a message, validated. The server stores it and relays it;
 /// it never interprets an app's URL.
 public enum MessageContent: Equatable, Sendable {
-    case text(String)
+    /// `replyTo` (here, in a sticker and in an attachment): the seq of the message this
+    /// one answers, shown as a quote above it (an inline reply).
+    case text(String, replyTo: Int? = nil)
     case app(AppContent)
     case sticker(Sticker)
-    case attachment(image: String, name: String?)
+    case attachment(image: String, name: String?, replyTo: Int? = nil)
     /// A tapback on message `to`: one of `Reaction.emoji`, or "" to take one's back.
     case reaction(to: Int, emoji: String)
 
@@ -15,6 +17,15 @@ public enum MessageContent: Equatable, Sendable {
         case .sticker: "sticker"
         case .attachment: "attachment"
         case .reaction: "reaction"
+        }
+    }
+
+    /// The message this one replies to, if any.
+    public var replyTo: Int? {
+        switch self {
+        case .text(_, let r), .attachment(_, _, let r): r
+        case .sticker(let s): s.replyTo
+        case .app, .reaction: nil
         }
     }
 }
@@ -119,6 +130,8 @@ public struct Sticker: Equatable, Sendable {
     public var image: String
     public var description: String?
     public var stuckTo: StuckTo?
+    /// Never with `stuckTo`: a sticker on a bubble answers nothing.
+    public var replyTo: Int? = nil
 }
 
 public struct StuckTo: Equatable, Sendable {
@@ -136,10 +149,11 @@ extension MessageContent {
         // constant bytes: the same bytes, without a String per key.
         var out: [UInt8] = []
         switch self {
-        case .text(let t):
+        case .text(let t, let replyTo):
             out.reserveCapacity(t.utf8.count + 26)
             out.append(#"{"kind":"text","text":"#)
             JSONWriter.appendString(t, to: &out)
+            if let replyTo { out.appendReplyTo(replyTo) }
         case .app(let a):
             out.reserveCapacity(a.url.utf8.count + 160)
             out.append(#"{"kind":"app","appId":"#)
@@ -186,7 +200,8 @@ extension MessageContent {
                 out.append(contentsOf: (t.y.isFinite ? String(t.y) : "0").utf8)
                 out.append(UInt8(ascii: "}"))
             }
-        case .attachment(let image, let name):
+            if let r = s.replyTo { out.appendReplyTo(r) }
+        case .attachment(let image, let name, let replyTo):
             out.reserveCapacity(160)
             out.append(#"{"kind":"attachment","image":"#)
             JSONWriter.appendString(image, to: &out)
@@ -194,6 +209,7 @@ extension MessageContent {
                 out.append(#","name":"#)
                 JSONWriter.appendString(name, to: &out)
             }
+            if let replyTo { out.appendReplyTo(replyTo) }
         case .reaction(let to, let emoji):
             out.reserveCapacity(56)
             out.append(#"{"kind":"reaction","to":"#)
@@ -215,5 +231,11 @@ fileprivate extension [UInt8] {
     @inline(__always)
     mutating func append(_ s: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// `,"replyTo":N`, after the kind's own fields.
+    mutating func appendReplyTo(_ seq: Int) {
+        append(#","replyTo":"#)
+        append(contentsOf: String(seq).utf8)
     }
 }

@@ -16,14 +16,19 @@ enum ContentParser {
                 guard let seq = try s.optionalInt("seq", min: 1) else { throw .invalid("message.stuckTo.seq") }
                 stuck = StuckTo(seq: seq, x: try s.double("x", in: 0...1), y: try s.double("y", in: 0...1))
             }
+            let replyTo = try m.optionalInt("replyTo", min: 1)
+            if stuck != nil, replyTo != nil {
+                throw .invalid("message.replyTo", "a sticker stuck on a bubble replies to nothing")
+            }
             return .sticker(Sticker(
                 image: try m.blobHash("image"),
                 description: try m.optionalString("description", max: Limits.layoutFieldChars),
-                stuckTo: stuck))
+                stuckTo: stuck, replyTo: replyTo))
         case "attachment":
             return .attachment(
                 image: try m.blobHash("image"),
-                name: try m.optionalString("name", max: Limits.layoutFieldChars))
+                name: try m.optionalString("name", max: Limits.layoutFieldChars),
+                replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
             guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
@@ -42,7 +47,7 @@ enum ContentParser {
                               field: "message.text")
         }
         try checkText(text)
-        return .text(text)
+        return .text(text, replyTo: try m.optionalInt("replyTo", min: 1))
     }
 
     /// What others are shown as a message: no control character but line breaks and
