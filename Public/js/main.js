@@ -13,7 +13,7 @@ import { parseRoute, conversationHash, inviteLink, deviceLink, registrationLink 
 import { errorText, signedOutText } from "./state/errors.js";
 import { deviceName } from "./state/device.js";
 import { canModerate } from "./state/conversations.js";
-import { unreadCount, hasConflict, readThrough, firstUnreadSeq, newestUnread } from "./state/transcript.js";
+import { unreadCount, hasConflict, readThrough, firstUnreadSeq, newestUnread, messageBySeq } from "./state/transcript.js";
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
 import { mentionedParticipants } from "./state/text.js";
@@ -31,6 +31,8 @@ import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
 import { renderPlayers } from "./views/players.js";
+import { replyQuote } from "./views/bubble.js";
+import { say } from "./views/spoken.js";
 import { Notices, noticeState, chooseNotices, mutedConversations, setMuted } from "./views/notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -105,6 +107,10 @@ const chat = new ChatView($("chat"), {
     return true;
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
+  onCancelReply: () => {
+    outgoing.setReply(store.state.currentId, null);
+    chat.composer.input.focus();
+  },
   onStick: (key, seq, x, y) => outgoing.stick(store.state.currentId, key, { seq, x, y }),
   announce,
   onDraft: (text) => {
@@ -469,9 +475,38 @@ function bubbleContext(conversationId) {
     canReact: () => !store.conversation(conversationId)?.left,
     // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped
     onReact: (m, emoji) => sync.send(conversationId, { kind: "reaction", to: m.seq, emoji }).catch((e) => announce(`Reaction not sent: ${errorText(e)}`)),
+    canReply: () => !store.conversation(conversationId)?.left,
+    onReply: (m) => replyTo(conversationId, m),
+    onShowOriginal: (seq) => showOriginal(conversationId, seq),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
     liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
   };
+}
+
+/** Reply: the strip above the box says to what, and the caret is in the box. */
+function replyTo(conversationId, m) {
+  const { who, line } = replyQuote(m, bubbleContext(conversationId));
+  outgoing.setReply(conversationId, { seq: m.seq, who, line });
+  chat.composer.input.focus();
+}
+
+/**
+ * A reply's quote: to the message it answers, scrolled to and highlighted; older than
+ * what is held, history is paged back to it first, as "Load earlier messages" does.
+ */
+async function showOriginal(conversationId, seq) {
+  const held = () => messageBySeq(store.transcript(conversationId), seq);
+  try {
+    for (let pages = 0; !held() && store.transcript(conversationId).hasMoreBefore && pages < 50; pages++) {
+      await sync.loadOlder(conversationId);
+    }
+  } catch {
+    announce("Could not load earlier messages.");
+    return;
+  }
+  if (store.state.currentId !== conversationId) return;
+  if (scheduled) render(); // a page just loaded is drawn before it is looked for
+  if (!chat.transcript.reveal(seq)) announce("That message is not in this conversation any more.");
 }
 
 function contextVersion(conversationId) {
@@ -527,6 +562,7 @@ function render() {
       if (pane.activeAppId) pane.close();
       if (chat.drawer.open) setDrawer(false);
       for (const item of outgoing.staged(id)) outgoing.remove(id, item.key);
+      outgoing.setReply(id, null);
     }
   }
   if (parts.has("conversations") && members.open) {
@@ -647,6 +683,13 @@ sync.addEventListener("sendfailed", (e) => failed(e.detail));
 sync.addEventListener("ratelimited", (e) =>
   announce(`${errorText({ code: e.detail.code, retryAfterMs: e.detail.retryInMs })} Your message will be sent then.`));
 outgoing.addEventListener("failed", (e) => failed(e.detail));
+outgoing.addEventListener("reply", (e) => {
+  const { conversationId, reply } = e.detail;
+  if (conversationId !== store.state.currentId) return;
+  chat.composer.showReply(reply);
+  // told, not shown: a toast covered the strip on a phone
+  if (reply) say(`Replying to ${reply.who === "You" ? "yourself" : reply.who}: ${reply.line}`);
+});
 outgoing.addEventListener("inserttext", (e) => {
   if (e.detail.conversationId === store.state.currentId) chat.composer.insertText(e.detail.text);
 });
@@ -823,6 +866,7 @@ function openConversation(id) {
   document.title = id ? `${store.conversation(id).title} · Parlor` : "Parlor";
   if (!id) return;
   chat.composer.setDraft(store.draft(id));
+  chat.composer.showReply(outgoing.replying(id)); // a reply begun there is kept with its draft
   const t = store.transcript(id);
   if (!t.loaded || t.messages.length < 30) sync.loadOlder(id).catch(() => {});
   chat.composer.input.focus();

@@ -5,6 +5,7 @@
 // "cancelsending" to call the app's hooks.
 
 import { stage, unstage, sendPlan } from "./state/composer.js";
+import { withReply } from "./state/replies.js";
 import { newClientId } from "./net/frames.js";
 
 const waiterKey = (key) => `staged:${key}`;
@@ -25,6 +26,20 @@ export class Outgoing extends EventTarget {
     super();
     this.store = store;
     this.sync = sync;
+    /** conversationId → the message being answered ({seq, who, line}), kept with the draft while this page lives */
+    this.replies = new Map();
+  }
+
+  /** The message the next Send answers, if any. */
+  replying(conversationId) {
+    return this.replies.get(conversationId) || null;
+  }
+
+  /** Reply (a message's Reply button) or stop replying (null). */
+  setReply(conversationId, reply) {
+    if (reply) this.replies.set(conversationId, reply);
+    else if (!this.replies.delete(conversationId)) return;
+    this.dispatchEvent(new CustomEvent("reply", { detail: { conversationId, reply } }));
   }
 
   staged(conversationId) {
@@ -104,12 +119,14 @@ export class Outgoing extends EventTarget {
    */
   send(conversationId, text) {
     const items = this.staged(conversationId);
-    const plan = sendPlan(items, text);
+    // the reply goes with the text, or with a picture or sticker sent without one
+    const plan = withReply(sendPlan(items, text), this.replying(conversationId)?.seq);
     if (plan.length === 0) return false;
     this.setStaged(conversationId, []);
-    for (const item of items) {
+    this.setReply(conversationId, null);
+    for (const [i, item] of items.entries()) {
       this.dispatchEvent(new CustomEvent("startsending", { detail: { conversationId, item } }));
-      this.sync.send(conversationId, item.message, { imageKey: item.imageKey }).then(
+      this.sync.send(conversationId, plan[i], { imageKey: item.imageKey }).then(
         (message) => this.settle(item.key, message),
         (error) => {
           this.settle(item.key, error);

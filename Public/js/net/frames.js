@@ -4,6 +4,7 @@
 // defend against a malformed message again.
 
 import { TAPBACKS } from "../state/reactions.js";
+import { canCarryReply } from "../state/replies.js";
 
 export const SUBPROTOCOL = "parlor.v1";
 
@@ -45,6 +46,8 @@ export function messageProblem(m) {
   if (!KINDS.has(m.kind)) return "message.kind";
   if (m.supersededBy !== undefined && !isSeq(m.supersededBy)) return "message.supersededBy";
   if (m.summary !== undefined && !isString(m.summary)) return "message.summary";
+  // an inline reply's original (text, sticker, attachment; state/replies.js)
+  if (m.replyTo !== undefined && !isSeq(m.replyTo)) return "message.replyTo";
   switch (m.kind) {
     case "text":
       if (!isString(m.text)) return "message.text";
@@ -317,6 +320,7 @@ export function newClientId(now = Date.now()) {
  */
 export function outboundProblem(msg) {
   if (!isObject(msg)) return "message";
+  if (msg.replyTo !== undefined && (!isSeq(msg.replyTo) || !canCarryReply(msg))) return "replyTo";
   switch (msg.kind) {
     case "text":
       if (!isString(msg.text) || msg.text.trim().length === 0) return "text";

@@ -369,10 +369,11 @@ export function removePending(t, clientId) {
 
 /**
  * What the transcript view draws, top to bottom.
- *  - {type:"message", message, stickers, reactions, reactionsKey}  a live bubble (stickers
- *    stuck on it, the reactions on it as chips, and a key that changes with them)
+ *  - {type:"message", message, stickers, reactions, reactionsKey, quoted}  a live bubble (stickers
+ *    stuck on it, the reactions on it as chips, and a key that changes with them; for a
+ *    reply, `quoted`: the message it answers as held, undefined when not loaded)
  *  - {type:"summary", message}            a superseded session state, one line
- *  - {type:"pending", pending}            a local echo
+ *  - {type:"pending", pending, quoted}    a local echo
  * Stickers stuck onto a loaded message travel with that message; a sticker
  * whose target is not loaded is drawn on its own. Reactions are never rows: they show
  * on their target once it is loaded, not on a deleted message, a superseded state
@@ -396,11 +397,16 @@ export function transcriptRows(t) {
     if (m.supersededBy !== undefined) rows.push({ type: "summary", message: m });
     else {
       const chips = (m.kind !== "deleted" && reactions.get(m.seq)) || [];
-      rows.push({ type: "message", message: m, stickers: stuck.get(m.seq) || [], reactions: chips, reactionsKey: chipsKey(chips) });
+      rows.push({ type: "message", message: m, stickers: stuck.get(m.seq) || [], reactions: chips, reactionsKey: chipsKey(chips), quoted: quoted(t, m) });
     }
   }
-  for (const p of t.pending) if (p.message?.kind !== "reaction") rows.push({ type: "pending", pending: p });
+  for (const p of t.pending) if (p.message?.kind !== "reaction") rows.push({ type: "pending", pending: p, quoted: quoted(t, p.message) });
   return rows;
+}
+
+/** A reply's original as held (a tombstone, a superseded state), undefined when not loaded or not a reply. */
+function quoted(t, m) {
+  return m?.replyTo ? messageBySeq(t, m.replyTo) : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import { linkParts, withoutOverrides } from "../state/links.js";
 import { shorten } from "../../sdk/text.js";
 import { reactionChips, reactButton } from "./reactions.js";
 import { tapbackName } from "../state/reactions.js";
+import { quoteOf, quoteLabel } from "../state/replies.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -25,6 +26,9 @@ import { tapbackName } from "../state/reactions.js";
  * @property {(message: object) => void} [onDelete]
  * @property {(message: object) => boolean} [canReact]  a member may react (not one who left)
  * @property {(message: object, emoji: string) => void} [onReact]  gives a tapback ("" takes one's back)
+ * @property {(message: object) => boolean} [canReply]  a member may reply (not one who left)
+ * @property {(message: object) => void} [onReply]  answers this message with the next Send
+ * @property {(seq: number) => void} [onShowOriginal]  a reply's quote: to the message it answers
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -117,15 +121,35 @@ function body(m, ctx, { pending }) {
   }
 }
 
+/** A reply's quote of the message it answers, as `quoteOf` words it for this viewer. */
+export function replyQuote(original, ctx) {
+  return quoteOf(original, { selfId: ctx.selfId, nameOf: ctx.nameOf, words: (o) => messageWords(o, ctx), summary: (o) => summaryText(o, ctx) });
+}
+
+/**
+ * Above a reply's bubble: who wrote the original and one line of it, a button that
+ * shows the original (scrolled to and highlighted). Set as text.
+ */
+function quoteBlock(seq, original, ctx) {
+  const q = replyQuote(original, ctx);
+  return h("button", {
+    class: ["reply-quote", !q.loaded && "unknown"], type: "button", "aria-label": quoteLabel(q), dataset: { replyTo: seq },
+    onclick: () => ctx.onShowOriginal?.(seq),
+  },
+  q.who ? h("span", { class: "reply-quote-who" }, q.who) : null,
+  h("span", { class: "reply-quote-line", dir: "auto" }, q.line));
+}
+
 /**
  * A confirmed message.
  * @param {object} m
  * @param {object[]} stickers stickers stuck onto it
  * @param {BubbleContext} ctx
- * @param {{showSender: boolean, reactions?: import("../state/reactions.js").Chip[]}} opts
- *   `reactions`: the tapbacks on it, drawn as chips under the bubble
+ * @param {{showSender: boolean, reactions?: import("../state/reactions.js").Chip[], quoted?: object}} opts
+ *   `reactions`: the tapbacks on it, drawn as chips under the bubble; `quoted`: for a
+ *   reply, the message it answers as held (undefined when not loaded)
  */
-export function messageRow(m, stickers, ctx, { showSender, reactions = [] }) {
+export function messageRow(m, stickers, ctx, { showSender, reactions = [], quoted }) {
   const mine = m.sender === ctx.selfId;
   const b = body(m, ctx, { pending: false });
   for (const s of stickers) {
@@ -142,6 +166,7 @@ export function messageRow(m, stickers, ctx, { showSender, reactions = [] }) {
     ? h("div", { class: "sender" }, ctx.nameOf(m.sender))
     // a screen reader moving through the rows still hears whose each one is
     : h("span", { class: "visually-hidden who" }, mine ? "You:" : `${ctx.nameOf(m.sender)}:`),
+  m.replyTo ? quoteBlock(m.replyTo, quoted, ctx) : null,
   b);
   if (m.kind === "app" && !ctx.installed(m.appId)) {
     const app = ctx.app(m.appId);
@@ -153,6 +178,9 @@ export function messageRow(m, stickers, ctx, { showSender, reactions = [] }) {
   if (reactions.length) row.append(reactionChips(m, reactions, ctx));
   const words = m.kind !== "deleted" ? short(messageWords(m, ctx)) : "";
   row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt)),
+    m.kind !== "deleted" && ctx.canReply?.(m)
+      ? h("button", { class: "reply-message", type: "button", "aria-label": `Reply to message: ${words}`, onclick: () => ctx.onReply(m) }, "Reply")
+      : null,
     m.kind !== "deleted" && ctx.canReact?.(m) ? reactButton(m, reactions, ctx, `React to message: ${words}`) : null,
     m.kind !== "deleted" && ctx.canDelete?.(m)
       ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${words}`, onclick: () => ctx.onDelete(m) }, "Delete")
@@ -196,18 +224,22 @@ export function reactedLine(r, target, ctx) {
   return `${ctx.nameOf(r.sender)} reacted ${tapbackName(r.emoji) ?? r.emoji} to “${shorten(messageWords(target, ctx), 60)}”`;
 }
 
+/** A superseded session state's line, as this viewer reads it. */
+function summaryText(m, ctx) {
+  const sender = ctx.nameOf(m.sender);
+  return attributed(ctx.names(m.summary || m.summaryText || `${sender} played ${appName(ctx, m.appId)}`, m.appId), sender, m.sender === ctx.selfId ? "You" : sender);
+}
+
 /** A superseded session state: one line where the bubble used to be. */
 export function summaryRow(m, ctx) {
   const app = ctx.app(m.appId);
-  const sender = ctx.nameOf(m.sender);
-  const text = attributed(ctx.names(m.summary || m.summaryText || `${sender} played ${appName(ctx, m.appId)}`, m.appId), sender, m.sender === ctx.selfId ? "You" : sender);
   return h("div", { class: "summary", dataset: { seq: m.seq, summary: "" } },
     app ? appIcon(app, "small") : null,
-    h("span", { dir: "auto" }, text));
+    h("span", { dir: "auto" }, summaryText(m, ctx)));
 }
 
-/** A local echo, until the server confirms it. */
-export function pendingRow(p, ctx) {
+/** A local echo, until the server confirms it; `quoted`: for a reply, what it answers. */
+export function pendingRow(p, ctx, quoted) {
   const failed = p.status === "failed";
   const m = withLocalImage({ ...p.message, sender: p.sender, createdAt: p.createdAt }, p.imageKey, ctx);
   const meta = h("div", { class: "meta" });
@@ -219,6 +251,7 @@ export function pendingRow(p, ctx) {
     meta.append(h("span", null, "Sending…"));
   }
   return h("div", { class: ["row", "mine", "pending", failed && "failed"], dataset: { clientId: p.clientId, kind: m.kind } },
+    m.replyTo ? quoteBlock(m.replyTo, quoted, ctx) : null,
     body(m, ctx, { pending: true }),
     meta);
 }

@@ -15,10 +15,14 @@ export class ComposerView {
    * @param {(text: string) => void} opts.onDraft
    * @param {() => void} opts.onToggleDrawer
    * @param {import("./peel.js").StickerPeel} opts.peel carries a staged sticker onto a bubble
+   * @param {() => void} [opts.onCancelReply] the reply strip's close button, or Escape in the box
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {} }) {
     this.el = el;
     this.onRemove = onRemove;
+    this.onCancelReply = onCancelReply;
+    // above the box while the next Send answers a message: whom, one line of it, and a close button
+    this.replyEl = h("div", { class: "reply-strip", hidden: true });
     this.peel = peel;
     this.staged = [];
     this.notice = h("div", { class: "notice", role: "alert", hidden: true });
@@ -39,6 +43,10 @@ export class ComposerView {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
           e.preventDefault();
           this.submit();
+        } else if (e.key === "Escape" && !this.replyEl.hidden && !e.isComposing) {
+          e.preventDefault();
+          e.stopPropagation(); // the reply's, not the app pane's or the drawer's
+          this.onCancelReply();
         }
       },
     });
@@ -48,7 +56,25 @@ export class ComposerView {
     }, icon(ICONS.apps));
     this.sendButton = h("button", { class: "send-button", type: "button", "aria-label": "Send", disabled: true, onclick: () => this.submit() }, icon(ICONS.send));
     this.onSend = onSend;
-    el.replaceChildren(this.notice, this.stagedEl, h("div", { class: "composer" }, this.appsButton, this.input, this.sendButton));
+    el.replaceChildren(this.notice, this.replyEl, this.stagedEl, h("div", { class: "composer" }, this.appsButton, this.input, this.sendButton));
+  }
+
+  /**
+   * The strip that says which message the next Send answers, or none (null).
+   * @param {{who: string, line: string} | null} reply
+   */
+  showReply(reply) {
+    this.replyEl.hidden = !reply;
+    if (!reply) {
+      this.replyEl.replaceChildren();
+      return;
+    }
+    const whom = reply.who === "You" ? "yourself" : reply.who;
+    this.replyEl.replaceChildren(
+      h("div", { class: "reply-strip-text" },
+        h("strong", null, `Replying to ${whom}`),
+        h("span", { class: "reply-strip-line", dir: "auto" }, reply.line)),
+      h("button", { class: "icon-button", type: "button", "aria-label": "Cancel reply", onclick: () => this.onCancelReply() }, icon(ICONS.close)));
   }
 
   submit() {

@@ -178,12 +178,12 @@ export class TranscriptView {
         continue;
       }
       if (row.type === "pending") {
-        wanted.push(this.cached(`p:${row.pending.clientId}`, [row.pending, ctxVersion], () => pendingRow(row.pending, ctx)));
+        wanted.push(this.cached(`p:${row.pending.clientId}`, [row.pending, row.quoted, ctxVersion], () => pendingRow(row.pending, ctx, row.quoted)));
         prev = null;
         continue;
       }
       const showSender = !prev || prev.sender !== m.sender || m.createdAt - prev.createdAt > GROUP_MS || prev.kind === "app" || m.kind === "app";
-      wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, row.reactionsKey, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender, reactions: row.reactions })));
+      wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, row.reactionsKey, row.quoted, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender, reactions: row.reactions, quoted: row.quoted })));
       prev = m;
     }
     if (t.hasMoreAfter) wanted.push(this.loadNewerButton);
@@ -371,6 +371,24 @@ export class TranscriptView {
     // a control that is gone (a reaction's chip, its popup) says where the focus goes instead
     const fallback = !same && again && active.closest("[data-refocus]")?.dataset.refocus;
     (same || (fallback && again.querySelector(fallback)) || this.el).focus({ preventScroll: true });
+  }
+
+  /**
+   * A reply's original: scrolled to the middle of the view, highlighted a moment and
+   * given the focus (a keyboard goes on from there). False when it is not drawn.
+   */
+  reveal(seq) {
+    const el = this.rowOf("seq", String(seq)) || this.el.querySelector(`img.stuck[data-seq="${CSS.escape(String(seq))}"]`);
+    if (!el) return false;
+    el.scrollIntoView({ block: "center" });
+    el.classList.remove("highlighted");
+    void el.offsetWidth; // the highlight plays again for a second look
+    el.classList.add("highlighted");
+    clearTimeout(this.highlightTimer);
+    this.highlightTimer = setTimeout(() => el.classList.remove("highlighted"), 2000);
+    if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "-1");
+    el.focus({ preventScroll: true });
+    return true;
   }
 
   /** To the newest message: past what is drawn, if newer ones were held back. */
