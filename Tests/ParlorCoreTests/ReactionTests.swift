@@ -4,55 +4,37 @@ import Testing
 /// Tapbacks: a `reaction` message names its target (`to`) and one of iMessage's six
 /// emoji, or "" to take one's reaction back (docs/PROTOCOL.md, "Reactions").
 @Suite struct ReactionTests {
-    static func frame(_ message: String) -> String {
-        #"{"type":"send","id":"r1","conversationId":"c","clientId":"k","message":\#(message)}"#
-    }
-
-    static func parsed(_ message: String) -> Result<Request, ParlorError> {
-        RequestParser.parse(Array(frame(message).utf8)).result
-    }
-
-    static func content(_ message: String) -> MessageContent? {
-        if case .success(.send(_, _, let c)) = parsed(message) { return c }
-        return nil
-    }
-
-    static func error(_ message: String) -> ParlorError? {
-        if case .failure(let e) = parsed(message) { return e }
-        return nil
-    }
-
     @Test func theSixEmojiAndEmptyAreAccepted() {
         for e in ["❤️", "👍", "👎", "😂", "‼️", "❓", ""] {
-            #expect(Self.content(#"{"kind":"reaction","to":3,"emoji":"\#(e)"}"#) == .reaction(to: 3, emoji: e), "\(e)")
+            #expect(SentMessage.content(#"{"kind":"reaction","to":3,"emoji":"\#(e)"}"#) == .reaction(to: 3, emoji: e), "\(e)")
         }
         // escaped as JSON.stringify may write them
-        #expect(Self.content(#"{"kind":"reaction","to":1,"emoji":"\u2764\uFE0F"}"#) == .reaction(to: 1, emoji: "\u{2764}\u{FE0F}"))
-        #expect(Self.content(#"{"kind":"reaction","to":1,"emoji":"\ud83d\udc4d"}"#) == .reaction(to: 1, emoji: "👍"))
+        #expect(SentMessage.content(#"{"kind":"reaction","to":1,"emoji":"\u2764\uFE0F"}"#) == .reaction(to: 1, emoji: "\u{2764}\u{FE0F}"))
+        #expect(SentMessage.content(#"{"kind":"reaction","to":1,"emoji":"\ud83d\udc4d"}"#) == .reaction(to: 1, emoji: "👍"))
     }
 
     @Test func loveAndEmphasizeWithoutTheirVariationSelectorAreStoredWithIt() {
-        #expect(Self.content(#"{"kind":"reaction","to":2,"emoji":"\u2764"}"#) == .reaction(to: 2, emoji: "\u{2764}\u{FE0F}"))
-        #expect(Self.content(#"{"kind":"reaction","to":2,"emoji":"\u203C"}"#) == .reaction(to: 2, emoji: "\u{203C}\u{FE0F}"))
+        #expect(SentMessage.content(#"{"kind":"reaction","to":2,"emoji":"\u2764"}"#) == .reaction(to: 2, emoji: "\u{2764}\u{FE0F}"))
+        #expect(SentMessage.content(#"{"kind":"reaction","to":2,"emoji":"\u203C"}"#) == .reaction(to: 2, emoji: "\u{203C}\u{FE0F}"))
     }
 
     @Test func anythingElseIsAnInvalidEmoji() {
         for bad in [#""😀""#, #""❤️❤️""#, #""👍🏽""#, #""\uFE0F""#, #"" ""#, #""❓\uFE0F""#, #""heart""#, "1", "null", "true",
                     #"["👍"]"#, "\"" + String(repeating: "👍", count: 40) + "\""] {
-            let e = Self.error(#"{"kind":"reaction","to":3,"emoji":\#(bad)}"#)
+            let e = SentMessage.error(#"{"kind":"reaction","to":3,"emoji":\#(bad)}"#)
             #expect(e?.code == .invalidField, "\(bad)")
             #expect(e?.field == "message.emoji", "\(bad)")
         }
-        #expect(Self.error(#"{"kind":"reaction","to":3}"#)?.field == "message.emoji")
+        #expect(SentMessage.error(#"{"kind":"reaction","to":3}"#)?.field == "message.emoji")
     }
 
     @Test func theTargetIsAPositiveWholeNumber() {
         for bad in ["0", "-1", "1.5", #""3""#, "null"] {
-            let e = Self.error(#"{"kind":"reaction","to":\#(bad),"emoji":"👍"}"#)
+            let e = SentMessage.error(#"{"kind":"reaction","to":\#(bad),"emoji":"👍"}"#)
             #expect(e?.code == .invalidField, "\(bad)")
             #expect(e?.field == "message.to", "\(bad)")
         }
-        #expect(Self.error(#"{"kind":"reaction","emoji":"👍"}"#)?.field == "message.to")
+        #expect(SentMessage.error(#"{"kind":"reaction","emoji":"👍"}"#)?.field == "message.to")
     }
 
     @Test func theBodyIsWrittenInAFixedOrder() {
@@ -61,17 +43,12 @@ import Testing
         #expect(String(decoding: MessageContent.reaction(to: 7, emoji: "").bodyJSON, as: UTF8.self)
             == #"{"kind":"reaction","to":7,"emoji":""}"#)
         // fields sent in another order store the same bytes (an idempotent retry compares them)
-        #expect(Self.content(#"{"emoji":"👍","to":5,"kind":"reaction"}"#)?.bodyJSON
+        #expect(SentMessage.content(#"{"emoji":"👍","to":5,"kind":"reaction"}"#)?.bodyJSON
             == MessageContent.reaction(to: 5, emoji: "👍").bodyJSON)
     }
 
     @Test func aReactionIsStoredAndBroadcastAndItsTargetMustExist() throws {
-        let h = try EngineHarness()
-        h.register(1, "Ana"); h.register(2, "Ben")
-        let c = h.conversation(owner: 1, joiners: [2])
-        func send(_ conn: ConnectionID, _ clientId: String, _ message: String) -> JSONValue {
-            h.request(conn, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"\#(clientId)","message":\#(message)}"#)
-        }
+        let (h, c, send) = try SentMessage.anaAndBen()
         #expect(send(2, "t1", #"{"kind":"text","text":"hi"}"#)["result"]?["message"]?["seq"]?.int == 1)
         let beyond = send(1, "r0", #"{"kind":"reaction","to":2,"emoji":"❤️"}"#)
         #expect(beyond["code"] == .string("not_found"))

@@ -6,42 +6,27 @@ import Testing
 @Suite struct ReplyTests {
     static let hash = String(repeating: "ab", count: 32)
 
-    static func parsed(_ message: String) -> Result<Request, ParlorError> {
-        let frame = #"{"type":"send","id":"r1","conversationId":"c","clientId":"k","message":\#(message)}"#
-        return RequestParser.parse(Array(frame.utf8)).result
-    }
-
-    static func content(_ message: String) -> MessageContent? {
-        if case .success(.send(_, _, let c)) = parsed(message) { return c }
-        return nil
-    }
-
-    static func error(_ message: String) -> ParlorError? {
-        if case .failure(let e) = parsed(message) { return e }
-        return nil
-    }
-
     @Test func textStickerAndAttachmentTakeAReplyTo() {
-        #expect(Self.content(#"{"kind":"text","text":"yes","replyTo":3}"#) == .text("yes", replyTo: 3))
-        #expect(Self.content(#"{"kind":"text","text":"yes"}"#) == .text("yes", replyTo: nil))
-        #expect(Self.content(#"{"kind":"text","text":"yes","replyTo":null}"#) == .text("yes", replyTo: nil))
-        #expect(Self.content(#"{"kind":"sticker","image":"\#(Self.hash)","replyTo":1}"#)
+        #expect(SentMessage.content(#"{"kind":"text","text":"yes","replyTo":3}"#) == .text("yes", replyTo: 3))
+        #expect(SentMessage.content(#"{"kind":"text","text":"yes"}"#) == .text("yes", replyTo: nil))
+        #expect(SentMessage.content(#"{"kind":"text","text":"yes","replyTo":null}"#) == .text("yes", replyTo: nil))
+        #expect(SentMessage.content(#"{"kind":"sticker","image":"\#(Self.hash)","replyTo":1}"#)
             == .sticker(Sticker(image: Self.hash, description: nil, stuckTo: nil, replyTo: 1)))
-        #expect(Self.content(#"{"kind":"attachment","image":"\#(Self.hash)","replyTo":2}"#)
+        #expect(SentMessage.content(#"{"kind":"attachment","image":"\#(Self.hash)","replyTo":2}"#)
             == .attachment(image: Self.hash, name: nil, replyTo: 2))
     }
 
     @Test func aReplyToIsAPositiveWholeNumber() {
         for bad in ["0", "-1", "1.5", #""3""#, "true", "[1]", "{}"] {
-            let e = Self.error(#"{"kind":"text","text":"yes","replyTo":\#(bad)}"#)
+            let e = SentMessage.error(#"{"kind":"text","text":"yes","replyTo":\#(bad)}"#)
             #expect(e?.code == .invalidField, "\(bad)")
             #expect(e?.field == "message.replyTo", "\(bad)")
         }
-        #expect(Self.error(#"{"kind":"attachment","image":"\#(Self.hash)","replyTo":0}"#)?.field == "message.replyTo")
+        #expect(SentMessage.error(#"{"kind":"attachment","image":"\#(Self.hash)","replyTo":0}"#)?.field == "message.replyTo")
     }
 
     @Test func aStuckStickerRepliesToNothing() {
-        let e = Self.error(#"{"kind":"sticker","image":"\#(Self.hash)","stuckTo":{"seq":1,"x":0.5,"y":0.5},"replyTo":1}"#)
+        let e = SentMessage.error(#"{"kind":"sticker","image":"\#(Self.hash)","stuckTo":{"seq":1,"x":0.5,"y":0.5},"replyTo":1}"#)
         #expect(e?.code == .invalidField)
         #expect(e?.field == "message.replyTo")
     }
@@ -55,16 +40,11 @@ import Testing
         #expect(body(.attachment(image: Self.hash, name: "p.png", replyTo: 5))
             == #"{"kind":"attachment","image":"\#(Self.hash)","name":"p.png","replyTo":5}"#)
         // fields in another order store the same bytes (an idempotent retry compares them)
-        #expect(Self.content(#"{"replyTo":12,"text":"hi","kind":"text"}"#)?.bodyJSON == MessageContent.text("hi", replyTo: 12).bodyJSON)
+        #expect(SentMessage.content(#"{"replyTo":12,"text":"hi","kind":"text"}"#)?.bodyJSON == MessageContent.text("hi", replyTo: 12).bodyJSON)
     }
 
     @Test func aReplyIsStoredAndItsOriginalMustExist() throws {
-        let h = try EngineHarness()
-        h.register(1, "Ana"); h.register(2, "Ben")
-        let c = h.conversation(owner: 1, joiners: [2])
-        func send(_ conn: ConnectionID, _ clientId: String, _ message: String) -> JSONValue {
-            h.request(conn, #"{"type":"send","id":"s","conversationId":"\#(c)","clientId":"\#(clientId)","message":\#(message)}"#)
-        }
+        let (h, c, send) = try SentMessage.anaAndBen()
         #expect(send(2, "t1", #"{"kind":"text","text":"lunch?"}"#)["result"]?["message"]?["seq"]?.int == 1)
         let beyond = send(1, "r0", #"{"kind":"text","text":"yes","replyTo":2}"#)
         #expect(beyond["code"] == .string("not_found"))
