@@ -160,7 +160,41 @@ def test_on_a_phone_ana_replies_by_tap_and_the_pending_reply_shows_its_quote(peo
 
     theirs = quote(ben, "me!")
     expect(theirs).to_have_accessible_name(re.compile(r"^Reply to you: who brings the cake\?"))
+    # tapbacks on the original and on the reply: their chips and the quote each in their place
+    for text in ("who brings the cake?", "me!"):
+        row(ben, text).get_by_role("button", name=re.compile(r"^React to message: ")).tap()
+        row(ben, text).get_by_role("toolbar", name="Reactions").get_by_role("button", name="Love", exact=True).tap()
+        expect(row(ben, text).locator(".reaction-chip:not(.pending)")).to_have_count(1)
+    chips = row(ben, "who brings the cake?").locator(".reaction-chip").bounding_box()
+    top = theirs.bounding_box()
+    assert chips["y"] + chips["height"] <= top["y"], f"the chips run into the quote below: {chips} {top}"
     shot(ben, "replies-phone-light-quote")
     theirs.tap()
     expect(row(ben, "who brings the cake?")).to_have_class(re.compile(r"\bhighlighted\b"))
     assert axe_findings(ana, "replies-phone") == []
+
+
+RECONNECT = 30_000  # the backoff tops out at 15 s
+
+
+def test_a_reply_made_offline_shows_its_quote_while_it_waits_and_goes_with_it(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Offline replies")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    send_text(ben, "dinner at eight?")
+    expect(row(ana, "dinner at eight?")).to_have_count(1)
+
+    ana.context.set_offline(True)
+    expect(ana.locator("#offline-banner")).to_be_visible()
+    reply_button(ana, "dinner at eight?").click()
+    expect(ana.locator(".reply-strip")).to_contain_text("Replying to Ben")
+    ana.keyboard.type("on my way")
+    ana.keyboard.press("Enter")
+    waiting = ana.locator(".row.pending").filter(has=ana.locator(".bubble", has_text="on my way"))
+    expect(waiting.locator(".reply-quote")).to_have_accessible_name("Reply to Ben: dinner at eight?. Show the message")
+    shot(ana, "replies-desktop-offline-pending")
+
+    ana.context.set_offline(False)
+    expect(ana.locator("#offline-banner")).to_be_hidden(timeout=RECONNECT)
+    expect(row(ana, "on my way")).to_have_count(1, timeout=RECONNECT)
+    expect(quote(ben, "on my way")).to_have_accessible_name("Reply to you: dinner at eight?. Show the message")
