@@ -13,6 +13,7 @@ Runs its own PostgreSQL, so that stopping its postmaster holds up no other test.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -93,6 +94,26 @@ class Stopped:
                 pass
 
 
+@contextlib.asynccontextmanager
+async def ana_and_ben_on(first, second):
+    """Both nodes started, Ana on the first and Ben on the second in one conversation,
+    both subscribed: (envs, ana, ben, conversation id); stopped at the end."""
+    first.start()
+    second.start()
+    envs = [Env(first), Env(second)]
+    try:
+        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
+        cid, _ = await envs[0].conversation(ana, ben)
+        await ana.subscribe(cid)
+        await ben.subscribe(cid)
+        yield envs, ana, ben, cid
+    finally:
+        for e in envs:
+            await e.__aexit__(None, None, None)
+        first.stop()
+        second.stop()
+
+
 async def health(server):
     status, _, body = await asyncio.to_thread(http_get, server, "/health")
     return status, json.loads(body)
@@ -110,14 +131,7 @@ async def healthy_again(server, within: float) -> None:
 async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_path, public_dir, pg):
     url = pg.new_database()
     hung, live = node(tmp_path, public_dir, url, "hung"), node(tmp_path, public_dir, url, "live")
-    hung.start()
-    live.start()
-    envs = [Env(hung), Env(live)]
-    try:
-        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
-        cid, _ = await envs[0].conversation(ana, ben)
-        await ana.subscribe(cid)
-        await ben.subscribe(cid)
+    async with ana_and_ben_on(hung, live) as (_, ana, ben, cid):
         with Stopped(pg, backend_of(pg, "hung")):
             start = time.monotonic()
             # this send's batch, or the once-a-second sweep's under way before it, waits
@@ -139,11 +153,6 @@ async def test_a_node_whose_database_hangs_answers_errors_and_serves_again(tmp_p
         await ben.wait_message(cid, seq=m["seq"])
         hung.wait_for_log(lambda line: "did not answer" in line)
         assert any("did not answer" in line for line in hung.lines), "the failed batches are logged"
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
-        hung.stop()
-        live.stop()
 
 
 async def test_a_node_whose_backend_alone_hangs_serves_on_a_new_session(tmp_path, public_dir, pg):
@@ -199,14 +208,7 @@ async def test_a_node_cut_off_from_its_database_sends_its_people_to_another(tmp_
     cut = ParlorServer(tmp_path / "cut", public_dir, name="cut", store_url=f"{url}?application_name=cut",
                        extra_args=["--store-timeout-seconds", str(TIMEOUT), "--store-lost-seconds", str(LOST)])
     other = node(tmp_path, public_dir, url, "other")
-    cut.start()
-    other.start()
-    envs = [Env(cut), Env(other)]
-    try:
-        ana, ben = await envs[0].register("Ana"), await envs[1].register("Ben")
-        cid, _ = await envs[0].conversation(ana, ben)
-        await ana.subscribe(cid)
-        await ben.subscribe(cid)
+    async with ana_and_ben_on(cut, other) as (envs, ana, ben, cid):
         with Stopped(pg, backend_of(pg, "cut")):
             start = time.monotonic()
             code = await ana.wait_closed(timeout=TIMEOUT + LOST + 5)
@@ -228,8 +230,3 @@ async def test_a_node_cut_off_from_its_database_sends_its_people_to_another(tmp_
         await ben.wait_message(cid, seq=m["seq"])
         cut.wait_for_log(lambda line: "database out of reach" in line)
         cut.wait_for_log(lambda line: "database reached again" in line)
-    finally:
-        for e in envs:
-            await e.__aexit__(None, None, None)
-        cut.stop()
-        other.stop()
