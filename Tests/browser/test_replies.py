@@ -97,6 +97,8 @@ def test_ana_replies_with_the_keyboard_ben_sees_the_quote_and_it_takes_him_to_th
     expect(his).to_have_accessible_name("Reply to you: lunch at noon?. Show the message")
     expect(his.locator(".reply-quote-who")).to_have_text("You")
     expect(his.locator(".reply-quote-line")).to_have_text("lunch at noon?")
+    # a screen reader is told whom it answers, as it arrives
+    expect(ben.locator("#spoken")).to_contain_text("Ana, replying to you: yes, at the usual place")
     original = row(ben, "lunch at noon?")
     assert not in_view(ben, original), "the original should be out of view before the quote is used"
     shot(ben, "replies-desktop-dark-quote")

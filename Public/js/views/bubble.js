@@ -213,10 +213,19 @@ export function messageWords(m, ctx) {
   }
 }
 
-/** Who sent it and what it says, as a screen reader is told of a new message. */
-export function spokenLine(m, ctx) {
+/**
+ * Who sent it and what it says, as a screen reader is told of a new message; for a
+ * reply, whom it answers ("Ana, replying to you: yes"): the quote is not heard with it.
+ * @param {object} [quoted] a reply's original, as held (undefined when not loaded)
+ */
+export function spokenLine(m, ctx, quoted) {
   const words = messageWords(m, ctx);
-  return `${ctx.nameOf(m.sender)}: ${shorten(words, 300)}`;
+  let to = "";
+  if (m.replyTo) {
+    const q = replyQuote(quoted, ctx);
+    to = `, replying to ${!q.loaded ? "an earlier message" : q.who === "You" ? "you" : q.who}`;
+  }
+  return `${ctx.nameOf(m.sender)}${to}: ${shorten(words, 300)}`;
 }
 
 /** A reaction, as a screen reader is told of it: "Ben reacted Love to “hi”". */

@@ -226,8 +226,8 @@ export class TranscriptView {
     if (fresh.length === 0 && reacted.length === 0) return;
     const lines = [];
     if (fresh.length) {
-      const last = spokenLine(fresh.at(-1).message, ctx);
-      lines.push(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx)).join(". "));
+      const last = spokenLine(fresh.at(-1).message, ctx, fresh.at(-1).quoted);
+      lines.push(fresh.length > 3 ? `${fresh.length} new messages. The last, from ${last}` : fresh.map((r) => spokenLine(r.message, ctx, r.quoted)).join(". "));
     }
     if (reacted.length) lines.push(reacted.length > 3 ? `${reacted.length} new reactions. The last: ${reacted.at(-1)}` : reacted.join(". "));
     say(lines.join(". "));
