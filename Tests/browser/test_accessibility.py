@@ -271,7 +271,7 @@ def test_every_screen_has_no_serious_accessibility_finding(people, size):
         expect(ana.locator("iframe")).to_have_count(0)  # the conversation's bubbles are gone
     dots += s.check("conversation-list", also=lambda page: page.evaluate(DOTS_CLEAR))  # the list's
     assert dots and all(d["clear"] for d in dots), f"a presence dot covers the initials: {dots}"
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     ana.locator("#account[open] .device").first.wait_for()
     s.check("account")
 

@@ -81,7 +81,7 @@ def ben_joins(people, ana, title):
 
 
 def turn_on_notifications(page, expected_note):
-    page.get_by_role("button", name="Account").click()
+    page.get_by_role("button", name="Account", exact=True).click()
     box = page.get_by_label("Tell me of new messages while Parlor is in the background")
     box.check()
     expect(box).to_be_checked()
@@ -160,7 +160,7 @@ def test_without_the_browsers_permission_nothing_is_shown_and_the_dialog_says_wh
     ben = ben_joins(people, ana, "Quiet")
 
     # headless Chromium answers the request "denied", as a person's No does
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     box = ana.get_by_label("Tell me of new messages while Parlor is in the background")
     box.click()
     expect(ana.locator("#notify-note")).to_contain_text("This browser blocks notifications from this site")

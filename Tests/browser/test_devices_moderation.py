@@ -14,7 +14,7 @@ import test_app_partylist as party
 def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
     ana = people.join("Ana")
     create_conversation(ana, "Mine everywhere")
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     ana.get_by_role("button", name="Add a device").click()
     link = ana.locator("#device-link").input_value()
     assert "/#link=" in link
@@ -43,7 +43,7 @@ def test_add_a_device_by_link_and_by_code_then_sign_it_out(people):
     expect(laptop.locator(".me .name")).to_have_text("Ana")
     # the list: three devices, this one marked; rename one, sign out the phone
     ana.locator("#account").get_by_role("button", name="Done").click()
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     devices = ana.locator("#account .device")
     expect(devices).to_have_count(3)
     expect(ana.locator("#account .device[data-current=true]")).to_contain_text("This device")
@@ -71,7 +71,7 @@ def test_a_device_signed_out_while_closed_forgets_the_account_when_opened(people
     known here" and kept her previews, drafts and outbox in its storage."""
     ana = people.join("Ana")
     create_conversation(ana, "Plans")
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     ana.get_by_role("button", name="Add a device").click()
     link = ana.locator("#device-link").input_value()
     phone = people.open(link.replace(people.server.base, ""), mobile=True, viewport=(390, 844))
@@ -83,7 +83,7 @@ def test_a_device_signed_out_while_closed_forgets_the_account_when_opened(people
     context = phone.context
     phone.close()
     ana.locator("#account").get_by_role("button", name="Done").click()
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     devices = ana.locator("#account .device")
     expect(devices).to_have_count(2)
     devices.nth(1).get_by_role("button", name=re.compile("^Sign out")).click()
@@ -187,7 +187,7 @@ def test_signing_out_leaves_nothing_of_the_account_in_this_browser(people):
         try { return (await fetch(`/blobs/${hash}`, { cache: 'only-if-cached', mode: 'same-origin' })).ok; } catch { return false; }
     }"""
     assert ana.evaluate(cached, image), "the image was not in the cache to begin with"
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     ana.get_by_role("button", name="Sign out of this browser").click()
     expect(ana.locator("#welcome")).to_be_visible()
     left = ana.evaluate("() => Object.entries(localStorage)")
@@ -204,7 +204,7 @@ def test_a_person_deletes_their_own_account(people):
     send_text(ben, "see you thursday")
     expect(ana.locator(".row[data-seq]", has_text="see you thursday")).to_have_count(1)
 
-    ben.get_by_role("button", name="Account").click()
+    ben.get_by_role("button", name="Account", exact=True).click()
     ben.get_by_role("button", name="Delete account…").click()
     dialog = ben.locator("#delete-account")
     expect(dialog).to_be_visible()
@@ -235,7 +235,7 @@ def test_a_person_deletes_their_own_account(people):
     ana.locator("#admin[open]").get_by_role("button", name="Done").click()
 
     # the server's only admin is told to make another first
-    ana.get_by_role("button", name="Account").click()
+    ana.get_by_role("button", name="Account", exact=True).click()
     ana.get_by_role("button", name="Delete account…").click()
     ana.get_by_label("Type your name to confirm").fill("Ana")
     ana.locator("#delete-account").get_by_role("button", name="Delete account").click()

@@ -468,7 +468,7 @@ def test_the_same_person_on_two_devices_hears_their_own_moves_from_the_other(peo
     game open on one phone never heard the move made on the other, and the next move
     there was refused as made on a stale state. Only what this page sent is skipped."""
     ana, ben = a_poll_open_on_bens_side(people, "Movie night?")
-    ben.get_by_role("button", name="Account").click()
+    ben.get_by_role("button", name="Account", exact=True).click()
     ben.get_by_role("button", name="Add a device").click()
     link = ben.locator("#device-link").input_value()
     ben.keyboard.press("Escape")
