@@ -80,7 +80,8 @@ public final class Engine {
     /// acknowledged: every request in the batch gets `internal` instead.
     public func process(_ batch: [EngineInput], queued: Int = 0) -> [EngineAction] {
         let start = DispatchTime.now().uptimeNanoseconds
-        let began = now()
+        // the clock is read only where the database watch needs it (cluster mode)
+        let began = store.sharedWithOtherNodes ? now() : 0
         var actions: [EngineAction]
         do {
             actions = try run(batch)
