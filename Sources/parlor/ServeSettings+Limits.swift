@@ -31,6 +31,7 @@ extension ServeSettings {
         engine.playingPerUser = try keepingBurst(rate("limit-playing", engine.playingPerUser), engine.playingPerUser)
         engine.readMarksPerUser = try keepingBurst(rate("limit-read-marks", engine.readMarksPerUser), engine.readMarksPerUser)
         engine.typingPerUser = try keepingBurst(rate("limit-typing", engine.typingPerUser), engine.typingPerUser)
+        engine.searchesPerUser = try keepingBurst(rate("limit-searches", engine.searchesPerUser), engine.searchesPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)

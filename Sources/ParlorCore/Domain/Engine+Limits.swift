@@ -14,6 +14,7 @@ struct EngineLimiters {
     var readMarks: RateLimiter
     var typing: RateLimiter
     var historyBytes: RateLimiter
+    var searches: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -28,20 +29,23 @@ struct EngineLimiters {
         readMarks = RateLimiter(s.readMarksPerUser)
         typing = RateLimiter(s.typingPerUser)
         historyBytes = RateLimiter(s.historyBytesPerUser)
+        searches = RateLimiter(s.searchesPerUser)
     }
 
     mutating func commit() {
         registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
         uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); typing.commit(); historyBytes.commit()
+        searches.commit()
     }
 
     mutating func undo() {
         registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
         uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); typing.undo(); historyBytes.undo()
+        searches.undo()
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes, \.searches] {
             self[keyPath: kp].prune(now: now)
         }
     }

@@ -202,6 +202,9 @@ extension Engine {
             }
             limiters.historyBytes.charge(userId, cost: Double(kept.reduce(0) { $0 + $1.count }), now: now())
 
+        case .searchMessages(let cid, let query, let beforeSeq):
+            try searchMessages(cid, query: query, beforeSeq: beforeSeq, id: id, conn: conn, userId: userId, tx, &out)
+
         case .installApp(let appId):
             guard apps.name(of: appId) != nil else { throw ParlorError(.unknownApp, "there is no such app on this server") }
             try tx.install(appId: appId, for: userId)

@@ -21,6 +21,18 @@ public enum Limits {
     public static let historyPageBytes = 512 * 1024
     public static let historyPage = 200
     public static let historyDefault = 50
+    /// A search (`messages.search`) reads at most this many messages, newest first, and
+    /// at most `searchScanBytes` of their stored bodies, then says where it stopped: one
+    /// search costs the engine (one thread, everyone's sends wait) a few milliseconds
+    /// at most (docs/BENCHMARKS.md, "Search"), however long the conversation or its texts.
+    public static let searchScanMessages = 5_000
+    public static let searchScanBytes = 1 << 20
+    /// Matches in one answer (it stops there and says where to go on from).
+    public static let searchResults = 20
+    /// A query's characters, once trimmed.
+    public static let searchQueryChars = 100
+    /// Rows read from the store at a time while searching: a bound on what one read holds.
+    public static let searchChunk = 250
     public static let blobBytes = 5 * 1024 * 1024
     /// An image's width and height, each, and its pixels: a small file of huge
     /// dimensions would cost every viewer's renderer gigabytes.

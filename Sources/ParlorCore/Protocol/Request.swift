@@ -43,6 +43,9 @@ public enum Request: Equatable, Sendable {
     case send(conversationId: String, clientId: String, content: MessageContent)
     /// Older messages (`beforeSeq`, or the newest) or, with `afterSeq`, newer ones.
     case history(conversationId: String, beforeSeq: Int?, afterSeq: Int?, limit: Int)
+    /// The messages that say `query`'s words, newest first, before `beforeSeq` (or the
+    /// newest): a bounded scan that says where it stopped (Engine+Search.swift).
+    case searchMessages(conversationId: String, query: String, beforeSeq: Int?)
     case installApp(appId: String)
     case uninstallApp(appId: String)
     case participants(conversationId: String, appId: String)
@@ -89,6 +92,7 @@ public enum Request: Equatable, Sendable {
         case .ping: "ping"
         case .send: "send"
         case .history: "history"
+        case .searchMessages: "messages.search"
         case .installApp: "apps.install"
         case .uninstallApp: "apps.uninstall"
         case .participants: "participants"

@@ -117,6 +117,10 @@ public enum RequestParser {
                 conversationId: conversationId, beforeSeq: beforeSeq, afterSeq: afterSeq,
                 limit: try f.optionalInt("limit", min: 1, max: Limits.historyPage) ?? Limits.historyDefault
             )
+        case "messages.search":
+            return .searchMessages(conversationId: try f.id("conversationId"),
+                                   query: try f.trimmed("query", max: Limits.searchQueryChars),
+                                   beforeSeq: try f.optionalInt("beforeSeq", min: 1))
         case "apps.install": return .installApp(appId: try f.appId("appId"))
         case "apps.uninstall": return .uninstallApp(appId: try f.appId("appId"))
         case "participants":

@@ -173,6 +173,11 @@ public protocol StoreTransaction {
     func clientIdUse(sender: String, clientId: String) throws -> (conversationId: String, seq: Int)?
     func messages(conversationId: String, afterSeq: Int, limit: Int) throws -> [StoredMessage]
     func messages(conversationId: String, beforeSeq: Int, limit: Int) throws -> [StoredMessage]
+    /// A search's scan: the seq and stored body of up to `limit` messages before
+    /// `beforeSeq`, newest first, each shown to `visit` until it returns false. Only
+    /// those two columns, read a few hundred rows at a time at most.
+    func scanBodies(conversationId: String, beforeSeq: Int, limit: Int,
+                    _ visit: (_ seq: Int, _ body: UnsafeBufferPointer<UInt8>) throws -> Bool) throws
     func message(conversationId: String, sessionId: String, version: Int) throws -> StoredMessage?
     /// The line that stands in a session message's place once it is superseded (kept
     /// with each session message when stored; set later for a deleted head, and for heads

@@ -66,6 +66,13 @@ struct RawStatement {
         return [UInt8](UnsafeRawBufferPointer(start: p, count: n))
     }
 
+    /// A blob column of the current row, read where SQLite holds it (valid in `body` only).
+    func withBlob<R>(_ col: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        let n = Int(sqlite3_column_bytes(stmt, col))
+        guard n > 0, let p = sqlite3_column_blob(stmt, col) else { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeBufferPointer(start: p.assumingMemoryBound(to: UInt8.self), count: n))
+    }
+
     func done() { sqlite3_reset(stmt) }
 
     private func error(_ rc: Int32) -> DatabaseError {
