@@ -49,6 +49,7 @@ struct Serve: ParsableCommand {
     var registration: String?
     @Option(help: "Days an invite lasts unless its creator asks for less (default 7).") var inviteDays: Int?
     @Option(help: "Minutes a device link can be used (default 10).") var deviceLinkMinutes: Int?
+    @Option(help: "Seconds after sending it that its sender may edit a text message (default 900).") var editSeconds: Int?
     // Limits: COUNT/SECONDS, 0 for none (deploy/README.md, "Running a community").
     @Option(help: "New connections one client address may open (default 120/60).") var limitNewConnections: String?
     @Option(help: "Accounts one address may create (default 10/3600).") var limitRegistrations: String?

@@ -58,6 +58,7 @@ struct ServeSettings {
         put("event-loop", o.eventLoop)
         put("registration", o.registration); put("invite-days", o.inviteDays)
         put("device-link-minutes", o.deviceLinkMinutes)
+        put("edit-seconds", o.editSeconds)
         put("limit-registrations", o.limitRegistrations); put("limit-sign-in-failures", o.limitSignInFailures)
         put("limit-sends", o.limitSends); put("limit-send-burst", o.limitSendBurst)
         put("limit-new-connections", o.limitNewConnections)
@@ -123,6 +124,8 @@ struct ServeSettings {
         guard s.engine.inviteSeconds > 0, s.engine.deviceLinkSeconds > 0 else {
             throw ValidationError("invite-days and device-link-minutes must be 1 or more")
         }
+        s.engine.editSeconds = config.int(forKey: "edit-seconds", default: s.engine.editSeconds)
+        guard s.engine.editSeconds >= 0 else { throw ValidationError("edit-seconds must be 0 or more") }
         try s.readLimits(config)
         try s.validate()
         return s

@@ -38,7 +38,8 @@ extension Engine {
             switch input {
             case .frame(_, let bytes):
                 switch RequestParser.parse(bytes).result {
-                case .success(.send(let cid, _, _)), .success(.deleteMessage(let cid, _)): ids.insert(cid)
+                case .success(.send(let cid, _, _)), .success(.deleteMessage(let cid, _)),
+                     .success(.editMessage(let cid, _, _)): ids.insert(cid)
                 default: break
                 }
             case .replay(_, let cid, _, _):

@@ -61,6 +61,7 @@ extension Engine {
         }
         let at = now()
         try tx.markDeleted(conversationId: cid, seq: seq, at: at)
+        try scrubEditRecords(of: m, tx)
         out.deletedText = true
         // A deleted session message's summaryText must not live on in the summary that
         // stands in its bubble's place once the session moves on.

@@ -134,6 +134,9 @@ extension Engine {
             try deleteMessage(cid, seq, by: userId, tx, &out)
             out.result(conn, id) { _ in }
 
+        case .editMessage(let cid, let seq, let text):
+            try editMessage(cid, seq, text: text, id: id, conn: conn, userId: userId, tx, &out)
+
         case .subscribe(let cid, let afterSeq, let afterClientId):
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }

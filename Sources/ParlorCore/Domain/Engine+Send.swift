@@ -37,7 +37,7 @@ extension Engine {
         guard let used = try tx.clientIdUse(sender: userId, clientId: clientId) else { return false }
         guard used.conversationId == cid,
               let existing = try tx.message(conversationId: cid, seq: used.seq),
-              existing.deletedAt != nil || (existing.body == body
+              existing.deletedAt != nil || (existing.wasEdited && content.isText) || (existing.body == body
                   && (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0)) else {
             throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
         }

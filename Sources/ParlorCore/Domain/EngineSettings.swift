@@ -5,6 +5,8 @@ public struct EngineSettings: Sendable {
     public var inviteSeconds = 7 * 86_400
     /// How long a device link (and its short code) can be used.
     public var deviceLinkSeconds = 600
+    /// How long after it was sent its sender may edit a text message (`messages.edit`).
+    public var editSeconds = 900
     public var registration = Registration.invite
 
     // Limits (`--limit-*`): what one address or one account may make the server do.

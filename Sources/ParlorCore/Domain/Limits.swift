@@ -7,6 +7,8 @@ public enum Limits {
     /// Text is also limited in UTF-8 bytes (10,000 characters of CJK fit; 10,000 emoji
     /// with combining marks, 30,000 code points, do not): a message's size is its cost.
     public static let textBytes = 32 * 1024
+    /// How many times a text message can be edited (`messages.edit`), as in Messages.
+    public static let editsPerMessage = 5
     public static let urlChars = 5_000
     public static let layoutFieldChars = 300
     public static let idChars = 64

@@ -31,6 +31,8 @@ public enum Request: Equatable, Sendable {
     case removeMember(conversationId: String, userId: String)
     case renameConversation(conversationId: String, title: String)
     case deleteMessage(conversationId: String, seq: Int)
+    /// The sender replaces the text of their text message `seq`.
+    case editMessage(conversationId: String, seq: Int, text: String)
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
@@ -85,6 +87,7 @@ public enum Request: Equatable, Sendable {
         case .removeMember: "conversations.removeMember"
         case .renameConversation: "conversations.rename"
         case .deleteMessage: "messages.delete"
+        case .editMessage: "messages.edit"
         case .join: "conversations.join"
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"

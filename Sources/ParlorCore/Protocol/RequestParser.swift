@@ -100,6 +100,7 @@ public enum RequestParser {
         case "messages.delete":
             guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
             return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
+        case "messages.edit": return try edit(f)
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":

@@ -185,6 +185,8 @@ public protocol StoreTransaction {
     func setSummary(conversationId: String, seq: Int, summary: String) throws
     /// Replaces the body with a tombstone: its text, URL and images are gone.
     func markDeleted(conversationId: String, seq: Int, at: Int) throws
+    /// Replaces the body (an edited text; an edit record scrubbed of its text).
+    func setBody(conversationId: String, seq: Int, body: [UInt8]) throws
     func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws
     /// Forgets the message's images; returns those no other message shows.
     func removeImageRefs(conversationId: String, seq: Int) throws -> [String]

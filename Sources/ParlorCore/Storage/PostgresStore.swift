@@ -320,6 +320,10 @@ struct PostgresTransaction: StoreTransaction {
                  [Array(#"{"kind":"deleted"}"#.utf8), at, conversationId, seq])
     }
 
+    func setBody(conversationId: String, seq: Int, body: [UInt8]) throws {
+        try exec("UPDATE messages SET body = $1 WHERE conversation_id = $2 AND seq = $3", [body, conversationId, seq])
+    }
+
     func session(conversationId: String, id: String) throws -> SessionHead? {
         try row("SELECT app_id, version, current_seq FROM sessions WHERE conversation_id = $1 AND id = $2",
                 [conversationId, id]).map { SessionHead(appId: $0[0], version: $0[1], currentSeq: $0[2]) }

@@ -80,6 +80,10 @@ extension SQLiteTransaction {
                  [Data(#"{"kind":"deleted"}"#.utf8), at, conversationId, seq])
     }
 
+    func setBody(conversationId: String, seq: Int, body: [UInt8]) throws {
+        try exec("UPDATE messages SET body = ? WHERE conversation_id = ? AND seq = ?", [Data(body), conversationId, seq])
+    }
+
     func addImageRefs(_ hashes: [String], conversationId: String, seq: Int) throws {
         for h in hashes {
             try exec("INSERT OR IGNORE INTO message_blobs (hash, conversation_id, seq) VALUES (?, ?, ?)",
