@@ -6,6 +6,7 @@ import { ParlorClient } from "./net/client.js";
 import { Store } from "./store.js";
 import { Sync } from "./sync.js";
 import { Outgoing } from "./outgoing.js";
+import { Editing } from "./editing.js";
 import { AppCatalog } from "./apps/registry.js";
 import { AppPane } from "./apps/pane.js";
 import { LiveBubbles } from "./apps/live.js";
@@ -43,6 +44,8 @@ const client = new ParlorClient({ url: wsURL });
 const sync = new Sync(client, store);
 const catalog = new AppCatalog();
 const outgoing = new Outgoing(store, sync);
+// `chat` is made below: the composer is looked up when an edit starts
+const editing = new Editing({ store, sync, composer: () => chat.composer, announce: (text) => announce(text) });
 const previews = new Previews(store, { appName: (appId) => catalog.name(appId) });
 const status = new StatusView($("toast"));
 status.mount(document.body);
@@ -107,6 +110,7 @@ const chat = new ChatView($("chat"), {
     return true;
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
+  onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
   onCancelReply: () => {
     outgoing.setReply(store.state.currentId, null);
     chat.composer.input.focus();
@@ -478,6 +482,8 @@ function bubbleContext(conversationId) {
     canReply: () => !store.conversation(conversationId)?.left,
     onReply: (m) => replyTo(conversationId, m),
     onShowOriginal: (seq) => showOriginal(conversationId, seq),
+    editableUntil: (m) => editing.until(conversationId, m),
+    onEdit: (m) => editing.start(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
     liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
   };
@@ -574,6 +580,7 @@ function render() {
     const t = store.transcript(id);
     chat.transcript.newFrom = newLineSeq(id, t);
     chat.transcript.render(id, t, bubbleContext(id), contextVersion(id));
+    editing.sweep(chat.transcriptEl);
     if (conflictNotice && (conflictNotice.conversationId !== id || !hasConflict(t, conflictNotice.appId))) {
       conflictNotice = null;
       chat.composer.showNotice(null);

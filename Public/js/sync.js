@@ -6,7 +6,7 @@
 // follow the person between her devices). This class wires them to the
 // client's events, folds live events into the store, and is what the page calls.
 
-import { applyMessage, trimmed, heldBack, heldAfter, resync } from "./state/transcript.js";
+import { applyMessage, applyEdit, trimmed, heldBack, heldAfter, resync } from "./state/transcript.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere, rememberFormer } from "./state/conversations.js";
 import { ProtocolError } from "./net/client.js";
 import { Resume } from "./sync/resume.js";
@@ -141,7 +141,8 @@ export class Sync extends EventTarget {
     // this tab's own message (an app's move, a Retry) shows where it was sent, at the newest
     // (a reaction adds no row: it is held however far up the reader is, and shows on its
     // bubble if that is held; newerCursor pages from before it)
-    const reaction = message.kind === "reaction";
+    // (an edit record neither: it changes a bubble where it stands, if that is held)
+    const reaction = message.kind === "reaction" || message.kind === "edit";
     const startOver = !reaction && t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
     if (startOver) t = resync(t, t.lastSeq);
     if (!reaction && (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max))) t = heldBack(t, message, supersedes, selfId);
@@ -323,6 +324,18 @@ export class Sync extends EventTarget {
   async renameConversation(conversationId, title) {
     const r = await this.client.request("conversations.rename", { conversationId, title });
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
+  }
+
+  /**
+   * Edits one's own text (docs/PROTOCOL.md, messages.edit): shown at once from the
+   * answer (the edit record arrives live too). Not queued: offline it is refused
+   * ("offline"), and the person keeps what they typed.
+   */
+  async editMessage(conversationId, seq, text) {
+    const { message: m } = await this.client.request("messages.edit", { conversationId, seq, text });
+    const record = { seq: 0, edits: m.seq, createdAt: m.editedAt ?? Date.now(), text: m.text, editCount: m.editCount };
+    this.store.setTranscript(conversationId, applyEdit(this.store.transcript(conversationId), record), ["conversations"]);
+    return m;
   }
 
   /** Deletes a message (own, or any for an admin); the deletion record arrives live. */

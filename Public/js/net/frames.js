@@ -10,7 +10,7 @@ export const SUBPROTOCOL = "parlor.v1";
 
 // "deleted": a tombstone where a message stood; "deletion": the record that says so;
 // "reaction": a tapback on message `to` (state/reactions.js)
-const KINDS = new Set(["text", "app", "sticker", "attachment", "reaction", "deleted", "deletion"]);
+const KINDS = new Set(["text", "app", "sticker", "attachment", "reaction", "deleted", "deletion", "edit"]);
 const LAYOUT_TEXT = ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"];
 const HASH = /^[0-9a-f]{64}$/;
 const TAPBACK_EMOJI = new Set(TAPBACKS.map((t) => t.emoji));
@@ -51,6 +51,8 @@ export function messageProblem(m) {
   switch (m.kind) {
     case "text":
       if (!isString(m.text)) return "message.text";
+      if (m.editedAt !== undefined && !isTime(m.editedAt)) return "message.editedAt";
+      if (m.editCount !== undefined && !isSeq(m.editCount)) return "message.editCount";
       break;
     case "app": {
       if (!isId(m.appId)) return "message.appId";
@@ -84,6 +86,12 @@ export function messageProblem(m) {
     case "reaction":
       if (!isSeq(m.to)) return "message.to";
       if (!isString(m.emoji)) return "message.emoji";
+      break;
+    case "edit":
+      // the record of an edit (state/edits.js): its text only while it is the newest one
+      if (!isSeq(m.edits)) return "message.edits";
+      if (m.text !== undefined && !isString(m.text)) return "message.text";
+      if (m.editCount !== undefined && !isSeq(m.editCount)) return "message.editCount";
       break;
     case "deletion":
       if (!isSeq(m.deletes)) return "message.deletes";

@@ -26,6 +26,14 @@ export function touchConversation(list, conversationId, message) {
     next[i] = { ...c, lastSeq: Math.max(c.lastSeq || 0, message.seq) };
     return next;
   }
+  if (message.kind === "edit") {
+    // not news either: the list keeps its order, and an edited last message previews its new words
+    const next = list.slice();
+    const last = c.lastMessage?.seq === message.edits && c.lastMessage.kind === "text" && typeof message.text === "string"
+      ? { ...c.lastMessage, text: message.text } : c.lastMessage;
+    next[i] = { ...c, lastSeq: Math.max(c.lastSeq || 0, message.seq), lastMessage: last };
+    return next;
+  }
   if (message.kind === "deletion") {
     // not news: the list keeps its order, and a deleted last message previews as such
     const next = list.slice();

@@ -15,6 +15,7 @@
 // news, the newest message).
 
 import { foldReactions, chipsKey } from "./reactions.js";
+import { edited } from "./edits.js";
 
 /**
  * @typedef {object} Message       a message as the server sends it
@@ -23,6 +24,8 @@ import { foldReactions, chipsKey } from "./reactions.js";
  * @property {string} sender
  * @property {number} createdAt
  * @property {"text"|"app"|"sticker"|"attachment"|"reaction"|"deleted"} kind
+ * @property {number} [editedAt]   a text its sender edited: when, last (state/edits.js)
+ * @property {number} [editCount]  and how many times
  *
  * @typedef {object} Pending       a local echo, until the server confirms it
  * @property {string} clientId
@@ -104,6 +107,7 @@ function markSuperseded(messages, oldSeq, bySeq, summary) {
  */
 export function applyMessage(t, message, supersedes, selfId) {
   if (message.kind === "deletion") return applyDeletion(t, message);
+  if (message.kind === "edit") return applyEdit(t, message);
   let messages = insertSorted(t.messages, message);
   if (supersedes) messages = markSuperseded(messages, supersedes.seq, message.seq, supersedes.summary);
   // A message superseded before we heard of its successor (history) needs nothing more.
@@ -132,7 +136,7 @@ export function applyMessage(t, message, supersedes, selfId) {
  * @returns {Transcript}
  */
 export function heldBack(t, message, supersedes, selfId) {
-  let u = message.kind === "deletion" ? applyDeletion(t, message) : t;
+  let u = message.kind === "deletion" ? applyDeletion(t, message) : message.kind === "edit" ? applyEdit(t, message) : t;
   if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
   const news = isNews(message) && message.sender !== selfId ? 1 : 0;
   return { ...u, hasMoreAfter: true, heldBackNew: (t.heldBackNew ?? 0) + news, lastSeq: Math.max(t.lastSeq, message.seq) };
@@ -144,8 +148,8 @@ export function heldAfter(t, seq) {
   return t.messages.length - (i >= 0 ? i + 1 : -i - 1);
 }
 
-/** Neither a deletion record nor a reaction: a message someone said. */
-const isNews = (m) => m.kind !== "deletion" && m.kind !== "reaction";
+/** Neither a deletion or edit record nor a reaction: a message someone said. */
+const isNews = (m) => m.kind !== "deletion" && m.kind !== "reaction" && m.kind !== "edit";
 
 /**
  * The seq a client pages newer messages from: after the newest one held. Reactions are
@@ -198,6 +202,22 @@ export function applyDeletion(t, record) {
   return { ...t, messages: next, lastSeq };
 }
 
+/**
+ * An edit record (live or replayed): the text it names shows its new words where it
+ * stands (state/edits.js); the record itself is not drawn, but counts as seen.
+ * @param {Transcript} t
+ * @param {{seq: number, edits: number, createdAt: number, text?: string, editCount?: number}} record
+ */
+export function applyEdit(t, record) {
+  const lastSeq = Math.max(t.lastSeq, record.seq);
+  const i = indexOfSeq(t.messages, record.edits);
+  const m = i >= 0 ? edited(t.messages[i], record) : undefined;
+  if (i < 0 || m === t.messages[i]) return { ...t, lastSeq };
+  const next = t.messages.slice();
+  next[i] = m;
+  return { ...t, messages: next, lastSeq };
+}
+
 /** What is left of a deleted message: who sent it and when, nothing it said. */
 export function tombstone(m, deletedAt) {
   return { seq: m.seq, clientId: m.clientId, sender: m.sender, createdAt: m.createdAt, kind: "deleted", deletedAt, ...(m.session ? { session: m.session } : {}) };
@@ -210,9 +230,10 @@ export function tombstone(m, deletedAt) {
  */
 function withPage(t, page) {
   let messages = t.messages;
-  for (const m of page) if (m.kind !== "deletion") messages = insertSorted(messages, m);
+  for (const m of page) if (m.kind !== "deletion" && m.kind !== "edit") messages = insertSorted(messages, m);
   let u = { ...t, messages };
   for (const m of page) if (m.kind === "deletion") u = applyDeletion(u, m);
+  for (const m of page) if (m.kind === "edit") u = applyEdit(u, m);
   return u;
 }
 

@@ -29,6 +29,8 @@ import { quoteOf, quoteLabel } from "../state/replies.js";
  * @property {(message: object) => boolean} [canReply]  a member may reply (not one who left)
  * @property {(message: object) => void} [onReply]  answers this message with the next Send
  * @property {(seq: number) => void} [onShowOriginal]  a reply's quote: to the message it answers
+ * @property {(message: object) => number} [editableUntil]  until when (ms) one may edit it, 0: never (state/edits.js)
+ * @property {(message: object) => void} [onEdit]  edits one's own text in the composer
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -177,11 +179,18 @@ export function messageRow(m, stickers, ctx, { showSender, reactions = [], quote
   // under the bubble, at its edge (the sender's side), covering none of what it says
   if (reactions.length) row.append(reactionChips(m, reactions, ctx));
   const words = m.kind !== "deleted" ? short(messageWords(m, ctx)) : "";
+  const until = ctx.editableUntil?.(m) ?? 0;
   row.append(h("div", { class: "meta" }, h("time", { datetime: new Date(m.createdAt).toISOString() }, clockTime(m.createdAt)),
+    // read with the bubble, after its words and time, as Messages shows it under the bubble
+    m.kind === "text" && m.editedAt ? h("span", { class: "edited", title: `Edited at ${clockTime(m.editedAt)}` }, "Edited") : null,
     m.kind !== "deleted" && ctx.canReply?.(m)
       ? h("button", { class: "reply-message", type: "button", "aria-label": `Reply to message: ${words}`, onclick: () => ctx.onReply(m) }, "Reply")
       : null,
     m.kind !== "deleted" && ctx.canReact?.(m) ? reactButton(m, reactions, ctx, `React to message: ${words}`) : null,
+    // hidden once the 15 minutes are over (main.js sweeps them at their time)
+    until > 0 && ctx.onEdit
+      ? h("button", { class: "edit-message", type: "button", "aria-label": `Edit message: ${words}`, hidden: Date.now() >= until, dataset: { editableUntil: until }, onclick: () => ctx.onEdit(m) }, "Edit")
+      : null,
     m.kind !== "deleted" && ctx.canDelete?.(m)
       ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${words}`, onclick: () => ctx.onDelete(m) }, "Delete")
       : null));

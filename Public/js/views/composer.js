@@ -16,13 +16,21 @@ export class ComposerView {
    * @param {() => void} opts.onToggleDrawer
    * @param {import("./peel.js").StickerPeel} opts.peel carries a staged sticker onto a bubble
    * @param {() => void} [opts.onCancelReply] the reply strip's close button, or Escape in the box
+   * @param {(seq: number, text: string) => Promise<boolean>} [opts.onSaveEdit] Enter while editing one's
+   *   message: resolves true once saved (the box then goes back to the draft), false to stay editing
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {} }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false }) {
     this.el = el;
     this.onRemove = onRemove;
     this.onCancelReply = onCancelReply;
     // above the box while the next Send answers a message: whom, one line of it, and a close button
     this.replyEl = h("div", { class: "reply-strip", hidden: true });
+    // above the box while it holds a new text for one of one's messages, as in Messages:
+    // "Editing message", what it said, and Cancel (or Escape); the draft waits meanwhile
+    this.editEl = h("div", { class: "reply-strip edit-strip", hidden: true });
+    /** @type {{seq: number, draft: string, saving?: boolean} | null} */
+    this.editing = null;
+    this.onSaveEdit = onSaveEdit;
     this.peel = peel;
     this.staged = [];
     this.notice = h("div", { class: "notice", role: "alert", hidden: true });
@@ -36,13 +44,17 @@ export class ComposerView {
       maxlength: 10000,
       oninput: () => {
         this.autosize();
-        onDraft(this.input.value);
+        if (!this.editing) onDraft(this.input.value); // an edit is not the draft, nor typing
         this.updateSend();
       },
       onkeydown: (e) => {
         if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
           e.preventDefault();
           this.submit();
+        } else if (e.key === "Escape" && this.editing && !e.isComposing) {
+          e.preventDefault();
+          e.stopPropagation(); // the edit's, not the app pane's or the drawer's
+          this.cancelEdit();
         } else if (e.key === "Escape" && !this.replyEl.hidden && !e.isComposing) {
           e.preventDefault();
           e.stopPropagation(); // the reply's, not the app pane's or the drawer's
@@ -56,7 +68,7 @@ export class ComposerView {
     }, icon(ICONS.apps));
     this.sendButton = h("button", { class: "send-button", type: "button", "aria-label": "Send", disabled: true, onclick: () => this.submit() }, icon(ICONS.send));
     this.onSend = onSend;
-    el.replaceChildren(this.notice, this.replyEl, this.stagedEl, h("div", { class: "composer" }, this.appsButton, this.input, this.sendButton));
+    el.replaceChildren(this.notice, this.replyEl, this.editEl, this.stagedEl, h("div", { class: "composer" }, this.appsButton, this.input, this.sendButton));
   }
 
   /**
@@ -64,7 +76,8 @@ export class ComposerView {
    * @param {{who: string, line: string} | null} reply
    */
   showReply(reply) {
-    this.replyEl.hidden = !reply;
+    this.reply = reply;
+    this.replyEl.hidden = !reply || !!this.editing;
     if (!reply) {
       this.replyEl.replaceChildren();
       return;
@@ -77,7 +90,72 @@ export class ComposerView {
       h("button", { class: "icon-button", type: "button", "aria-label": "Cancel reply", onclick: () => this.onCancelReply() }, icon(ICONS.close)));
   }
 
+  /**
+   * Edit: the box holds the message's text for Enter to save; what was typed before
+   * waits (it is put back after) and the reply strip with it.
+   * @param {{seq: number, text: string, line: string}} m `line`: one line of what it says
+   */
+  startEdit({ seq, text, line }) {
+    this.editing = { seq, draft: this.editing ? this.editing.draft : this.input.value };
+    this.replyEl.hidden = true;
+    this.editEl.hidden = false;
+    this.editEl.replaceChildren(
+      h("div", { class: "reply-strip-text" },
+        h("strong", null, "Editing message"),
+        h("span", { class: "reply-strip-line", dir: "auto" }, line)),
+      h("button", { class: "icon-button", type: "button", "aria-label": "Cancel edit", onclick: () => this.cancelEdit() }, icon(ICONS.close)));
+    this.input.value = text;
+    this.input.setAttribute("aria-label", "Edit message");
+    this.sendButton.setAttribute("aria-label", "Save edit");
+    this.autosize();
+    this.updateSend();
+    this.input.focus();
+    this.input.setSelectionRange(text.length, text.length);
+  }
+
+  /** The seq of the message the box is editing, or null. */
+  get editingSeq() {
+    return this.editing?.seq ?? null;
+  }
+
+  /** Cancel (or Escape): the box gets back what was typed before. */
+  cancelEdit() {
+    if (!this.editing) return;
+    const { draft } = this.editing;
+    this.stopEditing();
+    this.setDraft(draft);
+    this.input.focus();
+  }
+
+  /** Out of editing, leaving the box as it is (another conversation's draft comes next). */
+  stopEditing() {
+    if (!this.editing) return;
+    this.editing = null;
+    this.editEl.hidden = true;
+    this.editEl.replaceChildren();
+    this.input.setAttribute("aria-label", "Message");
+    this.sendButton.setAttribute("aria-label", "Send");
+    this.replyEl.hidden = !this.reply;
+  }
+
+  async saveEdit() {
+    const e = this.editing;
+    if (!e || e.saving || isBlank(this.input.value)) return;
+    e.saving = true;
+    let saved = false;
+    try {
+      saved = await this.onSaveEdit(e.seq, this.input.value);
+    } finally {
+      e.saving = false;
+    }
+    if (saved && this.editing === e) this.cancelEdit();
+  }
+
   submit() {
+    if (this.editing) {
+      this.saveEdit();
+      return;
+    }
     if (this.onSend(this.input.value)) {
       this.input.value = "";
       this.autosize();
@@ -87,6 +165,7 @@ export class ComposerView {
   }
 
   setDraft(text) {
+    this.stopEditing();
     this.input.value = text || "";
     this.autosize();
     this.updateSend();
@@ -104,7 +183,7 @@ export class ComposerView {
   }
 
   updateSend() {
-    this.sendButton.disabled = isBlank(this.input.value) && this.staged.length === 0;
+    this.sendButton.disabled = isBlank(this.input.value) && (this.staged.length === 0 || !!this.editing);
   }
 
   setDrawerOpen(open) {
