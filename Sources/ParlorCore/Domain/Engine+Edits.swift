@@ -35,7 +35,7 @@ extension Engine {
             return
         }
         let at = now()
-        guard at - m.createdAt <= settings.editSeconds * 1000 else {
+        guard settings.editSeconds > 0, at - m.createdAt <= settings.editSeconds * 1000 else {
             throw ParlorError(.forbidden, "a message can be edited only in the \(Self.describe(seconds: settings.editSeconds)) after it was sent",
                               field: "seq")
         }
