@@ -34,6 +34,8 @@ import { AdminDialog } from "./views/admin.js";
 import { renderPlayers } from "./views/players.js";
 import { replyQuote } from "./views/bubble.js";
 import { say } from "./views/spoken.js";
+import { SearchView } from "./views/search.js";
+import { newSearch, withAnswer } from "./state/search.js";
 import { Notices, noticeState, chooseNotices, mutedConversations, setMuted } from "./views/notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -98,6 +100,7 @@ const chat = new ChatView($("chat"), {
     if (c) members.show(c, store.state.user);
   },
   onStore: () => appStore.show(catalog, store.state.installedApps),
+  onSearch: () => (search.open ? closeSearch() : openSearch()),
   onLoadOlder: () => sync.loadOlder(store.state.currentId).catch(() => announce("Could not load earlier messages.")),
   onLoadNewer: () => sync.loadNewer(store.state.currentId).catch(() => announce("Could not load newer messages.")),
   onNewest: () => sync.jumpToNewest(store.state.currentId),
@@ -496,13 +499,24 @@ function replyTo(conversationId, m) {
   chat.composer.input.focus();
 }
 
+/** Further back than this from what is held, a message is shown in a page around it instead. */
+const FAR_BACK = 500;
+
 /**
- * A reply's quote: to the message it answers, scrolled to and highlighted; older than
- * what is held, history is paged back to it first, as "Load earlier messages" does.
+ * A reply's quote, or a search's match: to the message, scrolled to and highlighted;
+ * older than what is held, history is paged back to it first, as "Load earlier
+ * messages" does, or, far back (or newer than what is held), a page around it is
+ * held instead (sync/resume.js: loadAround).
  */
 async function showOriginal(conversationId, seq) {
   const held = () => messageBySeq(store.transcript(conversationId), seq);
   try {
+    const t = store.transcript(conversationId);
+    const oldest = t.messages[0]?.seq;
+    const newest = t.messages.at(-1)?.seq ?? 0;
+    if (!held() && (oldest === undefined || oldest - seq > FAR_BACK || (t.hasMoreAfter && seq > newest))) {
+      await sync.loadAround(conversationId, seq);
+    }
     for (let pages = 0; !held() && store.transcript(conversationId).hasMoreBefore && pages < 50; pages++) {
       await sync.loadOlder(conversationId);
     }
@@ -514,6 +528,80 @@ async function showOriginal(conversationId, seq) {
   if (scheduled) render(); // a page just loaded is drawn before it is looked for
   if (!chat.transcript.reveal(seq)) announce("That message is not in this conversation any more.");
 }
+
+// ---- search in the open conversation ------------------------------------------------
+
+const search = new SearchView({
+  onSearch: (query, beforeSeq) => runSearch(query, beforeSeq),
+  onChoose: (seq) => chooseMatch(seq),
+  onClose: () => closeSearch(),
+  who: (m) => (m.sender === store.state.user?.id ? "You" : store.memberName(store.state.currentId, m.sender)),
+});
+chat.headerEl.after(search.el);
+/** what had the focus when search was opened: it gets it back */
+let searchReturn = null;
+/** the search whose answer is awaited: an older one's answer is dropped */
+let searchTurn = 0;
+
+function openSearch() {
+  if (!store.state.currentId) return;
+  if (!search.open) searchReturn = document.activeElement;
+  chat.header.searchButton.setAttribute("aria-expanded", "true");
+  search.show();
+}
+
+/** `refocus`: the focus goes back where it was (Escape, Close); a chosen match takes it instead. */
+function closeSearch({ refocus = true } = {}) {
+  if (!search.open) return;
+  const back = searchReturn;
+  searchReturn = null;
+  search.hide();
+  chat.header.searchButton.setAttribute("aria-expanded", "false");
+  if (!refocus) return;
+  if (back instanceof HTMLElement && back.isConnected && back !== document.body && !back.closest("[hidden], [inert]")) back.focus();
+  else focusWhereYouWere();
+}
+
+async function runSearch(query, beforeSeq) {
+  const id = store.state.currentId;
+  if (!id) return;
+  const turn = ++searchTurn;
+  const s = beforeSeq && search.state ? { ...search.state, loading: true, error: undefined } : newSearch(query);
+  const how = searchContext(id);
+  search.render(s, how);
+  try {
+    const r = await client.request("messages.search", { conversationId: id, query, ...(beforeSeq ? { beforeSeq } : {}) });
+    if (turn !== searchTurn || store.state.currentId !== id) return;
+    // senders beyond the member list (who left, a big room's) are named as history's are
+    for (const m of r.messages) sync.names.learn(id, m.sender);
+    search.render(withAnswer(s, r), how);
+  } catch (e) {
+    if (turn !== searchTurn) return;
+    search.render({ ...s, loading: false, error: e.code || "internal" }, how);
+  }
+}
+
+function searchContext(conversationId) {
+  const ctx = bubbleContext(conversationId);
+  return { names: (text, m) => (m.kind === "app" ? ctx.names(text, m.appId) : text) };
+}
+
+/** A match chosen: search closes, the message is shown and takes the focus. */
+function chooseMatch(seq) {
+  const id = store.state.currentId;
+  closeSearch({ refocus: false });
+  showOriginal(id, seq);
+}
+
+// Ctrl+F (⌘F) in the conversation (its messages or the message box) searches it; anywhere
+// else it is the browser's own find.
+chat.el.addEventListener("keydown", (e) => {
+  if (e.key.toLowerCase() !== "f" || !(e.ctrlKey || e.metaKey) || e.altKey || e.shiftKey || e.isComposing) return;
+  const t = /** @type {Element} */ (e.target);
+  if (!store.state.currentId || !(chat.transcriptEl.contains(t) || chat.composerEl.contains(t))) return;
+  e.preventDefault();
+  openSearch();
+});
 
 function contextVersion(conversationId) {
   const s = store.state;
@@ -859,6 +947,9 @@ function openConversation(id) {
   }
   if (pane.activeAppId) pane.close();
   if (s.currentId) sync.letGoOlder(s.currentId);
+  closeSearch({ refocus: false });
+  search.reset();
+  searchTurn++;
   setDrawer(false);
   conflictNotice = null;
   chat.composer.showNotice(null);

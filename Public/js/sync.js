@@ -219,6 +219,11 @@ export class Sync extends EventTarget {
     return this.resume.loadNewer(conversationId, limit);
   }
 
+  /** A page around `seq` in place of what is held (sync/resume.js). */
+  loadAround(conversationId, seq, limit) {
+    return this.resume.loadAround(conversationId, seq, limit);
+  }
+
   /** Straight to the newest messages, letting go of what is held if newer ones were held back. */
   jumpToNewest(conversationId) {
     const t = this.store.transcript(conversationId);

@@ -268,6 +268,14 @@ export function resultProblem(requestType, r) {
         if (p) return p;
       }
       return typeof r.hasMore === "boolean" ? null : "hasMore";
+    case "messages.search":
+      if (!Array.isArray(r.messages)) return "messages";
+      for (const m of r.messages) {
+        const p = messageProblem(m);
+        if (p) return p;
+      }
+      if (typeof r.hasMore !== "boolean") return "hasMore";
+      return !r.hasMore || isSeq(r.nextBeforeSeq) ? null : "nextBeforeSeq";
     case "apps.install":
     case "apps.uninstall":
       return Array.isArray(r.installedApps) && r.installedApps.every(isString) ? null : "installedApps";

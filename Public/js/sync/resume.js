@@ -4,6 +4,7 @@
 // history paging, a page at a time, as the user scrolls up.
 
 import { applyHistory, applyNewer, resync, startAt, historyCursor, newerCursor } from "../state/transcript.js";
+import { aroundPage } from "../state/search.js";
 import { upsertConversation } from "../state/conversations.js";
 
 export class Resume {
@@ -90,6 +91,23 @@ export class Resume {
       const now = this.store.transcript(conversationId);
       if ((now.epoch ?? 0) !== (t.epoch ?? 0) || !now.hasMoreAfter) return;
       this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore, this.store.state.user?.id));
+      for (const m of r.messages) this.learn(conversationId, m.sender);
+    });
+  }
+
+  /**
+   * A page of messages around `seq`, in place of what is held: a message found far
+   * back (a search's, a reply's original thousands of messages up) is shown without
+   * paging in everything newer. The newer ones come back as the reader comes down
+   * (hasMoreAfter, loadNewer) or jumps to the newest.
+   */
+  loadAround(conversationId, seq, limit = 50) {
+    return this.once(`around|${conversationId}|${this.store.transcript(conversationId).epoch ?? 0}`, async () => {
+      const t = this.store.transcript(conversationId);
+      const r = await this.client.request("history", { conversationId, beforeSeq: seq + Math.floor(limit / 2), limit });
+      const now = this.store.transcript(conversationId);
+      if ((now.epoch ?? 0) !== (t.epoch ?? 0)) return;
+      this.store.setTranscript(conversationId, aroundPage(now, r.messages, r.hasMore));
       for (const m of r.messages) this.learn(conversationId, m.sender);
     });
   }

@@ -1,4 +1,4 @@
-// The conversation's header: title, members and who is here now, invite.
+// The conversation's header: title, members and who is here now, search, invite.
 
 import { h, icon, ICONS } from "./dom.js";
 import { avatar } from "./sidebar.js";
@@ -8,9 +8,9 @@ import { shownName } from "../state/sameNames.js";
 export class HeaderView {
   /**
    * @param {HTMLElement} el
-   * @param {{onBack: () => void, onInvite: () => void, onStore: () => void, onMembers: () => void}} opts
+   * @param {{onBack: () => void, onInvite: () => void, onStore: () => void, onMembers: () => void, onSearch?: () => void}} opts
    */
-  constructor(el, { onBack, onInvite, onStore, onMembers }) {
+  constructor(el, { onBack, onInvite, onStore, onMembers, onSearch = () => {} }) {
     this.title = h("h2", { class: "chat-title", id: "chat-title" });
     this.sub = h("div", { class: "chat-sub", id: "chat-presence", "aria-live": "polite" });
     this.faces = h("div", { class: "faces", "aria-hidden": "true" });
@@ -18,6 +18,10 @@ export class HeaderView {
       h("button", { class: "icon-button back-button", type: "button", "aria-label": "Back to conversations", onclick: onBack }, icon(ICONS.back)),
       h("button", { class: "titles", type: "button", "aria-label": "Members and settings of this conversation", onclick: onMembers }, this.title, this.sub),
       this.faces,
+      this.searchButton = h("button", {
+        class: "icon-button search-button", type: "button", "aria-label": "Search in this conversation",
+        "aria-controls": "search-panel", "aria-expanded": "false", "aria-keyshortcuts": "Control+F Meta+F", onclick: onSearch,
+      }, icon(ICONS.search)),
       h("button", { class: "icon-button", type: "button", "aria-label": "App Store", onclick: onStore }, icon(ICONS.store)),
       this.inviteButton = h("button", { class: "button small", type: "button", "aria-label": "Invite people (copy link)", onclick: onInvite }, icon(ICONS.link), h("span", { class: "invite-label" }, "Invite")));
   }
