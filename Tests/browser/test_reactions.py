@@ -188,3 +188,28 @@ def test_on_a_phone_ana_reacts_by_tap_to_her_own_bubble_and_bens(people):
     expect(own).to_have_count(0)
     expect(row(ben, "yes, bringing dessert").locator(".reaction-chip")).to_have_count(0)
     expect(row(ben, "coming tonight?").locator(".reaction-chip")).to_have_accessible_name("Love: Ana")
+
+
+def test_the_popup_stays_open_when_someone_else_reacts_meanwhile(people):
+    """Ben's reaction redraws the row under Ana's open popup: it stays open, on the
+    tapback she was on, and now shows his chip; her choice goes through."""
+    ana, ben = two_in(people, "Tapbacks")
+    send_text(ben, "pizza tonight?")
+    expect(row(ana, "pizza tonight?")).to_have_count(1)
+    react_button(ana, "pizza tonight?").focus()
+    ana.keyboard.press("Enter")
+    ana.keyboard.press("End")
+    ana.keyboard.press("ArrowLeft")
+    six = picker(ana, "pizza tonight?")
+    expect(six.get_by_role("button", name="Emphasize", exact=True)).to_be_focused()
+
+    react_button(ben, "pizza tonight?").click()
+    picker(ben, "pizza tonight?").get_by_role("button", name="Like", exact=True).click()
+    expect(row(ana, "pizza tonight?").locator(".reaction-chip")).to_have_accessible_name("Like: Ben")
+    expect(six).to_be_visible()
+    expect(six.get_by_role("button", name="Emphasize", exact=True)).to_be_focused()
+    ana.keyboard.press("Enter")
+    expect(six).to_have_count(0)
+    expect(row(ana, "pizza tonight?").locator(".reaction-chip")).to_have_count(2)
+    expect(row(ben, "pizza tonight?").locator(".reaction-chip").nth(1)).to_have_accessible_name("Emphasize: Ana")
+    expect(react_button(ana, "pizza tonight?")).to_be_focused()

@@ -20,6 +20,8 @@ def test_the_others_see_who_is_typing_until_the_message_comes(people):
     composer = ben.locator("#composer-input")
     composer.press_sequentially("Pasta or")
     expect(line).to_have_text("Ben is typing…")
+    # a screen reader hears it too: the line stands in a polite status region
+    expect(ana.get_by_role("status").filter(has_text="Ben is typing…")).to_have_count(1)
     expect(ben.locator(".typing-line")).to_be_hidden()  # not to himself
     shot(ana, "typing-ben")
     # the line takes no room: the conversation did not move

@@ -23,9 +23,11 @@ export class ChatView {
     this.transcriptEl = h("div", { class: "transcript", id: "transcript", role: "log", "aria-label": "Messages", "aria-live": "off", tabindex: "0" });
     this.composerEl = h("div", { class: "composer-area" });
     // floats over the transcript's foot, taking no room: a line that came and went
-    // would move the conversation up and down as someone typed
+    // would move the conversation up and down as someone typed. A status (polite):
+    // a screen reader hears "Ben is typing…" as others see it; its wrapper stays
+    // shown, as a live region that appears with its text is not read out
     this.typingLine = h("p", { class: "typing-line", hidden: true });
-    this.typingEl = h("div", { class: "typing-anchor" }, this.typingLine);
+    this.typingEl = h("div", { class: "typing-anchor", role: "status" }, this.typingLine);
     this.leftNote = h("div", { class: "left-banner", id: "left-banner", role: "status", hidden: true });
     this.drawerEl = h("div", { class: "drawer", role: "region" });
     this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });

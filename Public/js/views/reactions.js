@@ -61,7 +61,6 @@ function showPicker(button, m, current, ctx) {
   }, emoji));
   const picker = h("div", {
     class: "reaction-picker", role: "toolbar", "aria-label": "Reactions", "aria-orientation": "horizontal",
-    dataset: { refocus: ".react-message" }, // its row drawn again while it is open: back to the React button
   }, options);
   picker.addEventListener("keydown", (e) => {
     const at = options.indexOf(document.activeElement);
@@ -91,6 +90,24 @@ function showPicker(button, m, current, ctx) {
 function move(options, i) {
   options.forEach((o, j) => o.setAttribute("tabindex", j === i ? "0" : "-1"));
   options[i].focus({ preventScroll: true });
+}
+
+/**
+ * A row drawn again (someone else reacted meanwhile) while its popup was open: the
+ * popup opens again on the new row, showing what is on the message now, with the
+ * focus on the same tapback; a person choosing one is not interrupted.
+ * @param {Element} active what had the focus in the old row
+ * @param {Element} again the new row
+ * @returns {boolean} whether the focus was put back here
+ */
+export function reopenPicker(active, again) {
+  const old = active.closest(".reaction-picker");
+  const button = old && again.querySelector(".react-message");
+  if (!button) return false;
+  button.click();
+  const same = openPicker?.button === button && [...openPicker.picker.children].find((o) => o.getAttribute("aria-label") === active.getAttribute("aria-label"));
+  if (same) move([...openPicker.picker.children], [...openPicker.picker.children].indexOf(same));
+  return !!openPicker;
 }
 
 /** A click outside the popup and its button closes it; the focus goes back to the button unless the click put it elsewhere. */

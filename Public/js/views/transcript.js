@@ -11,6 +11,7 @@ import { counted } from "../state/format.js";
 import { transcriptRows } from "../state/transcript.js";
 import { messageRow, summaryRow, pendingRow, spokenLine, reactedLine } from "./bubble.js";
 import { say } from "./spoken.js";
+import { reopenPicker } from "./reactions.js";
 
 const GROUP_MS = 5 * 60 * 1000;
 
@@ -365,10 +366,11 @@ export class TranscriptView {
   refocus({ row, active }) {
     const { seq, clientId } = row.dataset;
     const again = seq ? this.rowOf("seq", seq) : clientId ? this.rowOf("client-id", clientId) : null;
+    if (again && reopenPicker(active, again)) return;
     const label = active.getAttribute("aria-label");
     const key = active.dataset.focusKey;
     const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (key ? el.dataset.focusKey === key : label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
-    // a control that is gone (a reaction's chip, its popup) says where the focus goes instead
+    // a control that is gone (a reaction's chip) says where the focus goes instead
     const fallback = !same && again && active.closest("[data-refocus]")?.dataset.refocus;
     (same || (fallback && again.querySelector(fallback)) || this.el).focus({ preventScroll: true });
   }
