@@ -327,6 +327,8 @@ async function deleteMessage(conversationId, m) {
 const notices = new Notices({ onOpen: (id) => { location.hash = conversationHash(id); } });
 /** per conversation, the newest seq the person was told of or could see (state/attention.js) */
 const told = new Map();
+/** conversationId → how many times the message told of had been edited when told */
+const toldEdits = new Map();
 
 /**
  * The title counts the unread messages; while the person is away, a conversation's
@@ -360,6 +362,8 @@ function attend() {
   const due = dueNotices(told, seen, away).filter((id) => newest.has(id));
   // the message told of was deleted: its text goes, the one before it is told instead
   const stale = [...notices.told].filter(([id, seq]) => newest.get(id)?.seq < seq).map(([id]) => id);
+  // the message told of was edited: told again, quietly, in its new words (state/edits.js)
+  for (const [id, seq] of notices.told) if (newest.get(id)?.seq === seq && (newest.get(id).editCount ?? 0) !== (toldEdits.get(id) ?? 0)) stale.push(id);
   if ((!due.length && !stale.length) || noticeState(selfId) !== "on") return;
   const muted = mutedConversations(selfId);
   for (const id of [...due, ...stale].filter((c) => !muted.has(c))) {
@@ -367,6 +371,7 @@ function attend() {
     const m = newest.get(id);
     const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId) + heldNew(store.transcript(id));
     notices.show(id, m.seq, noticeText(n > 1 ? `${c.title}: ${n} new messages` : c.title), noticeBody(id, m), { quiet: !due.includes(id) });
+    toldEdits.set(id, m.editCount ?? 0);
   }
 }
 

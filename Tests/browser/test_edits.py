@@ -128,3 +128,26 @@ def test_on_a_phone_ana_edits_by_tap(people):
     shot(ben, "edits-phone-light")
     assert axe_findings(ana, "edits phone") == []
     assert axe_findings(ben, "edits phone") == []
+
+
+def test_a_notification_tells_the_new_words_and_the_edit_counts_for_nothing(people):
+    from test_attention import ana_who_can_look_away, away, ben_joins, conversation_id, shown_when, turn_on_notifications
+
+    # here Ana is told (she looks away), Ben edits
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Told")
+    turn_on_notifications(ana, "also in the background")
+    away(ana)
+    send_text(ben, "the code is 4471")
+    expect(ana).to_have_title("(1) Told · Parlor")
+    shown_when(ana, lambda n: n and n[0]["body"] == "Ben: the code is 4471", "the message told")
+    edit_button(ben, "the code is 4471").focus()
+    ben.keyboard.press("Enter")
+    ben.locator("#composer-input").fill("the code is 4417")
+    ben.keyboard.press("Enter")
+    assert shown_when(ana, lambda n: n and n[0]["body"] != "Ben: the code is 4471", "the notification in the new words") == [
+        {"title": "Told", "body": "Ben: the code is 4417", "tag": f"parlor:{conversation_id(ana)}"}]
+    # still one unread message: the edit is not another
+    expect(ana).to_have_title("(1) Told · Parlor")
+    expect(ana.locator(".conv-item .badge")).to_have_text("1")
+    expect(ana.locator(".conv-item .conv-preview")).to_have_text("the code is 4417")
