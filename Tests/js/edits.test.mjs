@@ -136,3 +136,29 @@ test("an edit is asked, shown from the answer, and not queued: offline it is ref
   await assert.rejects(offline, (e) => e.code === "offline");
   assert.equal(store.transcript(C).messages[0].text, "better words");
 });
+
+test("Edit buttons hide at their time; the same words again ask nothing", async () => {
+  const { Editing } = await import("../../Public/js/editing.js");
+  const { store, client, sync } = signedIn();
+  const said = [];
+  const editing = new Editing({ store, sync, composer: () => null, announce: (t) => said.push(t) });
+  const now = Date.now();
+  const late = { dataset: { editableUntil: String(now - 1) }, hidden: false };
+  const soon = { dataset: { editableUntil: String(now + 60_000) }, hidden: false };
+  editing.sweep({ querySelectorAll: () => [late, soon] });
+  assert.deepEqual([late.hidden, soon.hidden], [true, false]);
+  assert.ok(editing.timer, "comes back when the next one's time is over");
+  clearTimeout(editing.timer);
+  // one's own text in a conversation one left: no Edit
+  client.serverSends("message", { conversationId: C, message: { ...text(1, ME), createdAt: now } });
+  assert.equal(editing.until(C, store.transcript(C).messages[0]), now + EDIT_WINDOW_MS);
+  store.update(["conversations"], (s) => ({ conversations: s.conversations.map((c) => ({ ...c, left: "left" })) }));
+  assert.equal(editing.until(C, store.transcript(C).messages[0]), 0);
+  const asked = client.requests.length;
+  assert.equal(await editing.save(C, 1, "m1"), true);
+  assert.equal(client.requests.length, asked, "nothing to save");
+  const refused = editing.save(C, 1, "other words");
+  client.requests.at(-1).reject(new ProtocolError({ code: "forbidden", message: "too late" }));
+  assert.equal(await refused, false, "the box keeps the words");
+  assert.match(said.at(-1), /15 minutes/);
+});
