@@ -157,6 +157,15 @@ struct LegacyFields {
 
     func name(_ k: String) throws(ParlorError) -> String { try trimmed(k, max: Limits.nameChars) }
 
+    /// A caption, summary or file name: line breaks and tabs but no other control.
+    func shownLine(_ k: String) throws(ParlorError) -> String? {
+        guard let s = try optionalString(k, max: Limits.layoutFieldChars) else { return nil }
+        guard !Validators.hasControl(s, inText: true) else {
+            throw .invalid(prefix + k, "contains control characters")
+        }
+        return s
+    }
+
     func id(_ k: String) throws(ParlorError) -> String { try identifier(k, max: Limits.idChars) }
 
     /// An id, key, token or code: SQLite reads text back only up to a NUL, so "a\0b" and
@@ -252,12 +261,12 @@ enum LegacyContentParser {
             }
             return .sticker(Sticker(
                 image: try m.blobHash("image"),
-                description: try m.optionalString("description", max: Limits.layoutFieldChars),
+                description: try m.shownLine("description"),
                 stuckTo: stuck, replyTo: replyTo))
         case "attachment":
             return .attachment(
                 image: try m.blobHash("image"),
-                name: try m.optionalString("name", max: Limits.layoutFieldChars),
+                name: try m.shownLine("name"),
                 replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
@@ -279,7 +288,7 @@ enum LegacyContentParser {
         if let l = try m.object("layout") {
             if l.o["image"] != nil, l.o["image"] != .null { layout.image = try l.blobHash("image") }
             for f in TemplateLayout.textFields {
-                if let s = try l.optionalString(f, max: Limits.layoutFieldChars) { layout.texts[f] = s }
+                if let s = try l.shownLine(f) { layout.texts[f] = s }
             }
         }
         var session: SessionRef?
@@ -292,7 +301,7 @@ enum LegacyContentParser {
             appId: try m.appId("appId"),
             url: url,
             layout: layout,
-            summaryText: try m.optionalString("summaryText", max: Limits.layoutFieldChars),
+            summaryText: try m.shownLine("summaryText"),
             session: session,
             live: try m.optionalBool("live") ?? false)
     }

@@ -109,6 +109,19 @@ import Testing
         #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"text","text":"a\nb\tc"}}"#) == nil)
     }
 
+    @Test func linesOthersAreShownRefuseControlCharactersButLineBreaks() {
+        func app(_ fields: String) -> ParlorError? {
+            error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"app","appId":"a","url":"?x",\#(fields)}}"#)
+        }
+        #expect(app(#""layout":{"caption":"\u001b[2Jwon"}"#)?.field == "message.layout.caption")
+        #expect(app(#""layout":{"trailingSubcaption":"a\u0000b"}"#)?.field == "message.layout.trailingSubcaption")
+        #expect(app(#""summaryText":"Ben won\u007f""#)?.field == "message.summaryText")
+        #expect(app(#""summaryText":"two\nlines\tand a tab","layout":{"caption":"a\r\nb"}"#) == nil)
+        let hash = String(repeating: "ab", count: 32)
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"sticker","image":"\#(hash)","description":"\u0007"}}"#)?.field == "message.description")
+        #expect(error(#"{"type":"send","id":"1","conversationId":"c","clientId":"k","message":{"kind":"attachment","image":"\#(hash)","name":"a\u0008.png"}}"#)?.field == "message.name")
+    }
+
     @Test func deepJSONIsAnsweredWithItsId() {
         let deep = String(repeating: #"{"d":"#, count: 40) + "1" + String(repeating: "}", count: 40)
         let r = RequestParser.parse(Array(#"{"type":"appdata.set","id":"q7","appId":"a","key":"k","value":\#(deep)}"#.utf8))

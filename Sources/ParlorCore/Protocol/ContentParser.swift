@@ -22,12 +22,12 @@ enum ContentParser {
             }
             return .sticker(Sticker(
                 image: try m.blobHash("image"),
-                description: try m.optionalString("description", max: Limits.layoutFieldChars),
+                description: try shown(m, "description"),
                 stuckTo: stuck, replyTo: replyTo))
         case "attachment":
             return .attachment(
                 image: try m.blobHash("image"),
-                name: try m.optionalString("name", max: Limits.layoutFieldChars),
+                name: try shown(m, "name"),
                 replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
@@ -60,6 +60,17 @@ enum ContentParser {
         guard !Validators.looksBlank(text) else { throw .invalid("message.text", "is empty") }
     }
 
+    /// An optional line others are shown (a caption, a summary, a file's name): the
+    /// length bound of layout fields and, as in a text, no control character but line
+    /// breaks and tabs (an ESC or a NUL drew as boxes in bubbles and notifications).
+    private static func shown(_ f: Fields, _ k: StaticString) throws(ParlorError) -> String? {
+        guard let s = try f.optionalString(k, max: Limits.layoutFieldChars) else { return nil }
+        guard !Validators.hasControl(s, inText: true) else {
+            throw .invalid(f.path(k), "contains control characters")
+        }
+        return s
+    }
+
     /// `TemplateLayout.textFields`, as keys to look up.
     static let layoutTextKeys: [StaticString] = [
         "imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption",
@@ -74,7 +85,7 @@ enum ContentParser {
         if let l = try m.object("layout") {
             if l.has("image") { layout.image = try l.blobHash("image") }
             for (i, key) in layoutTextKeys.enumerated() {
-                if let s = try l.optionalString(key, max: Limits.layoutFieldChars) { layout.texts[index: i] = s }
+                if let s = try shown(l, key) { layout.texts[index: i] = s }
             }
         }
         var session: SessionRef?
@@ -87,7 +98,7 @@ enum ContentParser {
             appId: try m.appId("appId"),
             url: url,
             layout: layout,
-            summaryText: try m.optionalString("summaryText", max: Limits.layoutFieldChars),
+            summaryText: try shown(m, "summaryText"),
             session: session,
             live: try m.optionalBool("live") ?? false)
     }
