@@ -27,7 +27,7 @@ export class ComposerView {
     this.replyEl = h("div", { class: "reply-strip", hidden: true });
     // above the box while it holds a new text for one of one's messages, as in Messages:
     // "Editing message", what it said, and Cancel (or Escape); the draft waits meanwhile
-    this.editEl = h("div", { class: "reply-strip edit-strip", hidden: true });
+    this.editEl = h("div", { class: "edit-strip", hidden: true });
     /** @type {{seq: number, draft: string, saving?: boolean} | null} */
     this.editing = null;
     this.onSaveEdit = onSaveEdit;
