@@ -111,6 +111,11 @@ async def test_five_edits_then_no_more(server):
         # only the newest record holds the text: the earlier ones were scrubbed
         assert [(r["editCount"], r.get("text")) for r in records] == [(1, None), (2, None), (3, None), (4, None),
                                                                        (5, "v5")]
+        # deleted: the last record keeps its words no more (both stores)
+        await ana.call("messages.delete", conversationId=cid, seq=m["seq"])
+        history = (await ben.history(cid))["messages"]
+        assert history[0]["kind"] == "deleted"
+        assert not [r for r in history if "v5" in str(r) or "v1" in str(r)], history
 
 
 @pytest.mark.sqlite_only
