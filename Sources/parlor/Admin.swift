@@ -10,9 +10,9 @@ import ParlorCore
 /// tombstone for everyone). Prints the answer as JSON.
 struct Admin: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Administer a Parlor server's data directory (users, invites, messages, images).",
+        abstract: "Administer a Parlor server's data directory (users, invites, messages, images, reports).",
         subcommands: [Users.self, Grant.self, Ungrant.self, Deactivate.self, Reactivate.self, DeleteUser.self, RegistrationLink.self, Invites.self,
-                      RevokeInvite.self, DeleteMessage.self, DeleteImage.self])
+                      RevokeInvite.self, DeleteMessage.self, DeleteImage.self, Reports.self, ResolveReport.self])
 
     struct Options: ParsableArguments {
         @Option(help: "The data directory (default ./data, or PARLOR_DATA).") var data: String?
@@ -116,6 +116,22 @@ struct Admin: ParsableCommand {
         @OptionGroup var options: Options
         @Argument var hash: String
         func run() throws { try send(options, ["type": "admin.images.delete", "hash": hash]) }
+    }
+
+    struct Reports: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List open reports of messages, newest first (100 at a time).")
+        @OptionGroup var options: Options
+        @Option(help: "List the reports after this id (the answer's next).") var after: String?
+        func run() throws { try send(options, ["type": "admin.reports.list", "after": after]) }
+    }
+
+    struct ResolveReport: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "resolve-report",
+            abstract: "Resolve a report, and every other open report of the same message (their copies are dropped).")
+        @OptionGroup var options: Options
+        @Argument var reportId: String
+        func run() throws { try send(options, ["type": "admin.reports.resolve", "reportId": reportId]) }
     }
 }
 

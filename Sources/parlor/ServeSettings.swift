@@ -67,6 +67,7 @@ struct ServeSettings {
         put("limit-playing", o.limitPlaying); put("limit-read-marks", o.limitReadMarks)
         put("limit-typing", o.limitTyping)
         put("limit-searches", o.limitSearches)
+        put("limit-reports", o.limitReports)
         put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
         put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
         put("image-grace-seconds", o.imageGraceSeconds)

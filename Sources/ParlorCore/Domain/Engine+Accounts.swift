@@ -67,6 +67,8 @@ extension Engine {
         state.deviceId = device.id
         connections[conn] = state
         let installed = try tx.installedApps(of: user.id)
+        // an admin's page shows at once how many reports wait (then the `reports` events)
+        let openReports = user.admin ? try tx.openReportCount(reporter: nil) : nil
         out.result(conn, id) { w in
             w.key("user"); MessageJSON.write(user, into: &w)
             w.field("token", token)
@@ -74,6 +76,7 @@ extension Engine {
             w.field("recoveryKey", recoveryKey)
             w.key("installedApps"); MessageJSON.strings(installed, into: &w)
             if let joined { w.key("conversation"); MessageJSON.write(joined, into: &w) }
+            w.field("openReports", openReports)
         }
         out.actions.append(.authenticated(conn, userId: user.id))
     }

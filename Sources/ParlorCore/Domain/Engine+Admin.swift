@@ -113,6 +113,14 @@ extension Engine {
             try forgetImages([hash], tx, &out)
             audit("delete image", actor, ["hash": hash, "messages": "\(showing.count)"])
             return { w in w.field("deletedMessages", showing.count) }
+
+        case .listReports(let after, let limit):
+            return try listReports(after: after, limit: limit, tx)
+
+        case .resolveReport(let reportId):
+            let closed = try resolveReport(reportId, actor: actor, tx, &out)
+            audit("resolve report", actor, ["report": reportId, "reports": "\(closed)"])
+            return { _ in }
         }
     }
 

@@ -21,6 +21,8 @@ extension Engine {
         try tx.isolated {
             let gone = try tx.pruneInvites(before: at - Limits.deadInviteDays * 86_400_000)
             if gone > 0 { log.info("dead invites deleted", metadata: ["count": "\(gone)"]) }
+            let resolved = try tx.pruneResolvedReports(before: at - Limits.resolvedReportDays * 86_400_000)
+            if resolved > 0 { log.info("resolved reports deleted", metadata: ["count": "\(resolved)"]) }
         }
     }
 }

@@ -15,6 +15,7 @@ struct EngineLimiters {
     var typing: RateLimiter
     var historyBytes: RateLimiter
     var searches: RateLimiter
+    var reports: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -30,22 +31,23 @@ struct EngineLimiters {
         typing = RateLimiter(s.typingPerUser)
         historyBytes = RateLimiter(s.historyBytesPerUser)
         searches = RateLimiter(s.searchesPerUser)
+        reports = RateLimiter(s.reportsPerUser)
     }
 
     mutating func commit() {
         registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
         uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); typing.commit(); historyBytes.commit()
-        searches.commit()
+        searches.commit(); reports.commit()
     }
 
     mutating func undo() {
         registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
         uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); typing.undo(); historyBytes.undo()
-        searches.undo()
+        searches.undo(); reports.undo()
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes, \.searches] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes, \.searches, \.reports] {
             self[keyPath: kp].prune(now: now)
         }
     }

@@ -137,6 +137,9 @@ extension Engine {
         case .editMessage(let cid, let seq, let text):
             try editMessage(cid, seq, text: text, id: id, conn: conn, userId: userId, tx, &out)
 
+        case .reportMessage(let cid, let seq, let reason):
+            try reportMessage(cid, seq, reason: reason, id: id, conn: conn, userId: userId, tx, &out)
+
         case .subscribe(let cid, let afterSeq, let afterClientId):
             try requireMember(cid, userId, tx)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }

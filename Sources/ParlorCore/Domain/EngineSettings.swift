@@ -43,6 +43,9 @@ public struct EngineSettings: Sendable {
     /// Searches (`messages.search`): each reads up to 5,000 messages (a few ms of the
     /// engine's one thread), so a loop of them must not take the engine from everyone.
     public var searchesPerUser = Rate(2, per: 1, burst: 10)
+    /// Reports to the admins (`messages.report`): each stores a copy of a message and
+    /// tells every admin; ten at once, then one every three minutes.
+    public var reportsPerUser = Rate(20, per: 3600, burst: 10)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).

@@ -18,6 +18,10 @@ public enum AdminRequest: Equatable, Sendable {
     case deleteMessage(conversationId: String, seq: Int)
     /// Deletes every message that shows the image, and the image.
     case deleteImage(hash: String)
+    /// Open reports, newest first (`after`: the last report id of the page before).
+    case listReports(after: String?, limit: Int)
+    /// Closes the report and every other open report of the same message.
+    case resolveReport(reportId: String)
 
     var typeName: String {
         switch self {
@@ -31,6 +35,8 @@ public enum AdminRequest: Equatable, Sendable {
         case .revokeInvite: "admin.invites.revoke"
         case .deleteMessage: "admin.messages.delete"
         case .deleteImage: "admin.images.delete"
+        case .listReports: "admin.reports.list"
+        case .resolveReport: "admin.reports.resolve"
         }
     }
 
@@ -56,6 +62,10 @@ public enum AdminRequest: Equatable, Sendable {
             guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
             return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
         case "admin.images.delete": return .deleteImage(hash: try f.blobHash("hash"))
+        case "admin.reports.list":
+            return .listReports(after: try f.optionalIdentifier("after", max: Limits.idChars),
+                                limit: try f.optionalInt("limit", min: 1, max: Limits.listedReports) ?? Limits.listedReports)
+        case "admin.reports.resolve": return .resolveReport(reportId: try f.id("reportId"))
         default: return nil
         }
     }

@@ -27,6 +27,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case diskFull = "disk_full"
         case tooManySessions = "too_many_sessions"
         case tooManyInvites = "too_many_invites"
+        case tooManyReports = "too_many_reports"
         case internalError = "internal"
     }
 

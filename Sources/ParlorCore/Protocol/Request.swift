@@ -33,6 +33,8 @@ public enum Request: Equatable, Sendable {
     case deleteMessage(conversationId: String, seq: Int)
     /// The sender replaces the text of their text message `seq`.
     case editMessage(conversationId: String, seq: Int, text: String)
+    /// A member tells the server's admins about someone else's message (Engine+Reports.swift).
+    case reportMessage(conversationId: String, seq: Int, reason: String?)
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
@@ -88,6 +90,7 @@ public enum Request: Equatable, Sendable {
         case .renameConversation: "conversations.rename"
         case .deleteMessage: "messages.delete"
         case .editMessage: "messages.edit"
+        case .reportMessage: "messages.report"
         case .join: "conversations.join"
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"

@@ -101,6 +101,7 @@ public enum RequestParser {
             guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
             return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
         case "messages.edit": return try edit(f)
+        case "messages.report": return try report(f)
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":

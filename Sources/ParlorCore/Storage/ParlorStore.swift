@@ -104,6 +104,21 @@ public protocol StoreTransaction {
     /// `parlor admin` requests a running server has not answered yet.
     func pendingAdminCommands(limit: Int) throws -> [(id: Int, request: [UInt8])]
     func answerAdminCommand(id: Int, reply: [UInt8], at: Int) throws
+    /// Admins who can still sign in (each is told of reports).
+    func adminIds() throws -> [String]
+
+    // Reports (Engine+Reports.swift)
+    func insertReport(_ report: NewReport) throws
+    func hasOpenReport(reporter: String, conversationId: String, seq: Int) throws -> Bool
+    /// Open reports made by `reporter`, or by anyone (nil).
+    func openReportCount(reporter: String?) throws -> Int
+    /// Open reports with ids below `before` (nil: all), newest first.
+    func openReports(before: Int?, limit: Int) throws -> [OpenReport]
+    func report(id: Int) throws -> (conversationId: String, seq: Int, resolvedAt: Int?)?
+    /// Closes every open report of the message, dropping copies and reasons; returns how many.
+    func resolveReports(conversationId: String, seq: Int, by: String?, at: Int) throws -> Int
+    /// Deletes reports resolved before `before`; returns how many.
+    func pruneResolvedReports(before: Int) throws -> Int
 
     // Devices and links
     func createDevice(_ device: Device, tokenHash: [UInt8]) throws

@@ -161,6 +161,27 @@ enum PostgresSchema {
         (7, "ALTER TABLE former_members ADD COLUMN removed_at BIGINT"),
         // As SQLite's v16-read-marks.
         (8, "ALTER TABLE members ADD COLUMN read_seq BIGINT NOT NULL DEFAULT 0"),
+        // As SQLite's v17-reports.
+        (9, """
+            CREATE TABLE reports (
+                id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                conversation_id TEXT COLLATE "C" NOT NULL,
+                seq BIGINT NOT NULL,
+                reporter_id TEXT COLLATE "C" NOT NULL,
+                sender_id TEXT COLLATE "C" NOT NULL,
+                reason TEXT,
+                copy BYTEA,
+                message_created_at BIGINT NOT NULL,
+                created_at BIGINT NOT NULL,
+                resolved_at BIGINT,
+                resolved_by TEXT COLLATE "C"
+            );
+            CREATE UNIQUE INDEX reports_open_by_reporter ON reports(reporter_id, conversation_id, seq)
+                WHERE resolved_at IS NULL;
+            CREATE INDEX reports_open_by_message ON reports(conversation_id, seq) WHERE resolved_at IS NULL;
+            CREATE INDEX reports_open ON reports(id) WHERE resolved_at IS NULL;
+            CREATE INDEX reports_resolved ON reports(resolved_at) WHERE resolved_at IS NOT NULL;
+            """),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -176,6 +176,11 @@ enum SQLiteSchema {
             // Written by `read` only, never on a send.
             try db.execute(sql: "ALTER TABLE members ADD COLUMN read_seq INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("v17-reports") { db in
+            // Members' reports of messages to the admins (messages.report), each with a
+            // copy of the message's words, dropped when an admin resolves it.
+            try db.execute(sql: Self.reports)
+        }
         return m
     }
 
