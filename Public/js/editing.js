@@ -2,10 +2,12 @@
 // holds the text (views/composer.js), Enter saves it, Escape cancels. Edit buttons
 // hide themselves when their 15 minutes are over.
 
-import { editableUntil, editRefusal } from "./state/edits.js";
+import { editableUntil, editRefusal, editedLine } from "./state/edits.js";
 import { messageBySeq } from "./state/transcript.js";
 import { oneLine } from "./state/replies.js";
 import { errorText } from "./state/errors.js";
+import { shorten } from "../sdk/text.js";
+import { say } from "./views/spoken.js";
 
 export class Editing {
   /**
@@ -39,6 +41,17 @@ export class Editing {
       this.announce(editRefusal(e, messageBySeq(this.store.transcript(conversationId), seq), errorText));
       return false;
     }
+  }
+
+  /**
+   * Another's edit in the open conversation, to a message drawn: a screen reader is told
+   * ("Ben edited a message: see you at 6"), as of a message that arrives.
+   */
+  heard(conversationId, record) {
+    const s = this.store.state;
+    if (conversationId !== s.currentId || record.sender === s.user?.id || typeof record.text !== "string") return;
+    if (!messageBySeq(this.store.transcript(conversationId), record.edits)) return;
+    say(editedLine(this.store.memberName(conversationId, record.sender), shorten(record.text, 300)));
   }
 
   /** Hides the Edit buttons whose time is over, and comes back at the next one's. */

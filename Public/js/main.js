@@ -768,6 +768,7 @@ const NEWS_KINDS = new Set(["text", "attachment", "sticker", "app"]);
 sync.addEventListener("message", (e) => {
   const { conversationId, message: m } = e.detail;
   pane.deliver(conversationId, m);
+  if (m.kind === "edit") editing.heard(conversationId, m);
   // the open app shows its own moves; anything else from someone is news over it
   const news = NEWS_KINDS.has(m.kind) && !(m.kind === "app" && m.appId === pane.activeAppId);
   if (news && m.sender !== store.state.user?.id) pane.noteNews(conversationId, store.memberName(conversationId, m.sender));

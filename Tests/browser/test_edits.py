@@ -82,6 +82,8 @@ def test_ana_edits_with_the_keyboard_and_ben_sees_it_live(people):
     expect(his.locator(".edited")).to_have_text("Edited")
     expect(his.locator(".reaction-chip")).to_have_count(1)
     expect(row(ben, "ok!").locator(".reply-quote-line")).to_have_text("see you at 6pm")
+    # a screen reader is told, as of a message that arrives
+    expect(ben.locator("#spoken")).to_contain_text("Ana edited a message: see you at 6pm")
     # what a screen reader reads of the row has the label with the bubble
     assert re.search(r"see you at 6pm.*Edited", his.inner_text(), re.S), his.inner_text()
     shot(ben, "edits-desktop-dark-edited")
