@@ -567,7 +567,15 @@ function closeSearch({ refocus = true } = {}) {
   else focusWhereYouWere();
 }
 
-async function runSearch(query, beforeSeq) {
+/** Answers with nothing found that a search or "Search earlier messages" goes on past by itself. */
+const SEARCH_ROUNDS = 3;
+
+/**
+ * One search request (the server reads up to 2,000 messages a request); an answer with
+ * nothing found goes on by itself, up to SEARCH_ROUNDS requests in all, so a person is
+ * not asked to press "Search earlier messages" over every stretch without a match.
+ */
+async function runSearch(query, beforeSeq, rounds = SEARCH_ROUNDS) {
   const id = store.state.currentId;
   if (!id) return;
   const turn = ++searchTurn;
@@ -579,7 +587,11 @@ async function runSearch(query, beforeSeq) {
     if (turn !== searchTurn || store.state.currentId !== id) return;
     // senders beyond the member list (who left, a big room's) are named as history's are
     for (const m of r.messages) sync.names.learn(id, m.sender);
-    search.render(withAnswer(s, r), how);
+    const next = withAnswer(s, r);
+    const goOn = !r.messages.length && r.hasMore && rounds > 1;
+    // still searching, not "No messages found" said and taken back a moment later
+    search.render(goOn ? { ...next, loading: true } : next, how);
+    if (goOn) await runSearch(query, r.nextBeforeSeq, rounds - 1);
   } catch (e) {
     if (turn !== searchTurn) return;
     search.render({ ...s, loading: false, error: e.code || "internal" }, how);

@@ -126,6 +126,16 @@ import Testing
         #expect(Self.seqs(search(2, "deleted", nil)) == [])
     }
 
+    @Test func anEditedTextIsFoundByItsNewWordsOnly() throws {
+        let (h, c, search) = try Self.room(["meet at the old mill", "ok"])
+        let edit = h.request(1, #"{"type":"messages.edit","id":"e","conversationId":"\#(c)","seq":1,"text":"meet at the Café Bleu"}"#)
+        #expect(edit["type"] == .string("result"))
+        #expect(Self.seqs(search(2, "cafe bleu", nil)) == [1])
+        // the old words are gone, and the edit record (which carries the text) is no match of its own
+        #expect(Self.seqs(search(2, "old mill", nil)) == [])
+        #expect(Self.seqs(search(2, "meet at", nil)) == [1])
+    }
+
     @Test func onlyTheCurrentStateOfASessionIsFound() throws {
         let (h, c, search) = try Self.room([])
         func move(_ n: Int, _ caption: String) {
@@ -147,14 +157,15 @@ import Testing
     }
 
     @Test func eachRequestScansABoundedNumberAndSaysWhereItStopped() throws {
-        // 6,000 messages: the only match is the first; the newest 5,000 hold none
-        let texts = ["the address is 12 Elm St"] + (2...6_000).map { "message \($0)" }
+        // the only match is the first message; a scan's worth after it hold none
+        let n = Limits.searchScanMessages + 500
+        let texts = ["the address is 12 Elm St"] + (2...n).map { "message \($0)" }
         let (_, _, search) = try Self.room(texts)
         let first = search(2, "elm st", nil)
         #expect(Self.seqs(first) == [])
         #expect(first["result"]?["hasMore"]?.bool == true)
         let next = first["result"]?["nextBeforeSeq"]?.int
-        #expect(next == 6_000 - Limits.searchScanMessages + 1)
+        #expect(next == n - Limits.searchScanMessages + 1)
         let second = search(2, "elm st", next)
         #expect(Self.seqs(second) == [1])
         #expect(second["result"]?["hasMore"]?.bool == false)

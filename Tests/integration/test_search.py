@@ -9,7 +9,7 @@ from __future__ import annotations
 from client import Env
 from test_typing import room  # people in a conversation, each subscribed
 
-SCAN = 5_000  # Limits.searchScanMessages
+SCAN = 2_000  # Limits.searchScanMessages
 
 
 async def search(person, cid, query, before=None):

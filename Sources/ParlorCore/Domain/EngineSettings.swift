@@ -40,7 +40,7 @@ public struct EngineSettings: Sendable {
     /// client that asks for pages and never reads them made the server build hundreds
     /// of megabytes before its connections were closed as slow consumers.
     public var historyBytesPerUser = Rate(16 << 20, per: 1, burst: 32 << 20)
-    /// Searches (`messages.search`): each reads up to 5,000 messages (a few ms of the
+    /// Searches (`messages.search`): each reads up to 2,000 messages (a few ms of the
     /// engine's one thread), so a loop of them must not take the engine from everyone.
     public var searchesPerUser = Rate(2, per: 1, burst: 10)
     /// Reports to the admins (`messages.report`): each stores a copy of a message and
