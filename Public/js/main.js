@@ -35,7 +35,7 @@ import { renderPlayers } from "./views/players.js";
 import { replyQuote } from "./views/bubble.js";
 import { say } from "./views/spoken.js";
 import { SearchView } from "./views/search.js";
-import { newSearch, withAnswer } from "./state/search.js";
+import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
 import { Notices, noticeState, chooseNotices, mutedConversations, setMuted } from "./views/notices.js";
 
 const $ = (id) => document.getElementById(id);
@@ -602,6 +602,14 @@ function searchContext(conversationId) {
   const ctx = bubbleContext(conversationId);
   return { names: (text, m) => (m.kind === "app" ? ctx.names(text, m.appId) : text) };
 }
+
+// a match deleted while it is listed leaves the list
+sync.addEventListener("message", (e) => {
+  const { conversationId, message: m } = e.detail;
+  if (m.kind !== "deletion" || conversationId !== store.state.currentId || !search.state) return;
+  const s = withoutDeleted(search.state, m.deletes);
+  if (s !== search.state) search.render(s, searchContext(conversationId));
+});
 
 /** A match chosen: search closes, the message is shown and takes the focus. */
 function chooseMatch(seq) {

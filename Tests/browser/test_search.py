@@ -142,3 +142,25 @@ def test_on_a_phone_in_the_dark_search_by_tap(people):
     expect(original).to_be_focused()
     assert in_view(ana, original)
     shot(ana, "search-phone-dark-shown")
+
+
+def test_a_match_deleted_while_listed_leaves_the_list(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Deleting")
+    ben = ProtocolPerson(people.server, "Ben")
+    try:
+        cid = ben.call("conversations.join", invite=link.rsplit("/", 1)[-1])["conversation"]["id"]
+        gone = ben.send_text(cid, "the door code is 4521, keep it secret")
+        ben.send_text(cid, "another secret: cake on Friday")
+        expect(row(ana, "cake on Friday")).to_have_count(1)
+        ana.locator("#composer-input").focus()
+        ana.keyboard.press("Control+f")
+        ana.keyboard.type("secret")
+        results = ana.get_by_role("list", name="Messages found").get_by_role("listitem")
+        expect(results).to_have_count(2)
+        expect(ana.locator("#search-count")).to_have_text("2 messages found")
+        ben.call("messages.delete", conversationId=cid, seq=gone["seq"])
+        expect(results).to_have_count(1)
+        expect(results.first).to_contain_text("cake on Friday")
+    finally:
+        ben.close()

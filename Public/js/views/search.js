@@ -145,8 +145,10 @@ export class SearchView {
     const text = s.error ? errorLine(s.error) : countLine(s);
     // a live region said again only when its words change
     if (text !== this.said) this.say(text);
-    // what was drawn stays (and keeps the focus) while more arrive: only new matches are added
-    const drawn = before && before.query === s.query ? this.list.children.length : 0;
+    // what was drawn stays (and keeps the focus) while more arrive: only new matches are
+    // added; a list that lost one (deleted meanwhile) is drawn again
+    const kept = before && before.query === s.query && before.results.every((m, i) => s.results[i]?.seq === m.seq);
+    const drawn = kept ? this.list.children.length : 0;
     if (!drawn) this.list.replaceChildren();
     for (const m of s.results.slice(drawn)) this.list.append(this.item(m, s.query, names));
     this.more.hidden = !s.hasMore;
