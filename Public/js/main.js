@@ -31,8 +31,10 @@ import { RecoveryKeyDialog, RecoveryReminder } from "./views/recovery.js";
 import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
+import { ReportDialog, ReportsSection, showOpenReports } from "./views/reports.js";
+import { OpenReports } from "./sync/reports.js";
 import { renderPlayers } from "./views/players.js";
-import { replyQuote } from "./views/bubble.js";
+import { replyQuote, messageWords } from "./views/bubble.js";
 import { say } from "./views/spoken.js";
 import { SearchView } from "./views/search.js";
 import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
@@ -296,7 +298,36 @@ const members = new MembersDialog({
   },
 });
 
+// ---- reports to the admins (views/reports.js) ----------------------------------------
+
+new OpenReports(client, store);
+const reportDialog = new ReportDialog({
+  report: (conversationId, seq, reason) => client.request("messages.report", { conversationId, seq, ...(reason ? { reason } : {}) }),
+  errorText,
+  announce: (text) => announce(text),
+});
+const reportsSection = new ReportsSection({
+  list: () => client.request("admin.reports.list", { limit: 100 }),
+  resolve: (reportId) => client.request("admin.reports.resolve", { reportId }),
+  deleteMessage: (conversationId, seq) => client.request("admin.messages.delete", { conversationId, seq }),
+  deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
+  confirm: (o) => confirm(o),
+  isMember: (conversationId) => {
+    const c = store.conversation(conversationId);
+    return !!c && !c.left;
+  },
+  open: (conversationId, seq) => {
+    admin.dialog.close();
+    location.hash = conversationHash(conversationId);
+    openConversation(conversationId);
+    showOriginal(conversationId, seq);
+  },
+  run: (fn, ...args) => admin.run(fn, ...args),
+  status: (text) => { admin.status.textContent = text; },
+});
+
 const admin = new AdminDialog({
+  reports: reportsSection,
   users: async () => (await client.request("admin.users.list", { limit: 500 })).users,
   setAdmin: (userId, isAdmin) => client.request("admin.users.setAdmin", { userId, admin: isAdmin }),
   deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
@@ -484,6 +515,8 @@ function bubbleContext(conversationId) {
     pendingImage: (key) => sync.images.url(key),
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
+    canReport: (m) => !store.conversation(conversationId)?.left && m.sender !== s.user?.id,
+    onReport: (m) => reportDialog.show(conversationId, m, store.memberName(conversationId, m.sender), messageWords(m, bubbleContext(conversationId))),
     canReact: () => !store.conversation(conversationId)?.left,
     // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped
     onReact: (m, emoji) => sync.send(conversationId, { kind: "reaction", to: m.seq, emoji }).catch((e) => announce(`Reaction not sent: ${errorText(e)}`)),
@@ -671,6 +704,10 @@ function render() {
   }
   if (["conversations", "previews", "user", "presence", "current", "apps", "typing"].some((p) => parts.has(p))) {
     sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId));
+  }
+  if (parts.has("reports") || parts.has("user")) {
+    showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);
+    if (parts.has("reports") && admin.dialog.open) reportsSection.refresh();
   }
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {

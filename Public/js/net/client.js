@@ -208,6 +208,7 @@ export class ParlorClient extends EventTarget {
         detail: {
           user: result.user, installedApps: result.installedApps, token: this.credentials.token,
           registered: how === "register", device: result.device, recoveryKey: result.recoveryKey, conversation: result.conversation,
+          openReports: result.openReports,
         },
       }));
     } catch (error) {

@@ -161,6 +161,8 @@ function eventProblem(f) {
     case "read":
       if (!isId(f.conversationId)) return "conversationId";
       return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";
+    case "reports":
+      return Number.isSafeInteger(f.open) && f.open >= 0 ? null : "open";
     default:
       return "unknown event type";
   }

@@ -31,6 +31,7 @@ const TEXT = {
   too_many_devices: "This account already has 50 devices: sign one out first.",
   too_many_invites: "This conversation has 1,000 open invites: revoke some first.",
   not_found: "That is gone already.",
+  too_many_reports: "You have 100 reports the admins have not looked at yet: try again once they have.",
 };
 
 /** What the welcome screen says after the server closed with 4003, by its reason. */

@@ -21,6 +21,7 @@ export class AdminDialog {
    * @param {(conversationId: string, seq: number) => Promise<void>} api.deleteMessage
    * @param {(hash: string) => Promise<number>} api.deleteImage
    * @param {() => string} api.selfId
+   * @param {{el: HTMLElement, refresh: () => Promise<void>}} [api.reports] the Reports section (views/reports.js)
    */
   constructor(api) {
     this.api = api;
@@ -58,6 +59,7 @@ export class AdminDialog {
       h("div", { class: "dialog-body" },
         h("h2", { id: "admin-title" }, "Server admin"),
         this.status, this.error,
+        api.reports?.el ?? null,
         h("section", { "aria-labelledby": "admin-users-title" }, h("h3", { id: "admin-users-title" }, "People"), this.users),
         h("section", { "aria-labelledby": "admin-reg-title" },
           h("h3", { id: "admin-reg-title" }, "Registration links"),
@@ -86,7 +88,7 @@ export class AdminDialog {
     this.error.textContent = "";
     this.regLink.hidden = true;
     if (!this.dialog.open) this.dialog.showModal();
-    await Promise.all([this.refreshUsers(), this.refreshInvites()]);
+    await Promise.all([this.refreshUsers(), this.refreshInvites(), this.api.reports?.refresh()]);
   }
 
   async refreshUsers() {

@@ -31,6 +31,8 @@ import { quoteOf, quoteLabel } from "../state/replies.js";
  * @property {(seq: number) => void} [onShowOriginal]  a reply's quote: to the message it answers
  * @property {(message: object) => number} [editableUntil]  until when (ms) one may edit it, 0: never (state/edits.js)
  * @property {(message: object) => void} [onEdit]  edits one's own text in the composer
+ * @property {(message: object) => boolean} [canReport]  a member may report someone else's message to the admins
+ * @property {(message: object) => void} [onReport]  asks whether to report it (views/reports.js)
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -193,7 +195,10 @@ export function messageRow(m, stickers, ctx, { showSender, reactions = [], quote
       : null,
     m.kind !== "deleted" && ctx.canDelete?.(m)
       ? h("button", { class: "delete-message", type: "button", "aria-label": `Delete message: ${words}`, onclick: () => ctx.onDelete(m) }, "Delete")
-      : null));
+      // in Delete's place on others' messages (an admin deletes instead): views/reports.js
+      : !mine && m.kind !== "deleted" && ctx.canReport?.(m)
+        ? h("button", { class: "report-message", type: "button", "aria-label": `Report message: ${words}`, onclick: () => ctx.onReport(m) }, "Report")
+        : null));
   return row;
 }
 

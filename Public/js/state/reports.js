@@ -1,0 +1,45 @@
+// Reports as the admin page shows them (no DOM): one item per reported message, and
+// what the reported message said, in words.
+
+/**
+ * Open reports (newest first) gathered by message: the newest report of each message
+ * stands for it, with everyone who reported it.
+ * @param {object[]} reports as admin.reports.list answers them
+ * @returns {{first: object, reporters: {id: string, name?: string, reason?: string}[], count: number}[]}
+ */
+export function groupReports(reports) {
+  const groups = new Map();
+  for (const r of reports) {
+    const key = `${r.conversationId} ${r.seq}`;
+    let g = groups.get(key);
+    if (!g) {
+      g = { first: r, reporters: [], count: r.reporters ?? 1 };
+      groups.set(key, g);
+    }
+    g.reporters.push({ id: r.reporter?.id, name: r.reporter?.name, reason: r.reason });
+    g.count = Math.max(g.count, g.reporters.length);
+  }
+  return [...groups.values()];
+}
+
+/** What the copy of a reported message says (a text's words, an app's summary, …). */
+export function reportWords(m) {
+  if (!m || typeof m !== "object") return "";
+  switch (m.kind) {
+    case "text":
+      return m.text ?? "";
+    case "app": {
+      const l = m.layout ?? {};
+      const words = [m.summary, m.summaryText, l.caption, l.subcaption, l.trailingCaption, l.imageTitle, l.imageSubtitle].filter((s) => typeof s === "string" && s);
+      return `${m.appId ?? "An app"}: ${words.join(" · ") || "an app message"}`;
+    }
+    case "sticker":
+      return m.description ? `A sticker: ${m.description}` : "A sticker";
+    case "attachment":
+      return m.name ? `A picture: ${m.name}` : "A picture";
+    case "reaction":
+      return `A reaction ${m.emoji ?? ""}`.trim();
+    default:
+      return "A message";
+  }
+}
