@@ -179,8 +179,6 @@ enum PostgresSchema {
             CREATE UNIQUE INDEX reports_open_by_reporter ON reports(reporter_id, conversation_id, seq)
                 WHERE resolved_at IS NULL;
             CREATE INDEX reports_open_by_message ON reports(conversation_id, seq) WHERE resolved_at IS NULL;
-            CREATE INDEX reports_open ON reports(id) WHERE resolved_at IS NULL;
-            CREATE INDEX reports_resolved ON reports(resolved_at) WHERE resolved_at IS NOT NULL;
             """),
     ]
 
