@@ -17,6 +17,19 @@ export class Editing {
   constructor({ store, sync, composer, announce }) {
     Object.assign(this, { store, sync, composer, announce });
     this.timer = null;
+    /** the seq of the message the box is editing: its row is marked */
+    this.seq = null;
+  }
+
+  /** The box edits message `seq` now (null: none): its row is marked, as Messages lifts the bubble. */
+  editing(root, seq) {
+    this.seq = seq;
+    this.mark(root);
+  }
+
+  mark(root) {
+    for (const r of root.querySelectorAll(".row.editing")) if (Number(r.dataset.seq) !== this.seq) r.classList.remove("editing");
+    if (this.seq !== null) root.querySelector(`.row[data-seq="${this.seq}"]`)?.classList.add("editing");
   }
 
   /** Until when one may edit this message in this conversation (0: not at all). */
@@ -56,6 +69,7 @@ export class Editing {
 
   /** Hides the Edit buttons whose time is over, and comes back at the next one's. */
   sweep(root) {
+    this.mark(root); // a row drawn again is marked again
     clearTimeout(this.timer);
     const now = Date.now();
     let next = Infinity;

@@ -116,6 +116,7 @@ const chat = new ChatView($("chat"), {
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
   onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
+  onEditing: (seq) => editing.editing(chat.transcriptEl, seq),
   onCancelReply: () => {
     outgoing.setReply(store.state.currentId, null);
     chat.composer.input.focus();

@@ -54,8 +54,10 @@ def test_ana_edits_with_the_keyboard_and_ben_sees_it_live(people):
     expect(box).to_be_focused()
     expect(box).to_have_value("see you at 5pm")
     expect(box).to_have_accessible_name("Edit message")
+    expect(row(ana, "see you at 5pm")).to_have_class(re.compile(r"\bediting\b"))
     ana.keyboard.press("Escape")
     expect(strip).to_be_hidden()
+    expect(ana.locator(".row.editing")).to_have_count(0)
     expect(box).to_have_value("an unsent draft")
     expect(box).to_be_focused()
 

@@ -145,9 +145,21 @@ test("Edit buttons hide at their time; the same words again ask nothing", async 
   const now = Date.now();
   const late = { dataset: { editableUntil: String(now - 1) }, hidden: false };
   const soon = { dataset: { editableUntil: String(now + 60_000) }, hidden: false };
-  editing.sweep({ querySelectorAll: () => [late, soon] });
+  const rows = [{ dataset: { seq: "1" }, classList: new Set(["row"]) }, { dataset: { seq: "2" }, classList: new Set(["row", "editing"]) }];
+  rows.forEach((r) => (r.classList.remove = r.classList.delete));
+  const root = {
+    querySelectorAll: (sel) => (sel === "button.edit-message" ? [late, soon] : sel === ".row.editing" ? rows.filter((r) => r.classList.has("editing")) : []),
+    querySelector: (sel) => rows.find((r) => sel === `.row[data-seq="${r.dataset.seq}"]`) ?? null,
+  };
+  editing.sweep(root);
   assert.deepEqual([late.hidden, soon.hidden], [true, false]);
   assert.ok(editing.timer, "comes back when the next one's time is over");
+  clearTimeout(editing.timer);
+  // the row being edited is marked, and only it
+  editing.editing(root, 1);
+  assert.deepEqual(rows.map((r) => r.classList.has("editing")), [true, false]);
+  editing.editing(root, null);
+  assert.deepEqual(rows.map((r) => r.classList.has("editing")), [false, false]);
   clearTimeout(editing.timer);
   // one's own text in a conversation one left: no Edit
   client.serverSends("message", { conversationId: C, message: { ...text(1, ME), createdAt: now } });

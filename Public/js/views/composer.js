@@ -18,8 +18,9 @@ export class ComposerView {
    * @param {() => void} [opts.onCancelReply] the reply strip's close button, or Escape in the box
    * @param {(seq: number, text: string) => Promise<boolean>} [opts.onSaveEdit] Enter while editing one's
    *   message: resolves true once saved (the box then goes back to the draft), false to stay editing
+   * @param {(seq: number | null) => void} [opts.onEditing] the message being edited, or none any more
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false, onEditing = () => {} }) {
     this.el = el;
     this.onRemove = onRemove;
     this.onCancelReply = onCancelReply;
@@ -31,6 +32,7 @@ export class ComposerView {
     /** @type {{seq: number, draft: string, saving?: boolean} | null} */
     this.editing = null;
     this.onSaveEdit = onSaveEdit;
+    this.onEditing = onEditing;
     this.peel = peel;
     this.staged = [];
     this.notice = h("div", { class: "notice", role: "alert", hidden: true });
@@ -111,6 +113,7 @@ export class ComposerView {
     this.updateSend();
     this.input.focus();
     this.input.setSelectionRange(text.length, text.length);
+    this.onEditing(seq);
   }
 
   /** The seq of the message the box is editing, or null. */
@@ -136,6 +139,7 @@ export class ComposerView {
     this.input.setAttribute("aria-label", "Message");
     this.sendButton.setAttribute("aria-label", "Send");
     this.replyEl.hidden = !this.reply;
+    this.onEditing(null);
   }
 
   async saveEdit() {
