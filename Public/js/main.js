@@ -325,6 +325,7 @@ const reportsSection = new ReportsSection({
   },
   run: (fn, ...args) => admin.run(fn, ...args),
   status: (text) => { admin.status.textContent = text; },
+  appName: (appId) => catalog.name(appId),
 });
 
 const admin = new AdminDialog({

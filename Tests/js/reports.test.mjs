@@ -27,6 +27,7 @@ test("a page holding one of several reporters still counts them all", () => {
 test("what a copy says, by kind", () => {
   assert.equal(reportWords({ kind: "text", text: "hi\nthere" }), "hi\nthere");
   assert.equal(reportWords({ kind: "app", appId: "wenderpic", summaryText: "Ana drew", layout: { caption: "Guess!" } }), "wenderpic: Ana drew · Guess!");
+  assert.equal(reportWords({ kind: "app", appId: "wenderpic", summaryText: "Ana drew" }, () => "WenderPic"), "WenderPic: Ana drew");
   assert.equal(reportWords({ kind: "sticker", description: "a sundae" }), "A sticker: a sundae");
   assert.equal(reportWords({ kind: "attachment" }), "A picture");
   assert.equal(reportWords(null), "");

@@ -22,8 +22,11 @@ export function groupReports(reports) {
   return [...groups.values()];
 }
 
-/** What the copy of a reported message says (a text's words, an app's summary, …). */
-export function reportWords(m) {
+/**
+ * What the copy of a reported message says (a text's words, an app's summary, …).
+ * @param {(appId: string) => string} [appName] an app's name, as the drawer shows it
+ */
+export function reportWords(m, appName = (appId) => appId) {
   if (!m || typeof m !== "object") return "";
   switch (m.kind) {
     case "text":
@@ -31,7 +34,7 @@ export function reportWords(m) {
     case "app": {
       const l = m.layout ?? {};
       const words = [m.summary, m.summaryText, l.caption, l.subcaption, l.trailingCaption, l.imageTitle, l.imageSubtitle].filter((s) => typeof s === "string" && s);
-      return `${m.appId ?? "An app"}: ${words.join(" · ") || "an app message"}`;
+      return `${m.appId ? appName(m.appId) : "An app"}: ${words.join(" · ") || "an app message"}`;
     }
     case "sticker":
       return m.description ? `A sticker: ${m.description}` : "A sticker";

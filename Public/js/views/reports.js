@@ -103,6 +103,7 @@ export class ReportsSection {
    * @param {(conversationId: string, seq: number) => void} api.open
    * @param {(fn: Function, ...args: any[]) => Promise<any>} api.run  runs a request, showing its error
    * @param {(text: string) => void} api.status
+   * @param {(appId: string) => string} [api.appName]
    */
   constructor(api) {
     this.api = api;
@@ -138,7 +139,7 @@ export class ReportsSection {
         h("span", { class: "report-who", id: `${id}-who` }, `${sender} in “${where}”`),
         h("time", { class: "muted small", datetime: new Date(first.message.createdAt).toISOString() }, shortWhen(first.message.createdAt)),
         deleted ? h("span", { class: "tag muted" }, "Deleted") : null),
-      h("blockquote", { class: "report-copy", dir: "auto" }, reportWords(first.message)),
+      h("blockquote", { class: "report-copy", dir: "auto" }, reportWords(first.message, this.api.appName)),
       h("p", { class: "small report-by", dir: "auto" }, `Reported by ${reporters}${reason}`),
       ...reasons.map((x) => h("p", { class: "small report-reason", dir: "auto" }, `${x.name ?? "Someone"}: ${x.reason}`)),
       h("div", { class: "row-actions" },
