@@ -357,7 +357,7 @@ async function deleteMessage(conversationId, m) {
 
 // ---- attention: the tab's title and notifications ------------------------------------
 
-const notices = new Notices({ onOpen: (id) => { location.hash = conversationHash(id); } });
+const notices = new Notices({ onOpen: (id) => { location.hash = conversationHash(id); }, onElsewhere: () => attend() });
 /** per conversation, the newest seq the person was told of or could see (state/attention.js) */
 const told = new Map();
 /** conversationId → how many times the message told of had been edited when told */

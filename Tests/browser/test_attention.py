@@ -303,3 +303,26 @@ def test_a_reader_far_up_a_long_conversation_is_told_of_what_is_held_back(people
             {"title": "Long: 6 new messages", "body": "Ben: Your move, Ana!", "tag": f"parlor:{cid}"}]
     finally:
         ben.close()
+
+
+def test_a_tab_that_went_without_saying_so_does_not_silence_the_others(people):
+    """A tab tells the others it is in front, then goes without saying it left (its last
+    word lost as its page was torn down: a reloaded tab's old page answering the new
+    one). It counted as in front for good, and nothing rang again in that browser (seen
+    on a loaded host: the title counted, no notification came)."""
+    ana = ana_who_can_look_away(people)
+    ben = ben_joins(people, ana, "Picnic")
+    turn_on_notifications(ana, "also in the background")
+    ghost = ana.context.new_page()
+    ghost.goto(people.server.base + "/health")  # any page of the site can speak on its channel
+    ghost.evaluate("""() => new Promise((done) => {
+        const c = new BroadcastChannel("parlor.attention");
+        c.postMessage({ tab: "gone", attended: true });
+        setTimeout(done, 100);
+    })""")
+    ghost.close()
+
+    away(ana)
+    send_text(ben, "Blanket or chairs?")
+    expect(ana).to_have_title("(1) Picnic · Parlor")
+    assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: Blanket or chairs?"]

@@ -60,8 +60,11 @@ function writeChoice(userId, on) {
 }
 
 export class Notices {
-  /** @param {{onOpen: (conversationId: string) => void}} opts */
-  constructor({ onOpen }) {
+  /**
+   * @param {{onOpen: (conversationId: string) => void, onElsewhere?: () => void}} opts
+   * `onElsewhere`: another tab's being in front is over (it went without saying so)
+   */
+  constructor({ onOpen, onElsewhere }) {
     /** the worker's registration, once asked for (only when notifications are on) */
     this.worker = null;
     /** conversationId → the seq of the message told of, each closed once read */
@@ -78,14 +81,28 @@ export class Notices {
     this.tab = Math.random().toString(36).slice(2);
     this.attendedTabs = new Set();
     this.attending = false;
+    this.onElsewhere = onElsewhere;
+    // A tab that went without saying so (its "not in front" lost as its page was torn
+    // down, or a reloading tab's old page answering the new one's question as it went)
+    // would count as in front for good, and nothing rang again in this browser. Each
+    // tab holds a lock named for it while it lives; another tab told it is in front
+    // waits for that lock, which the browser gives once the tab is gone.
+    this.watched = new Set();
+    this.alive = globalThis.navigator?.locks
+      ? new Promise((granted) => navigator.locks.request(TAB_LOCK + this.tab, () => { granted(); return new Promise(() => {}); }))
+      : Promise.resolve();
     this.channel = typeof BroadcastChannel === "function" ? new BroadcastChannel("parlor.attention") : null;
     this.channel?.addEventListener("message", (e) => {
       if (typeof e.data?.tab !== "string") return;
-      if (e.data.attended) this.attendedTabs.add(e.data.tab);
-      else this.attendedTabs.delete(e.data.tab);
-      if (e.data.ask && this.attending) this.channel.postMessage({ tab: this.tab, attended: true });
+      if (e.data.attended) {
+        this.attendedTabs.add(e.data.tab);
+        this.watch(e.data.tab);
+      } else {
+        this.attendedTabs.delete(e.data.tab);
+      }
+      if (e.data.ask && this.attending) this.post({ tab: this.tab, attended: true });
     });
-    this.channel?.postMessage({ tab: this.tab, attended: false, ask: true });
+    this.post({ tab: this.tab, attended: false, ask: true });
     addEventListener("pagehide", () => this.attended(false));
     if ("serviceWorker" in navigator) {
       navigator.serviceWorker.addEventListener("message", (e) => {
@@ -99,7 +116,22 @@ export class Notices {
   attended(on) {
     if (on === this.attending) return;
     this.attending = on;
-    this.channel?.postMessage({ tab: this.tab, attended: on });
+    this.post({ tab: this.tab, attended: on });
+  }
+
+  /** Said to the other tabs once this tab holds its lock, so they can wait for it. */
+  post(message) {
+    this.alive.then(() => this.channel?.postMessage(message));
+  }
+
+  /** Forgets a tab said to be in front once it is gone (its lock given to this one). */
+  watch(tab) {
+    if (!globalThis.navigator?.locks || this.watched.has(tab)) return;
+    this.watched.add(tab);
+    navigator.locks.request(TAB_LOCK + tab, () => {
+      this.watched.delete(tab);
+      if (this.attendedTabs.delete(tab)) this.onElsewhere?.();
+    });
   }
 
   /** Another tab of this browser is in front. */
@@ -168,3 +200,4 @@ export class Notices {
 }
 
 const tag = (conversationId) => `parlor:${conversationId}`;
+const TAB_LOCK = "parlor.tab.";
