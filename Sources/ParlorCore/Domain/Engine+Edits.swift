@@ -13,13 +13,7 @@ extension Engine {
     func editMessage(_ cid: String, _ seq: Int, text: String, id: String?, conn: ConnectionID, userId: String,
                      _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try limit(\.sends, userId, "messages")
-        try requireMember(cid, userId, tx)
-        let notFound = ParlorError(.notFound, "there is no message \(seq) to edit", field: "seq")
-        guard let m = try tx.message(conversationId: cid, seq: seq) else {
-            guard try tx.lastSeq(conversationId: cid) != nil else { throw ParlorError.notMember }
-            throw notFound
-        }
-        guard m.deletedAt == nil, !m.isDeletionRecord else { throw notFound }
+        let m = try standingMessage(cid, seq, to: "edit", userId: userId, tx)
         guard m.body.starts(with: Self.textPrefix), let body = try? JSONParser.parse(m.body),
               case .string(let oldText)? = body["text"] else {
             throw ParlorError(.invalidField, "only a text message can be edited", field: "seq")
@@ -68,6 +62,20 @@ extension Engine {
         let bytes = MessageJSON.bytes(edited)
         out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
         out.actions.append(.broadcast(conversationId: cid, MessageJSON.event(record, supersedes: nil)))
+    }
+
+    /// The message a member acts on (edits, reports): `not_member` for a conversation they
+    /// are not in, `not_found` for one that is not there, deleted or a deletion record.
+    func standingMessage(_ cid: String, _ seq: Int, to verb: String, userId: String,
+                         _ tx: any StoreTransaction) throws -> StoredMessage {
+        try requireMember(cid, userId, tx)
+        let notFound = ParlorError(.notFound, "there is no message \(seq) to \(verb)", field: "seq")
+        guard let m = try tx.message(conversationId: cid, seq: seq) else {
+            guard try tx.lastSeq(conversationId: cid) != nil else { throw ParlorError.notMember }
+            throw notFound
+        }
+        guard m.deletedAt == nil, !m.isDeletionRecord else { throw notFound }
+        return m
     }
 
     /// A deleted message's edit records keep none of its texts.

@@ -12,13 +12,10 @@ extension Engine {
     func reportMessage(_ cid: String, _ seq: Int, reason: String?, id: String?, conn: ConnectionID, userId: String,
                        _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try limit(\.reports, userId, "reports")
-        try requireMember(cid, userId, tx)
-        let notFound = ParlorError(.notFound, "there is no message \(seq) to report", field: "seq")
-        guard let m = try tx.message(conversationId: cid, seq: seq) else {
-            guard try tx.lastSeq(conversationId: cid) != nil else { throw ParlorError.notMember }
-            throw notFound
+        let m = try standingMessage(cid, seq, to: "report", userId: userId, tx)
+        guard !m.isEditRecord else {
+            throw ParlorError(.notFound, "there is no message \(seq) to report", field: "seq")
         }
-        guard m.deletedAt == nil, !m.isDeletionRecord, !m.isEditRecord else { throw notFound }
         guard m.sender != userId else {
             throw ParlorError(.forbidden, "you cannot report your own message (delete it instead)", field: "seq")
         }

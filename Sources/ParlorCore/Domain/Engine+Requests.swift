@@ -199,13 +199,7 @@ extension Engine {
                 hasMore = !page.isEmpty && page[page.count - kept.count].seq > 1
                 kept.reverse()
             }
-            out.result(conn, id) { w in
-                w.key("messages")
-                w.beginArray()
-                for m in kept { w.raw(m) }
-                w.endArray()
-                w.field("hasMore", hasMore)
-            }
+            out.result(conn, id) { w in Self.writePage(kept, hasMore: hasMore, into: &w) }
             limiters.historyBytes.charge(userId, cost: Double(kept.reduce(0) { $0 + $1.count }), now: now())
 
         case .searchMessages(let cid, let query, let beforeSeq):
@@ -463,5 +457,16 @@ extension Engine {
             kept.append(w.bytes)
         }
         return kept
+    }
+
+    /// A page of messages as `history` and `messages.search` answer it; `nextBeforeSeq`
+    /// where a search stopped, when it has more.
+    static func writePage(_ kept: [[UInt8]], hasMore: Bool, nextBeforeSeq: Int? = nil, into w: inout JSONWriter) {
+        w.key("messages")
+        w.beginArray()
+        for m in kept { w.raw(m) }
+        w.endArray()
+        w.field("hasMore", hasMore)
+        if hasMore, let nextBeforeSeq { w.field("nextBeforeSeq", nextBeforeSeq) }
     }
 }

@@ -25,14 +25,7 @@ extension Engine {
             hasMore = true
             next = found[kept.count - 1].seq
         }
-        out.result(conn, id) { w in
-            w.key("messages")
-            w.beginArray()
-            for m in kept { w.raw(m) }
-            w.endArray()
-            w.field("hasMore", hasMore)
-            if hasMore, let next { w.field("nextBeforeSeq", next) }
-        }
+        out.result(conn, id) { w in Self.writePage(kept, hasMore: hasMore, nextBeforeSeq: next, into: &w) }
     }
 
     /// Where a scan stopped: the seqs that matched (newest first), the last seq it read
