@@ -20,6 +20,20 @@ export function shortWhen(ms, now = Date.now()) {
   return d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
 }
 
+/**
+ * When a message was sent, said fully where it stands alone (a search's results):
+ * "Today 14:05", "Yesterday 14:05", "3 Nov 14:05", "3 Nov 2024 14:05".
+ */
+export function dayAndTime(ms, now = Date.now()) {
+  const d = new Date(ms);
+  const n = new Date(now);
+  const yesterday = new Date(n.getFullYear(), n.getMonth(), n.getDate() - 1);
+  const day = d.toDateString() === n.toDateString() ? "Today"
+    : d.toDateString() === yesterday.toDateString() ? "Yesterday"
+    : d.toLocaleDateString(undefined, { day: "numeric", month: "short", year: d.getFullYear() === n.getFullYear() ? undefined : "numeric" });
+  return `${day} ${clockTime(ms)}`;
+}
+
 /** "1 member", "3 members": a count and its noun, singular for one. */
 export function counted(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;

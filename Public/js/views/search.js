@@ -6,7 +6,7 @@
 // elements around text nodes (state/search.js: highlightParts).
 
 import { h, icon, ICONS } from "./dom.js";
-import { clockTime } from "../state/format.js";
+import { dayAndTime } from "../state/format.js";
 import { highlightParts, matchedWords, countLine, checkQuery, QUERY_CHARS } from "../state/search.js";
 
 /** How long typing may pause before what is typed is searched for. */
@@ -166,7 +166,7 @@ export class SearchView {
       },
       h("span", { class: "search-result-head" },
         h("span", { class: "search-result-who" }, this.who(m)),
-        h("time", { datetime: when.toISOString() }, `${when.toLocaleDateString(undefined, { day: "numeric", month: "short", year: sameYear(when) ? undefined : "numeric" })} ${clockTime(m.createdAt)}`)),
+        h("time", { datetime: when.toISOString() }, dayAndTime(m.createdAt))),
       h("span", { class: "search-result-line", dir: "auto" }, line)));
   }
 }
@@ -176,7 +176,6 @@ function marked(text, query) {
   return highlightParts(text, query).map((p) => (p.mark ? h("mark", null, p.text) : p.text));
 }
 
-const sameYear = (d) => d.getFullYear() === new Date().getFullYear();
 
 function errorLine(code) {
   switch (code) {
