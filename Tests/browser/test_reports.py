@@ -111,6 +111,8 @@ def test_on_a_phone_in_dark_by_tap_and_the_count_after_a_reload(people):
     row(ben, RUDE).get_by_role("button", name=re.compile(r"^Report message: ")).tap()
     dialog = ben.locator("#report[open]")
     expect(dialog).to_be_visible()
+    # no on-screen keyboard over the question: Cancel has the focus, not the reason box
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
     shot(ben, "report-phone-dark-dialog")
     assert axe_findings(ben, "report-phone-dialog") == []
     dialog.get_by_role("button", name="Report").tap()

@@ -33,7 +33,7 @@ export class ReportDialog {
       h("label", { class: "field", for: "report-reason" }, "Why (optional)", this.reason),
       this.error,
       h("div", { class: "dialog-actions" },
-        h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Cancel"),
+        this.cancel = h("button", { class: "button", type: "button", onclick: () => this.dialog.close() }, "Cancel"),
         this.button));
     this.dialog = h("dialog", { id: "report", "aria-labelledby": "report-title", "aria-describedby": "report-quote report-text" }, form);
     form.addEventListener("submit", (e) => {
@@ -50,8 +50,12 @@ export class ReportDialog {
     this.reason.value = "";
     this.error.textContent = "";
     this.button.disabled = false;
+    // the reason box first where a keyboard is at hand; on a touch screen Cancel, so
+    // no on-screen keyboard comes up over the question and its Report button
+    const touch = !!globalThis.matchMedia?.("(pointer: coarse)").matches;
+    this.reason.autofocus = !touch;
+    this.cancel.autofocus = touch;
     this.dialog.showModal();
-    this.reason.focus();
   }
 
   async submit() {
