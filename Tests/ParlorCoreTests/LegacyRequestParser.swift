@@ -370,6 +370,10 @@ extension MessageContent {
                 w.field("image", image)
                 w.field("name", name)
                 if let r { w.field("replyTo", r) }
+            case .audio(let audio, let ms, let r):
+                w.field("audio", audio)
+                w.field("durationMs", ms)
+                if let r { w.field("replyTo", r) }
             case .reaction(let to, let emoji):
                 w.field("to", to)
                 w.field("emoji", emoji)

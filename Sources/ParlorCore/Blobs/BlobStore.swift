@@ -1,6 +1,7 @@
 import Foundation
 
-/// Uploaded images, one file per SHA-256 under `<data>/blobs/`, named `<hash>.<type>`.
+/// Uploaded images and voice recordings, one file per SHA-256 under `<data>/blobs/`,
+/// named `<hash>.<type>` (BlobType's extension).
 /// Content-addressed, so a file never changes once written and uploads deduplicate.
 public struct BlobStore: Sendable {
     public let directory: String
@@ -39,7 +40,7 @@ public struct BlobStore: Sendable {
     /// Checks an uploaded file, takes its metadata out (ImageMetadata) and moves it into
     /// the store under its hash, durably (fsync the file, rename, fsync the directory).
     /// The temporary file is gone after.
-    public func commit(temporary path: String) throws(Refusal) -> (hash: String, type: ImageType, size: Int) {
+    public func commit(temporary path: String) throws(Refusal) -> (hash: String, type: BlobType, size: Int) {
         defer { unlink(path) }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Refusal(status: 500, code: "internal", message: "the server could not read the upload")
@@ -48,22 +49,23 @@ public struct BlobStore: Sendable {
         guard bytes.count <= Limits.blobBytes else {
             throw Refusal(status: 413, code: "too_large", message: "images are limited to 5 MiB")
         }
-        guard let type = ImageType.detect(bytes) else {
-            throw Refusal(status: 415, code: "not_an_image", message: "only PNG, JPEG, GIF and WebP images are accepted")
-        }
-        guard let size = ImageSize.read(bytes, type: type) else {
-            throw Refusal(status: 415, code: "not_an_image", message: "the image's header is damaged")
-        }
-        guard size.width > 0, size.height > 0, size.width <= Limits.imageSide, size.height <= Limits.imageSide,
-              size.width * size.height <= Limits.imagePixels else {
-            throw Refusal(status: 413, code: "image_too_large",
-                          message: "images are limited to \(Limits.imageSide) pixels a side and \(Limits.imagePixels / 1_000_000) megapixels")
-        }
-        guard let clean = ImageMetadata.stripped(bytes, type: type) else {
-            throw Refusal(status: 415, code: "not_an_image", message: "the image's structure is damaged")
+        let type: BlobType
+        let clean: [UInt8]
+        switch BlobType.detect(bytes) {
+        case .image(let t)?:
+            (type, clean) = (.image(t), try Self.checkedImage(bytes, t))
+        case .audio(let t)?:
+            // stored as recorded: a browser's recorder writes no place, person or device
+            guard bytes.count <= Limits.audioBytes else {
+                throw Refusal(status: 413, code: "too_large", message: "voice messages are limited to 2 MiB")
+            }
+            (type, clean) = (.audio(t), bytes)
+        case nil:
+            throw Refusal(status: 415, code: "not_an_image",
+                          message: "only PNG, JPEG, GIF and WebP images and WebM or MP4 voice recordings are accepted")
         }
         let hash = Secrets.hex(Secrets.sha256(clean))
-        let final = "\(directory)/\(hash).\(type.rawValue)"
+        let final = "\(directory)/\(hash).\(type.fileExtension)"
         if access(final, F_OK) == 0 { return (hash, type, clean.count) }
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         let rewritten = clean == bytes || (fd >= 0 && ftruncate(fd, 0) == 0
@@ -78,12 +80,28 @@ public struct BlobStore: Sendable {
         return (hash, type, clean.count)
     }
 
+    /// An image within its bounds, without its metadata (ImageMetadata).
+    private static func checkedImage(_ bytes: [UInt8], _ type: ImageType) throws(Refusal) -> [UInt8] {
+        guard let size = ImageSize.read(bytes, type: type) else {
+            throw Refusal(status: 415, code: "not_an_image", message: "the image's header is damaged")
+        }
+        guard size.width > 0, size.height > 0, size.width <= Limits.imageSide, size.height <= Limits.imageSide,
+              size.width * size.height <= Limits.imagePixels else {
+            throw Refusal(status: 413, code: "image_too_large",
+                          message: "images are limited to \(Limits.imageSide) pixels a side and \(Limits.imagePixels / 1_000_000) megapixels")
+        }
+        guard let clean = ImageMetadata.stripped(bytes, type: type) else {
+            throw Refusal(status: 415, code: "not_an_image", message: "the image's structure is damaged")
+        }
+        return clean
+    }
+
     /// The stored files last changed before `before`, by hash.
     public func files(changedBefore before: Date) -> [(hash: String, path: String)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.compactMap { name in
             guard let dot = name.firstIndex(of: "."), case let hash = String(name[..<dot]), Validators.isBlobHash(hash),
-                  ImageType(rawValue: String(name[name.index(after: dot)...])) != nil else { return nil }
+                  BlobType(fileExtension: String(name[name.index(after: dot)...])) != nil else { return nil }
             let path = "\(directory)/\(name)"
             // every file, without a stat each, when no age is asked (one server owns the directory)
             if before == .distantFuture { return (hash, path) }
@@ -100,10 +118,10 @@ public struct BlobStore: Sendable {
     }
 
     /// The file and type of a stored blob, if there is one.
-    public func find(_ hash: String) -> (path: String, type: ImageType)? {
+    public func find(_ hash: String) -> (path: String, type: BlobType)? {
         guard Validators.isBlobHash(hash) else { return nil }
-        for t in ImageType.allCases {
-            let p = "\(directory)/\(hash).\(t.rawValue)"
+        for t in BlobType.allCases {
+            let p = "\(directory)/\(hash).\(t.fileExtension)"
             if access(p, R_OK) == 0 { return (p, t) }
         }
         return nil

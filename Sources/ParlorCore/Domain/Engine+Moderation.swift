@@ -94,7 +94,7 @@ extension Engine {
     /// Images whose files go once the batch commits (no longer served from then).
     func forgetImages(_ hashes: [String], _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         for h in hashes { try tx.forgetBlob(hash: h) }
-        cache.blobs.subtract(hashes)
+        for h in hashes { cache.blobs[h] = nil }
         let gone = Set(hashes)
         cache.imageShowers = cache.imageShowers.filter { !gone.contains($0.second) }
         out.unlinkedImages += hashes

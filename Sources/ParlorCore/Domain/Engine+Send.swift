@@ -117,16 +117,20 @@ extension Engine {
     /// A send whose insert met its own clientId after it wrote (see `store`).
     private struct ClientIdUsed: Error {}
 
-    /// Every image a message refers to must have been uploaded.
-    /// Each image must be stored, and the sender's to show (`mayShowImage`); the same
-    /// answer either way, so a hash tells an outsider nothing.
+    /// Every blob a message refers to must have been uploaded, as what its field holds
+    /// (a recording in `audio`, an image elsewhere), and be the sender's to show
+    /// (`mayShowImage`); the same answer either way, so a hash tells an outsider nothing.
     private func requireBlobs(_ content: MessageContent, _ userId: String, _ tx: any StoreTransaction) throws {
-        for (hash, field) in content.images where !cache.imageShowers.contains(IdPair(userId, hash)) {
-            let stored = cache.blobs.contains(hash) || blobs.find(hash) != nil
-            guard stored, try tx.mayShowImage(hash: hash, userId: userId) else {
-                throw ParlorError(.notFound, "no image was uploaded with this hash", field: field)
+        for (hash, field) in content.images {
+            let audio = field == MessageContent.audioField
+            let what = audio ? "no voice recording" : "no image"
+            let stored = cache.blobs[hash] ?? blobs.find(hash).map { $0.type.isAudio }
+            guard stored == audio else { throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field) }
+            cache.blobs[hash] = audio
+            if cache.imageShowers.contains(IdPair(userId, hash)) { continue }
+            guard try tx.mayShowImage(hash: hash, userId: userId) else {
+                throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field)
             }
-            cache.blobs.insert(hash)
             cache.imageShowers.insert(IdPair(userId, hash))
         }
     }

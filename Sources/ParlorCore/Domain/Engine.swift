@@ -391,8 +391,9 @@ struct EngineCache {
     var participants: [IdPair: String] = [:]
     /// (conversation, session) -> the session's head after the last committed update.
     var sessions: [IdPair: SessionHead] = [:]
-    /// Blob hashes known to be stored (a deletion drops its hash).
-    var blobs: Set<String> = []
+    /// Blob hashes known to be stored, and whether each is a voice recording (a
+    /// deletion drops its hash).
+    var blobs: [String: Bool] = [:]
     /// (user, hash): images the user was found to upload or be shown.
     var imageShowers: Set<IdPair> = []
 

@@ -29,6 +29,11 @@ enum ContentParser {
                 image: try m.blobHash("image"),
                 name: try shown(m, "name"),
                 replyTo: try m.optionalInt("replyTo", min: 1))
+        case "audio":
+            guard let ms = try m.optionalInt("durationMs", min: 1, max: Limits.audioMs) else {
+                throw .invalid("message.durationMs")
+            }
+            return .audio(audio: try m.blobHash("audio"), durationMs: ms, replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
             guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
@@ -36,7 +41,7 @@ enum ContentParser {
             }
             return .reaction(to: to, emoji: emoji)
         default:
-            throw .invalid("message.kind", "must be text, app, sticker, attachment or reaction")
+            throw .invalid("message.kind", "must be text, app, sticker, attachment, audio or reaction")
         }
     }
 
