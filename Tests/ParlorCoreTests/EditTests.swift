@@ -15,7 +15,7 @@ import Testing
 
     @Test func theFrameIsParsed() {
         let r = RequestParser.parse(Array(Self.frame(#""seq":4,"text":"fixed"}"#).utf8))
-        #expect(r.result == .success(.editMessage(conversationId: "c", seq: 4, text: "fixed")))
+        #expect(r.result == .success(.editMessage(conversationId: "c", seq: 4, text: "fixed", mentions: nil)))
         #expect(r.id == "e")
     }
 

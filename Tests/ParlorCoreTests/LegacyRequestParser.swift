@@ -339,7 +339,7 @@ extension MessageContent {
         JSONWriter.object { w in
             w.field("kind", kind)
             switch self {
-            case .text(let t, let r):
+            case .text(let t, let r, _):
                 w.field("text", t)
                 if let r { w.field("replyTo", r) }
             case .app(let a):

@@ -26,7 +26,7 @@ extension Engine {
                 try tx.countInviteUse(id: admission.inviteId)
                 if let cid = admission.conversationId {
                     _ = try tx.addMember(conversationId: cid, userId: user.id, at: now())
-                    joined = try tx.conversation(id: cid)
+                    joined = try tx.conversation(id: cid).map { try own($0, user.id, tx) }
                     let event = memberEvent(cid, Member(userId: user.id, name: name), change: "joined",
                                             count: joined?.memberCount)
                     out.actions.append(.broadcastInSmallRoom(conversationId: cid, event))

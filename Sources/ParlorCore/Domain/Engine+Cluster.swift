@@ -39,7 +39,7 @@ extension Engine {
             case .frame(_, let bytes):
                 switch RequestParser.parse(bytes).result {
                 case .success(.send(let cid, _, _)), .success(.deleteMessage(let cid, _)),
-                     .success(.editMessage(let cid, _, _)): ids.insert(cid)
+                     .success(.editMessage(let cid, _, _, _)): ids.insert(cid)
                 default: break
                 }
             case .replay(_, let cid, _, _):

@@ -10,7 +10,7 @@
 /// next is stored, and deleting the message scrubs the last. Earlier texts are then
 /// kept nowhere (the WAL is emptied as for a deletion).
 extension Engine {
-    func editMessage(_ cid: String, _ seq: Int, text: String, id: String?, conn: ConnectionID, userId: String,
+    func editMessage(_ cid: String, _ seq: Int, text: String, mentions given: [String]?, id: String?, conn: ConnectionID, userId: String,
                      _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         try limit(\.sends, userId, "messages")
         let m = try standingMessage(cid, seq, to: "edit", userId: userId, tx)
@@ -21,9 +21,10 @@ extension Engine {
         guard m.sender == userId else {
             throw ParlorError(.forbidden, "only its sender may edit a message")
         }
+        let oldMentions = Self.mentions(in: body)
         // The same words again: a retry of an edit already stored (or nothing to do).
         // Answered with the message as it is, before the limits, and nothing is stored.
-        if oldText == text {
+        if oldText == text, given == nil || given == oldMentions {
             let bytes = MessageJSON.bytes(m)
             out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
             return
@@ -41,10 +42,17 @@ extension Engine {
         var replyTo: Int?
         if case .number(let r)? = body["replyTo"] { replyTo = Int(r) }
         guard let last = try cache.lastSeq[cid] ?? tx.lastSeq(conversationId: cid) else { throw ParlorError.notMember }
+        let mentions: [String]
+        if let given {
+            try checkMentions(cid, text, given, field: "mentions", tx)
+            mentions = given
+        } else {
+            mentions = try stillNamed(cid, text, oldMentions, tx)
+        }
 
         count += 1
         var edited = m
-        edited.body = Self.editedBody(text, replyTo: replyTo, editedAt: at, editCount: count)
+        edited.body = Self.editedBody(text, replyTo: replyTo, mentions: mentions, editedAt: at, editCount: count)
         try tx.setBody(conversationId: cid, seq: seq, body: edited.body)
         if count > 1 { try scrubEditRecord(cid, seq, sender: userId, number: count - 1, tx) }
         let record = StoredMessage(
@@ -54,6 +62,7 @@ extension Engine {
                 w.field("kind", "edit")
                 w.field("edits", seq)
                 w.field("text", text)
+                if !mentions.isEmpty { w.key("mentions"); MessageJSON.strings(mentions, into: &w) }
                 w.field("editCount", count)
             })
         guard try tx.insert(record) else { throw ParlorError(.internalError, "the edit's record could not be stored") }
@@ -102,8 +111,8 @@ extension Engine {
 
     /// The body of an edited text: what `MessageContent.text` writes, then when and how
     /// many times it was edited.
-    static func editedBody(_ text: String, replyTo: Int?, editedAt: Int, editCount: Int) -> [UInt8] {
-        var body = MessageContent.text(text, replyTo: replyTo).bodyJSON
+    static func editedBody(_ text: String, replyTo: Int?, mentions: [String] = [], editedAt: Int, editCount: Int) -> [UInt8] {
+        var body = MessageContent.text(text, replyTo: replyTo, mentions: mentions).bodyJSON
         if body.last == UInt8(ascii: "}") { body.removeLast() }
         body.append(contentsOf: #","editedAt":\#(editedAt),"editCount":\#(editCount)}"#.utf8)
         return body

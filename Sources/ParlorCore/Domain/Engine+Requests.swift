@@ -46,7 +46,9 @@ extension Engine {
             try tx.createConversation(id: cid, title: title, by: userId, at: at)
             _ = try tx.addMember(conversationId: cid, userId: userId, at: at)
             let invite = try newInvite(cid, userId, maxUses: nil, expiresInSeconds: nil, tx)
-            guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
+            guard let c = try tx.conversation(id: cid).map({ try own($0, userId, tx) }) else {
+                throw ParlorError(.internalError, "lost a conversation")
+            }
             out.result(conn, id) { w in
                 w.key("conversation"); MessageJSON.write(c, into: &w)
                 w.field("invite", invite.code)
@@ -80,7 +82,9 @@ extension Engine {
             try limit(\.changes, userId, "changes")
             let (cid, inviteId) = try usableInvite(invite, member: userId, tx)
             let added = try tx.addMember(conversationId: cid, userId: userId, at: now())
-            guard let c = try tx.conversation(id: cid) else { throw ParlorError(.internalError, "lost a conversation") }
+            guard let c = try tx.conversation(id: cid).map({ try own($0, userId, tx) }) else {
+                throw ParlorError(.internalError, "lost a conversation")
+            }
             out.result(conn, id) { w in w.key("conversation"); MessageJSON.write(c, into: &w) }
             if added, let user = try tx.user(id: userId) {
                 try tx.countInviteUse(id: inviteId)
@@ -134,15 +138,15 @@ extension Engine {
             try deleteMessage(cid, seq, by: userId, tx, &out)
             out.result(conn, id) { _ in }
 
-        case .editMessage(let cid, let seq, let text):
-            try editMessage(cid, seq, text: text, id: id, conn: conn, userId: userId, tx, &out)
+        case .editMessage(let cid, let seq, let text, let mentions):
+            try editMessage(cid, seq, text: text, mentions: mentions, id: id, conn: conn, userId: userId, tx, &out)
 
         case .reportMessage(let cid, let seq, let reason):
             try reportMessage(cid, seq, reason: reason, id: id, conn: conn, userId: userId, tx, &out)
 
         case .subscribe(let cid, let afterSeq, let afterClientId):
             try requireMember(cid, userId, tx)
-            guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }
+            guard let c = try tx.conversation(id: cid).map({ try own($0, userId, tx) }) else { throw ParlorError.notMember }
             var resync = afterSeq > c.lastSeq || c.lastSeq - afterSeq > Limits.replayMessages
             // The client's message at afterSeq is not this server's: its history went on
             // from an earlier point (a restored backup) and others' new messages took the
@@ -286,6 +290,9 @@ extension Engine {
                     w.field("conversationId", cid)
                     w.field("seq", mark)
                 }))
+        case .setNotify(let cid, let level):
+            try setNotify(cid, level, id: id, conn: conn, userId: userId, tx, &out)
+
             }
 
         case .participants(let cid, let appId):

@@ -9,6 +9,8 @@ public enum Limits {
     public static let textBytes = 32 * 1024
     /// How many times a text message can be edited (`messages.edit`), as in Messages.
     public static let editsPerMessage = 5
+    /// Members one text may mention (`message.mentions`).
+    public static let mentionsPerMessage = 20
     public static let urlChars = 5_000
     public static let layoutFieldChars = 300
     public static let idChars = 64

@@ -3,7 +3,8 @@
 public enum MessageContent: Equatable, Sendable {
     /// `replyTo` (here, in a sticker and in an attachment): the seq of the message this
     /// one answers, shown as a quote above it (an inline reply).
-    case text(String, replyTo: Int? = nil)
+    /// `mentions`: the members it names as `@Name` (Engine+Mentions.swift).
+    case text(String, replyTo: Int? = nil, mentions: [String] = [])
     case app(AppContent)
     case sticker(Sticker)
     case attachment(image: String, name: String?, replyTo: Int? = nil)
@@ -153,10 +154,18 @@ extension MessageContent {
         // constant bytes: the same bytes, without a String per key.
         var out: [UInt8] = []
         switch self {
-        case .text(let t, let replyTo):
+        case .text(let t, let replyTo, let mentions):
             out.reserveCapacity(t.utf8.count + 26)
             out.append(#"{"kind":"text","text":"#)
             JSONWriter.appendString(t, to: &out)
+            if !mentions.isEmpty {
+                out.append(#","mentions":["#)
+                for (i, m) in mentions.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONWriter.appendString(m, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
             if let replyTo { out.appendReplyTo(replyTo) }
         case .app(let a):
             out.reserveCapacity(a.url.utf8.count + 160)

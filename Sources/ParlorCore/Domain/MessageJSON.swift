@@ -71,6 +71,7 @@ enum MessageJSON {
         w.field("createdBy", c.createdBy)
         if let read = c.lastReadSeq { w.field("lastReadSeq", read) }
         w.key("members")
+        if let notify = c.notify { w.field("notify", notify.rawValue) }
         w.beginArray()
         for m in c.members { write(m, into: &w) }
         w.endArray()

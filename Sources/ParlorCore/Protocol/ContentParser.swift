@@ -52,7 +52,8 @@ enum ContentParser {
                               field: "message.text")
         }
         try checkText(text)
-        return .text(text, replyTo: try m.optionalInt("replyTo", min: 1))
+        return .text(text, replyTo: try m.optionalInt("replyTo", min: 1),
+                     mentions: try MentionParser.parse(m, "mentions") ?? [])
     }
 
     /// What others are shown as a message: no control character but line breaks and

@@ -1,5 +1,6 @@
 /// `messages.edit`: the new text is checked as a text message's is (`ContentParser`),
-/// its errors naming the frame's own `text` field.
+/// its errors naming the frame's own `text` field; `mentions` absent (nil) keeps those
+/// of the message its new text still names.
 extension RequestParser {
     static func edit(_ f: Fields) throws(ParlorError) -> Request {
         guard let seq = try f.optionalInt("seq", min: 1) else { throw .invalid("seq") }
@@ -14,6 +15,6 @@ extension RequestParser {
             let why = error.message.hasPrefix("message.text ") ? String(error.message.dropFirst(13)) : error.message
             throw ParlorError(error.code, "text \(why)", field: "text")
         }
-        return .editMessage(conversationId: cid, seq: seq, text: text)
+        return .editMessage(conversationId: cid, seq: seq, text: text, mentions: try MentionParser.parse(f, "mentions"))
     }
 }

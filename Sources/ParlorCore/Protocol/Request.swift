@@ -32,7 +32,7 @@ public enum Request: Equatable, Sendable {
     case renameConversation(conversationId: String, title: String)
     case deleteMessage(conversationId: String, seq: Int)
     /// The sender replaces the text of their text message `seq`.
-    case editMessage(conversationId: String, seq: Int, text: String)
+    case editMessage(conversationId: String, seq: Int, text: String, mentions: [String]?)
     /// A member tells the server's admins about someone else's message (Engine+Reports.swift).
     case reportMessage(conversationId: String, seq: Int, reason: String?)
     case join(invite: String)
@@ -67,6 +67,8 @@ public enum Request: Equatable, Sendable {
     /// The frame type it came as, for metrics.
     public var typeName: String {
         switch self {
+    /// The user's notification level in the conversation, for all their devices.
+    case setNotify(conversationId: String, notify: NotifyLevel)
         case .register: "register"
         case .auth: "auth"
         case .linkDevice: "device.link"
@@ -115,6 +117,7 @@ public enum Request: Equatable, Sendable {
     public var isAuthentication: Bool {
         switch self {
         case .register, .auth, .linkDevice, .recover: true
+        case .setNotify: "conversations.setNotify"
         default: false
         }
     }

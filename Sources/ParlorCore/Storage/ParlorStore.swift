@@ -138,7 +138,7 @@ public protocol StoreTransaction {
     // Conversations and membership
     func createConversation(id: String, title: String, by userId: String, at: Int) throws
     func conversation(id: String) throws -> Conversation?
-    /// With the user's read mark in each (`lastReadSeq`).
+    /// With the user's read mark (`lastReadSeq`) and notification level in each.
     func conversations(of userId: String) throws -> [Conversation]
     func conversationIds(of userId: String) throws -> [String]
     /// Those of `userIds` who are members, with their names.
@@ -178,6 +178,11 @@ public protocol StoreTransaction {
     func lastSeqs(of conversationIds: [String]) throws -> [String: Int]
     /// Shared store: locks these conversations' rows, in id order, until the transaction
     /// ends, so that nodes whose batches touch the same conversations never take their
+    /// Sets the member's notification level; true when it changed (false: the same, or
+    /// not a member).
+    func setNotify(conversationId: String, userId: String, level: NotifyLevel) throws -> Bool
+    /// The member's notification level; nil when not a member.
+    func notifyLevel(conversationId: String, userId: String) throws -> NotifyLevel?
     /// locks in opposite orders (a deadlock). Nothing to do for a single writer.
     func lockConversations(_ ids: [String]) throws
     /// False, storing nothing, when the sender already used this clientId (a retry).

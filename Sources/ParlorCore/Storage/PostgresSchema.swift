@@ -180,6 +180,8 @@ enum PostgresSchema {
                 WHERE resolved_at IS NULL;
             CREATE INDEX reports_open_by_message ON reports(conversation_id, seq) WHERE resolved_at IS NULL;
             """),
+        // As SQLite's v18-notify.
+        (10, "ALTER TABLE members ADD COLUMN notify SMALLINT NOT NULL DEFAULT 0"),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

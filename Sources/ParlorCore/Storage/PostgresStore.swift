@@ -165,13 +165,14 @@ struct PostgresTransaction: StoreTransaction {
 
     func conversations(of userId: String) throws -> [Conversation] {
         try rows("""
-            SELECT c.id, c.title, c.created_at, c.last_seq, c.created_by, m.read_seq FROM conversations c
+            SELECT c.id, c.title, c.created_at, c.last_seq, c.created_by, m.read_seq, m.notify FROM conversations c
             JOIN members m ON m.conversation_id = c.id
             WHERE m.user_id = $1 ORDER BY c.active_at DESC, c.id
             """, [userId]).map { r in
                 var c = try conversation(r)
                 c.lastReadSeq = r[5]
                 return c
+                c.notify = NotifyLevel(code: r[6])
             }
     }
 

@@ -181,6 +181,11 @@ enum SQLiteSchema {
             // copy of the message's words, dropped when an admin resolves it.
             try db.execute(sql: Self.reports)
         }
+        m.registerMigration("v18-notify") { db in
+            // Each member's notification level (conversations.setNotify: 0 all, 1 mentions,
+            // 2 none), in the membership row so that it goes when they leave.
+            try db.execute(sql: "ALTER TABLE members ADD COLUMN notify INTEGER NOT NULL DEFAULT 0")
+        }
         return m
     }
 
