@@ -65,6 +65,7 @@ struct Serve: ParsableCommand {
     @Option(help: "Typing notices one user may send (default 60/60, in a burst of 30).") var limitTyping: String?
     @Option(help: "Searches one user may make in a conversation (default 2/1, in a burst of 10).") var limitSearches: String?
     @Option(help: "Reports of messages to the admins one user may make (default 20/3600, in a burst of 10).") var limitReports: String?
+    @Option(help: "Blocks and unblocks one user may make (default 30/3600, in a burst of 20).") var limitBlocks: String?
     @Option(help: "Image bytes one user may upload (default 209715200/86400: 200 MiB a day).") var limitUploadBytes: String?
     @Option(help: "MiB of images one user's uploads may keep stored, 0 for no limit (default 1024).") var limitStoredImageMb: Int?
     @Option(help: "Rate-limited requests in a row after which a connection is closed with 1008 (default 10).")

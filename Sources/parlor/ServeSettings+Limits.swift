@@ -33,6 +33,7 @@ extension ServeSettings {
         engine.typingPerUser = try keepingBurst(rate("limit-typing", engine.typingPerUser), engine.typingPerUser)
         engine.searchesPerUser = try keepingBurst(rate("limit-searches", engine.searchesPerUser), engine.searchesPerUser)
         engine.reportsPerUser = try keepingBurst(rate("limit-reports", engine.reportsPerUser), engine.reportsPerUser)
+        engine.blocksPerUser = try keepingBurst(rate("limit-blocks", engine.blocksPerUser), engine.blocksPerUser)
         engine.uploadBytesPerUser = try rate("limit-upload-bytes", engine.uploadBytesPerUser)
         engine.storedImageBytesPerUser = try count("limit-stored-image-mb", engine.storedImageBytesPerUser >> 20) << 20
         newConnectionsPerAddress = try rate("limit-new-connections", newConnectionsPerAddress)

@@ -68,6 +68,7 @@ struct ServeSettings {
         put("limit-typing", o.limitTyping)
         put("limit-searches", o.limitSearches)
         put("limit-reports", o.limitReports)
+        put("limit-blocks", o.limitBlocks)
         put("limit-upload-bytes", o.limitUploadBytes); put("limit-stored-image-mb", o.limitStoredImageMb)
         put("limit-refusals-before-close", o.limitRefusalsBeforeClose)
         put("image-grace-seconds", o.imageGraceSeconds)

@@ -25,6 +25,7 @@ extension Engine {
         }
         let conversations = try tx.conversationIds(of: userId)
         try tx.deleteAccount(userId: userId, name: Self.deletedAccountName, at: now())
+        try tx.deleteBlocks(by: userId)
         out.deletedText = true
         // the name goes first, so that the others' pages show the stand-in on what was sent
         let renamed = Member(userId: userId, name: Self.deletedAccountName)

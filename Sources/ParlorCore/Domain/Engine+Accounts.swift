@@ -69,6 +69,7 @@ extension Engine {
         let installed = try tx.installedApps(of: user.id)
         // an admin's page shows at once how many reports wait (then the `reports` events)
         let openReports = user.admin ? try tx.openReportCount(reporter: nil) : nil
+        let blocked = try tx.blocked(by: user.id)
         out.result(conn, id) { w in
             w.key("user"); MessageJSON.write(user, into: &w)
             w.field("token", token)
@@ -77,6 +78,7 @@ extension Engine {
             w.key("installedApps"); MessageJSON.strings(installed, into: &w)
             if let joined { w.key("conversation"); MessageJSON.write(joined, into: &w) }
             w.field("openReports", openReports)
+            w.key("blocked"); Self.write(blocked, into: &w)
         }
         out.actions.append(.authenticated(conn, userId: user.id))
     }

@@ -34,12 +34,14 @@ extension Engine {
     /// it only after a second, failing a request).
     func lockBatchConversations(_ batch: [EngineInput], _ tx: any StoreTransaction) throws {
         var ids: Set<String> = []
+        var makesDirect = false
         for input in batch {
             switch input {
             case .frame(_, let bytes):
                 switch RequestParser.parse(bytes).result {
                 case .success(.send(let cid, _, _)), .success(.deleteMessage(let cid, _)),
                      .success(.editMessage(let cid, _, _, _)): ids.insert(cid)
+                case .success(.openDirect): makesDirect = true
                 default: break
                 }
             case .replay(_, let cid, _, _):
@@ -48,8 +50,10 @@ extension Engine {
                 break
             }
         }
-        guard !ids.isEmpty else { return }
+        guard !ids.isEmpty || makesDirect else { return }
         do {
+            // the pairs' lock first, then the conversations': every node in the same order
+            if makesDirect { try tx.isolated { try tx.lockDirectPairs() } }
             try tx.isolated { try tx.lockConversations(ids.sorted()) }
         } catch let e as TransactionAborted {
             throw e

@@ -16,6 +16,7 @@ struct EngineLimiters {
     var historyBytes: RateLimiter
     var searches: RateLimiter
     var reports: RateLimiter
+    var blocks: RateLimiter
 
     init(_ s: EngineSettings) {
         registrations = RateLimiter(s.registrationsPerAddress)
@@ -32,22 +33,23 @@ struct EngineLimiters {
         historyBytes = RateLimiter(s.historyBytesPerUser)
         searches = RateLimiter(s.searchesPerUser)
         reports = RateLimiter(s.reportsPerUser)
+        blocks = RateLimiter(s.blocksPerUser)
     }
 
     mutating func commit() {
         registrations.commit(); signInFailures.commit(); sends.commit(); conversations.commit(); invites.commit()
         uploadBytes.commit(); playing.commit(); changes.commit(); appDataWrites.commit(); readMarks.commit(); typing.commit(); historyBytes.commit()
-        searches.commit(); reports.commit()
+        searches.commit(); reports.commit(); blocks.commit()
     }
 
     mutating func undo() {
         registrations.undo(); signInFailures.undo(); sends.undo(); conversations.undo(); invites.undo()
         uploadBytes.undo(); playing.undo(); changes.undo(); appDataWrites.undo(); readMarks.undo(); typing.undo(); historyBytes.undo()
-        searches.undo(); reports.undo()
+        searches.undo(); reports.undo(); blocks.undo()
     }
 
     mutating func prune(now: Int) {
-        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes, \.searches, \.reports] {
+        for kp in [\EngineLimiters.registrations, \.signInFailures, \.sends, \.conversations, \.invites, \.uploadBytes, \.playing, \.changes, \.appDataWrites, \.readMarks, \.typing, \.historyBytes, \.searches, \.reports, \.blocks] {
             self[keyPath: kp].prune(now: now)
         }
     }

@@ -58,6 +58,7 @@ extension Engine {
 
         case .createInvite(let cid, let maxUses, let seconds):
             try requireMember(cid, userId, tx)
+            try requireGroup(cid, "joined by invite", tx)
             try limit(\.invites, userId, "invites created")
             let cap = Limits.openInvitesPerConversation
             guard try tx.invites(conversationId: cid, createdBy: nil, at: now(), limit: cap).count < cap else {
@@ -75,6 +76,15 @@ extension Engine {
         case .revokeInvite(let inviteId):
             try revokeInvite(inviteId, userId: userId, tx)
             out.result(conn, id) { _ in }
+
+        case .openDirect(let other):
+            try openDirect(with: other, id: id, conn: conn, userId: userId, tx, &out)
+
+        case .block(let other):
+            try setBlocked(other, true, id: id, conn: conn, userId: userId, tx, &out)
+
+        case .unblock(let other):
+            try setBlocked(other, false, id: id, conn: conn, userId: userId, tx, &out)
 
         case .join(let invite):
             // Joins, leaves and unsubscribes each tell the room: unbounded, one member's
@@ -116,6 +126,7 @@ extension Engine {
 
         case .removeMember(let cid, let target):
             try requireModerator(cid, userId, tx)
+            try requireGroup(cid, "taken anyone out of", tx)
             guard try tx.isMember(conversationId: cid, userId: target) else {
                 throw ParlorError(.notFound, "this user is not a member of the conversation", field: "userId")
             }
@@ -124,6 +135,7 @@ extension Engine {
 
         case .renameConversation(let cid, let title):
             try requireModerator(cid, userId, tx)
+            try requireGroup(cid, "renamed", tx)
             try limit(\.changes, userId, "changes")
             try tx.renameConversation(id: cid, title: title)
             guard let c = try tx.conversation(id: cid) else { throw ParlorError.notMember }

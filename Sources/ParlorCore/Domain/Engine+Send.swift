@@ -9,6 +9,7 @@ extension Engine {
         if !lockTimedOut.isEmpty, lockTimedOut.contains(cid) { throw ParlorError.serverBusy(retryAfterMs: Self.lockedRetryMs) }
         try limit(\.sends, userId, "messages")
         try requireMember(cid, userId, tx)
+        try requireNotBlocked(cid, userId, tx)
         let body = content.bodyJSON
         // A retry of a message we already stored is answered with the original. Looking
         // the clientId up costs an index search on every send, and the insert meets a

@@ -396,9 +396,12 @@ struct EngineCache {
     var blobs: [String: Bool] = [:]
     /// (user, hash): images the user was found to upload or be shown.
     var imageShowers: Set<IdPair> = []
+    /// Conversation -> its direct pair ([] for a group): fixed once made.
+    var directPairs: [String: [String]] = [:]
 
     var entries: Int {
         members.count + lastSeq.count + participants.count + sessions.count + blobs.count + imageShowers.count
+            + directPairs.count
     }
 }
 

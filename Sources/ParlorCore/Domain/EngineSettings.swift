@@ -46,6 +46,9 @@ public struct EngineSettings: Sendable {
     /// Reports to the admins (`messages.report`): each stores a copy of a message and
     /// tells every admin; ten at once, then one every three minutes.
     public var reportsPerUser = Rate(20, per: 3600, burst: 10)
+    /// Blocks and unblocks (`users.block`/`.unblock`): each writes a row and sends the
+    /// whole list to every device of the blocker.
+    public var blocksPerUser = Rate(30, per: 3600, burst: 20)
     /// Bytes of images a user's uploads may keep stored (0: no limit).
     public var storedImageBytesPerUser = 1 << 30
     /// How long an uploaded image no message shows is kept (it may be about to be sent).

@@ -69,6 +69,7 @@ enum MessageJSON {
         w.field("lastSeq", c.lastSeq)
         w.field("memberCount", c.memberCount)
         w.field("createdBy", c.createdBy)
+        if let pair = c.directUserIds { w.field("direct", true); w.key("directUserIds"); strings(pair, into: &w) }
         if let read = c.lastReadSeq { w.field("lastReadSeq", read) }
         w.key("members")
         if let notify = c.notify { w.field("notify", notify.rawValue) }

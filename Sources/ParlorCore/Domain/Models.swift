@@ -37,6 +37,8 @@ public struct Conversation: Equatable, Sendable {
     /// The first members by join order, at most `Limits.listedMembers`; `memberCount` has them all.
     public var members: [Member]
     public var memberCount: Int
+    /// A direct conversation's two people (Engine+Direct.swift), whoever of them left; nil for a group.
+    public var directUserIds: [String]? = nil
     /// Who may rename it and remove members (with the server's admins); nil for
     /// conversations older than that rule whose first member is gone.
     public var createdBy: String?

@@ -28,6 +28,7 @@ public struct ParlorError: Error, Equatable, Sendable {
         case tooManySessions = "too_many_sessions"
         case tooManyInvites = "too_many_invites"
         case tooManyReports = "too_many_reports"
+        case tooManyBlocks = "too_many_blocks"
         case internalError = "internal"
     }
 

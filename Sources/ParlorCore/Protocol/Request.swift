@@ -35,6 +35,10 @@ public enum Request: Equatable, Sendable {
     case editMessage(conversationId: String, seq: Int, text: String, mentions: [String]?)
     /// A member tells the server's admins about someone else's message (Engine+Reports.swift).
     case reportMessage(conversationId: String, seq: Int, reason: String?)
+    /// The one direct conversation with `userId`, made if need be (Engine+Direct.swift).
+    case openDirect(userId: String)
+    case block(userId: String)
+    case unblock(userId: String)
     case join(invite: String)
     /// What an invite leads to (title, member count), so the client can ask before joining.
     case peekInvite(invite: String)
@@ -93,6 +97,9 @@ public enum Request: Equatable, Sendable {
         case .deleteMessage: "messages.delete"
         case .editMessage: "messages.edit"
         case .reportMessage: "messages.report"
+        case .openDirect: "conversations.direct"
+        case .block: "users.block"
+        case .unblock: "users.unblock"
         case .join: "conversations.join"
         case .peekInvite: "invites.peek"
         case .subscribe: "subscribe"

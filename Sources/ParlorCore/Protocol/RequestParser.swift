@@ -102,6 +102,9 @@ public enum RequestParser {
             return .deleteMessage(conversationId: try f.id("conversationId"), seq: seq)
         case "messages.edit": return try edit(f)
         case "messages.report": return try report(f)
+        case "conversations.direct": return .openDirect(userId: try f.id("userId"))
+        case "users.block": return .block(userId: try f.id("userId"))
+        case "users.unblock": return .unblock(userId: try f.id("userId"))
         case "conversations.join": return .join(invite: try f.identifier("invite", max: 128))
         case "invites.peek": return .peekInvite(invite: try f.identifier("invite", max: 128))
         case "subscribe":

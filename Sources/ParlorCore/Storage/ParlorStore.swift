@@ -37,6 +37,7 @@ extension ParlorStore {
 
 extension StoreTransaction {
     public func lockConversations(_ ids: [String]) throws {}
+    public func lockDirectPairs() throws {}
 
     public func lastSeqs(of conversationIds: [String]) throws -> [String: Int] {
         var seqs: [String: Int] = [:]
@@ -119,6 +120,30 @@ public protocol StoreTransaction {
     func resolveReports(conversationId: String, seq: Int, by: String?, at: Int) throws -> Int
     /// Deletes reports resolved before `before`; returns how many.
     func pruneResolvedReports(before: Int) throws -> Int
+
+    // Direct conversations and blocks (Engine+Direct.swift)
+    /// The direct conversation of the two, in either order, if one was made.
+    func directConversationId(_ a: String, _ b: String) throws -> String?
+    /// Records `conversationId` as the two's direct conversation unless they have one
+    /// (a uniqueness of the database: two askers at once, on two nodes, get one); false if they had.
+    func claimDirect(_ a: String, _ b: String, conversationId: String) throws -> Bool
+    /// The two people of a direct conversation; nil for a group.
+    func directPair(conversationId: String) throws -> [String]?
+    /// Whether the two are both members of some conversation now.
+    func shareAConversation(_ a: String, _ b: String) throws -> Bool
+    func isBlocked(blocker: String, blocked: String) throws -> Bool
+    /// False if already blocked.
+    func block(blocker: String, blocked: String, at: Int) throws -> Bool
+    /// False if not blocked.
+    func unblock(blocker: String, blocked: String) throws -> Bool
+    func blockCount(blocker: String) throws -> Int
+    /// Whom `blocker` blocked, with their names, oldest block first.
+    func blocked(by blocker: String) throws -> [Member]
+    /// A deleted account keeps no blocks.
+    func deleteBlocks(by blocker: String) throws
+    /// Shared store: one batch at a time, cluster-wide, makes direct conversations, until
+    /// the transaction ends (two batches claiming two pairs in opposite orders deadlocked).
+    func lockDirectPairs() throws
 
     // Devices and links
     func createDevice(_ device: Device, tokenHash: [UInt8]) throws

@@ -182,6 +182,21 @@ enum PostgresSchema {
             """),
         // As SQLite's v18-notify.
         (10, "ALTER TABLE members ADD COLUMN notify SMALLINT NOT NULL DEFAULT 0"),
+        // As SQLite's v19-direct (10 is v18's).
+        (11, """
+            CREATE TABLE direct_pairs (
+                user_a TEXT COLLATE "C" NOT NULL,
+                user_b TEXT COLLATE "C" NOT NULL,
+                conversation_id TEXT COLLATE "C" NOT NULL UNIQUE,
+                PRIMARY KEY (user_a, user_b)
+            );
+            CREATE TABLE blocks (
+                blocker_id TEXT COLLATE "C" NOT NULL,
+                blocked_id TEXT COLLATE "C" NOT NULL,
+                created_at BIGINT NOT NULL,
+                PRIMARY KEY (blocker_id, blocked_id)
+            );
+            """),
     ]
 
     /// Brings the database to the newest version this build knows, once per cluster:

@@ -186,6 +186,10 @@ enum SQLiteSchema {
             // 2 none), in the membership row so that it goes when they leave.
             try db.execute(sql: "ALTER TABLE members ADD COLUMN notify INTEGER NOT NULL DEFAULT 0")
         }
+        m.registerMigration("v19-direct") { db in
+            // Direct conversations (one per pair of people) and blocks (SQLiteSchema+Direct).
+            try db.execute(sql: Self.direct)
+        }
         return m
     }
 

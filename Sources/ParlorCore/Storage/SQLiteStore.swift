@@ -221,7 +221,8 @@ struct SQLiteTransaction: StoreTransaction {
     private func conversation(_ r: Row) throws -> Conversation {
         let id: String = r[0]
         return Conversation(id: id, title: r[1], createdAt: r[2], lastSeq: r[3],
-                            members: try listedMembers(id), memberCount: try memberCount(id), createdBy: r[4])
+                            members: try listedMembers(id), memberCount: try memberCount(id),
+                            directUserIds: try directPair(conversationId: id), createdBy: r[4])
     }
 
     /// A conversation's last seq and last activity are read from its messages (one

@@ -1,0 +1,55 @@
+import GRDB
+
+/// Direct conversations and blocks (Engine+Direct.swift).
+extension SQLiteTransaction {
+    func directConversationId(_ a: String, _ b: String) throws -> String? {
+        let (x, y) = a < b ? (a, b) : (b, a)
+        return try row("SELECT conversation_id FROM direct_pairs WHERE user_a = ? AND user_b = ?", [x, y]).map { $0[0] }
+    }
+
+    func claimDirect(_ a: String, _ b: String, conversationId: String) throws -> Bool {
+        let (x, y) = a < b ? (a, b) : (b, a)
+        try exec("INSERT OR IGNORE INTO direct_pairs (user_a, user_b, conversation_id) VALUES (?, ?, ?)", [x, y, conversationId])
+        return db.changesCount > 0
+    }
+
+    func directPair(conversationId: String) throws -> [String]? {
+        try row("SELECT user_a, user_b FROM direct_pairs WHERE conversation_id = ?", [conversationId]).map { [$0[0], $0[1]] }
+    }
+
+    func shareAConversation(_ a: String, _ b: String) throws -> Bool {
+        try row("""
+            SELECT 1 FROM members x JOIN members y ON y.conversation_id = x.conversation_id AND y.user_id = ?
+            WHERE x.user_id = ? LIMIT 1
+            """, [b, a]) != nil
+    }
+
+    func isBlocked(blocker: String, blocked: String) throws -> Bool {
+        try row("SELECT 1 FROM blocks WHERE blocker_id = ? AND blocked_id = ?", [blocker, blocked]) != nil
+    }
+
+    func block(blocker: String, blocked: String, at: Int) throws -> Bool {
+        try exec("INSERT OR IGNORE INTO blocks (blocker_id, blocked_id, created_at) VALUES (?, ?, ?)", [blocker, blocked, at])
+        return db.changesCount > 0
+    }
+
+    func unblock(blocker: String, blocked: String) throws -> Bool {
+        try exec("DELETE FROM blocks WHERE blocker_id = ? AND blocked_id = ?", [blocker, blocked])
+        return db.changesCount > 0
+    }
+
+    func blockCount(blocker: String) throws -> Int {
+        try row("SELECT count(*) FROM blocks WHERE blocker_id = ?", [blocker]).map { $0[0] } ?? 0
+    }
+
+    func blocked(by blocker: String) throws -> [Member] {
+        try rows("""
+            SELECT u.id, u.name FROM blocks b JOIN users u ON u.id = b.blocked_id
+            WHERE b.blocker_id = ? ORDER BY b.created_at, u.id
+            """, [blocker]).map { Member(userId: $0[0], name: $0[1]) }
+    }
+
+    func deleteBlocks(by blocker: String) throws {
+        try exec("DELETE FROM blocks WHERE blocker_id = ?", [blocker])
+    }
+}
