@@ -38,7 +38,9 @@ import { replyQuote, messageWords } from "./views/bubble.js";
 import { say } from "./views/spoken.js";
 import { SearchView } from "./views/search.js";
 import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
-import { Notices, noticeState, chooseNotices, mutedConversations, setMuted } from "./views/notices.js";
+import { Notices, noticeState, chooseNotices } from "./views/notices.js";
+import { MentionPicker } from "./views/mentionPicker.js";
+import { wantsNotice, unreadMention } from "./state/mentions.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -118,6 +120,7 @@ const chat = new ChatView($("chat"), {
   onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
   onEditing: (seq) => editing.editing(chat.transcriptEl, seq),
   onCancelReply: () => {
+  onVoice: (blob, durationMs) => sendVoice(store.state.currentId, blob, durationMs),
     outgoing.setReply(store.state.currentId, null);
     chat.composer.input.focus();
   },
@@ -148,6 +151,10 @@ pane.addEventListener("layout", () => {
   if (chat.transcript.atBottom) chat.transcript.scrollToBottom();
 });
 pane.addEventListener("closed", () => chat.composer.input.focus());
+new MentionPicker(chat.composer.input, {
+  members: () => store.conversation(store.state.currentId)?.members ?? [],
+  selfId: () => store.state.user?.id,
+});
 // Once the move shows in the message box and the composer can take the focus (an
 // expanded pane keeps it inert until the app goes compact), if the focus is still in
 // the app; given up after a while (an app that stays expanded keeps it).
@@ -292,10 +299,9 @@ const members = new MembersDialog({
     announce(`You left ${c.title}.`);
     return true;
   },
-  muted: (conversationId) => mutedConversations(store.state.user?.id).has(conversationId),
-  setMuted: (conversationId, muted) => {
-    setMuted(store.state.user?.id, conversationId, muted);
-    if (muted) notices.close(conversationId);
+  setNotify: async (conversationId, notify) => {
+    await sync.notifyLevels.set(conversationId, notify);
+    if (notify !== "all") notices.close(conversationId);
   },
 });
 
@@ -316,6 +322,12 @@ const reportsSection = new ReportsSection({
   isMember: (conversationId) => {
     const c = store.conversation(conversationId);
     return !!c && !c.left;
+// ---- direct conversations and blocks (sync/direct.js) ----------------------------------
+
+const people = new People(client, store, sync);
+const blockedList = new BlockedList({ unblock: (userId, name) => members.api.unblock(userId, name) });
+account.dialog.querySelector(".dialog-actions").before(blockedList.el);
+
   },
   open: (conversationId, seq) => {
     admin.dialog.close();
@@ -398,8 +410,8 @@ function attend() {
   // the message told of was edited: told again, quietly, in its new words (state/edits.js)
   for (const [id, seq] of notices.told) if (newest.get(id)?.seq === seq && (newest.get(id).editCount ?? 0) !== (toldEdits.get(id) ?? 0)) stale.push(id);
   if ((!due.length && !stale.length) || noticeState(selfId) !== "on") return;
-  const muted = mutedConversations(selfId);
-  for (const id of [...due, ...stale].filter((c) => !muted.has(c))) {
+  // the member's level there, on every device of theirs (sync/notifyLevels.js)
+  for (const id of [...due, ...stale].filter((c) => wantsNotice(store.conversation(c)?.notify, newest.get(c), selfId))) {
     const c = store.conversation(id);
     const m = newest.get(id);
     const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId) + heldNew(store.transcript(id));
@@ -428,6 +440,20 @@ async function signedOut(reason) {
   store.saveRecoveryKey(null);
   // a token refused at sign-in: whose it was is not known, and it was this browser's only account
   store.forgetUser(store.state.user?.id ?? null);
+/**
+ * A recorded voice message: into the outbox at once, its recording uploaded just before
+ * it is sent (sync/outbox.js), so one recorded offline waits as a drawing does. It
+ * carries the reply being written, as a picture sent alone would.
+ */
+function sendVoice(id, blob, durationMs) {
+  if (!id || store.conversation(id)?.left) return;
+  const replyTo = outgoing.replying(id)?.seq;
+  outgoing.setReply(id, null);
+  sync.send(id, { kind: "audio", durationMs, ...(replyTo ? { replyTo } : {}) }, { image: blob })
+    .catch((error) => failed({ conversationId: id, item: null, error }));
+  chat.transcript.toNewest();
+}
+
   await sync.images.prune(new Set()).catch(() => {});
   const mine = signingOut;
   signingOut = false;
@@ -495,6 +521,7 @@ function bubbleContext(conversationId) {
   const s = store.state;
   return {
     selfId: s.user?.id,
+    selfName: s.user?.name,
     nameOf: (userId) => store.memberName(conversationId, userId),
     // the map is asked for when the state needs it (sync/participants.js), not here
     names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => store.memberName(conversationId, userId)),
@@ -705,7 +732,8 @@ function render() {
     status.render(s.status, everOnline, s.restarting);
   }
   if (["conversations", "previews", "user", "presence", "current", "apps", "typing"].some((p) => parts.has(p))) {
-    sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId));
+    sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId),
+      (conversationId) => unreadMention(store.transcript(conversationId).messages, s.lastRead[conversationId] || 0, s.user?.id));
   }
   if (parts.has("reports") || parts.has("user")) {
     showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);
@@ -823,7 +851,7 @@ sync.addEventListener("ready", () => {
 });
 
 /** What someone can say in a conversation (not a deletion, a reaction, a member's coming or going). */
-const NEWS_KINDS = new Set(["text", "attachment", "sticker", "app"]);
+const NEWS_KINDS = new Set(["text", "attachment", "audio", "sticker", "app"]);
 sync.addEventListener("message", (e) => {
   const { conversationId, message: m } = e.detail;
   pane.deliver(conversationId, m);
@@ -1037,6 +1065,7 @@ function openConversation(id) {
 
 // ---- start ------------------------------------------------------------------------------
 
+  chat.composer.voice.dispatch("cancel"); // a recording is for the conversation it began in
 catalog.load();
 const token = store.token;
 const opened = parseRoute(location.hash, location.search);

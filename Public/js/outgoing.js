@@ -6,6 +6,7 @@
 
 import { stage, unstage, sendPlan } from "./state/composer.js";
 import { withReply } from "./state/replies.js";
+import { withMentions } from "./state/mentions.js";
 import { newClientId } from "./net/frames.js";
 
 const waiterKey = (key) => `staged:${key}`;
@@ -120,7 +121,8 @@ export class Outgoing extends EventTarget {
   send(conversationId, text) {
     const items = this.staged(conversationId);
     // the reply goes with the text, or with a picture or sticker sent without one
-    const plan = withReply(sendPlan(items, text), this.replying(conversationId)?.seq);
+    const plan = withMentions(withReply(sendPlan(items, text), this.replying(conversationId)?.seq),
+      this.store.conversation(conversationId)?.members ?? []);
     if (plan.length === 0) return false;
     this.setStaged(conversationId, []);
     this.setReply(conversationId, null);

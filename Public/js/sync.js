@@ -6,7 +6,7 @@
 // follow the person between her devices). This class wires them to the
 // client's events, folds live events into the store, and is what the page calls.
 
-import { applyMessage, applyEdit, trimmed, heldBack, heldAfter, resync } from "./state/transcript.js";
+import { applyMessage, applyEdit, trimmed, heldBack, heldAfter, resync, messageBySeq } from "./state/transcript.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, renameEverywhere, rememberFormer } from "./state/conversations.js";
 import { ProtocolError } from "./net/client.js";
 import { Resume } from "./sync/resume.js";
@@ -18,6 +18,8 @@ import { upload, uploadWhenReachable } from "./sync/uploads.js";
 import { PendingImages } from "./sync/pendingImages.js";
 import { PlayingMarks } from "./sync/playing.js";
 import { ReadMarks } from "./sync/readMarks.js";
+import { mentionsIn } from "./state/mentions.js";
+import { NotifyLevels } from "./sync/notifyLevels.js";
 import { TypingNotices } from "./sync/typing.js";
 
 const TRANSIENT = new Set(["offline", "timeout", "internal"]);
@@ -64,6 +66,7 @@ export class Sync extends EventTarget {
     this.participantMaps = new Participants(client, store);
     this.playing = new PlayingMarks(client, store);
     this.readMarks = new ReadMarks(client, store);
+    this.notifyLevels = new NotifyLevels(client, store);
     this.typing = new TypingNotices(client, store, this);
     // in a big room a typer's name may not be known yet (members are listed up to 200)
     client.addEventListener("typing", (e) => this.names.learn(e.detail.conversationId, e.detail.userId));
@@ -89,6 +92,7 @@ export class Sync extends EventTarget {
     client.addEventListener("apps", (e) => this.store.update(["apps"], () => ({ installedApps: e.detail.installedApps })));
     client.addEventListener("recovery", (e) => this.onRecovery(e.detail));
     client.addEventListener("read", (e) => this.readMarks.heard(e.detail.conversationId, e.detail.seq));
+    client.addEventListener("notify", (e) => this.notifyLevels.heard(e.detail.conversationId, e.detail.notify));
     client.addEventListener("user", (e) => this.onUser(e.detail));
   }
 
@@ -110,6 +114,7 @@ export class Sync extends EventTarget {
     try {
       const { subscribed, conversations } = await this.resume.catchUp();
       this.readMarks.listed(conversations);
+      this.notifyLevels.migrate(this.store.state.user.id).catch(() => {});
       this.dispatchEvent(new CustomEvent("ready", { detail: { first } }));
       await subscribed;
     } catch (error) {
@@ -337,8 +342,12 @@ export class Sync extends EventTarget {
    * ("offline"), and the person keeps what they typed.
    */
   async editMessage(conversationId, seq, text) {
-    const { message: m } = await this.client.request("messages.edit", { conversationId, seq, text });
-    const record = { seq: 0, edits: m.seq, createdAt: m.editedAt ?? Date.now(), text: m.text, editCount: m.editCount };
+    // the new text's mentions replace the old ones ([]: it names nobody now)
+    const ask = { conversationId, seq, text };
+    const mentions = mentionsIn(text, this.store.conversation(conversationId)?.members ?? []);
+    if (mentions.length || messageBySeq(this.store.transcript(conversationId), seq)?.mentions?.length) ask.mentions = mentions;
+    const { message: m } = await this.client.request("messages.edit", ask);
+    const record = { seq: 0, edits: m.seq, createdAt: m.editedAt ?? Date.now(), text: m.text, mentions: m.mentions, editCount: m.editCount };
     this.store.setTranscript(conversationId, applyEdit(this.store.transcript(conversationId), record), ["conversations"]);
     return m;
   }

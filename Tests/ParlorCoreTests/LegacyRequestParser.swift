@@ -268,6 +268,11 @@ enum LegacyContentParser {
                 image: try m.blobHash("image"),
                 name: try m.shownLine("name"),
                 replyTo: try m.optionalInt("replyTo", min: 1))
+        case "audio":
+            guard let ms = try m.optionalInt("durationMs", min: 1, max: Limits.audioMs) else {
+                throw .invalid("message.durationMs")
+            }
+            return .audio(audio: try m.blobHash("audio"), durationMs: ms, replyTo: try m.optionalInt("replyTo", min: 1))
         case "reaction":
             guard let to = try m.optionalInt("to", min: 1) else { throw .invalid("message.to") }
             guard let sent = try? m.optionalString("emoji", max: 8), let emoji = Reaction.normalised(sent) else {
@@ -275,7 +280,7 @@ enum LegacyContentParser {
             }
             return .reaction(to: to, emoji: emoji)
         default:
-            throw .invalid("message.kind", "must be text, app, sticker, attachment or reaction")
+            throw .invalid("message.kind", "must be text, app, sticker, attachment, audio or reaction")
         }
     }
 

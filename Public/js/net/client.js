@@ -19,6 +19,7 @@
 //   "appdata" | "apps" | "recovery"   detail: the event frame (this user's app storage,
 //              installed apps or recovery key changed, on this connection or another)
 //   "read"     detail: the event frame (this user read a conversation on another connection)
+//   "notify"   detail: the event frame (this user set a conversation's notifications on another connection)
 //   "user"     detail: the event frame (this user renamed themselves on another connection)
 //   "invalidframe" detail {reason}     a frame that broke the contract (dropped)
 

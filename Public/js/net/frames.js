@@ -7,10 +7,14 @@ import { TAPBACKS } from "../state/reactions.js";
 import { canCarryReply } from "../state/replies.js";
 
 export const SUBPROTOCOL = "parlor.v1";
+/** A member's notification level in a conversation (conversations.setNotify). */
+const NOTIFY = ["all", "mentions", "none"];
 
 // "deleted": a tombstone where a message stood; "deletion": the record that says so;
 // "reaction": a tapback on message `to` (state/reactions.js)
-const KINDS = new Set(["text", "app", "sticker", "attachment", "reaction", "deleted", "deletion", "edit"]);
+const KINDS = new Set(["text", "app", "sticker", "attachment", "audio", "reaction", "deleted", "deletion", "edit"]);
+/** A voice message's length: 1 ms to 2 minutes (the server's bounds). */
+const isVoiceLength = (ms) => Number.isSafeInteger(ms) && ms >= 1 && ms <= 120_000;
 const LAYOUT_TEXT = ["imageTitle", "imageSubtitle", "caption", "subcaption", "trailingCaption", "trailingSubcaption"];
 const HASH = /^[0-9a-f]{64}$/;
 const TAPBACK_EMOJI = new Set(TAPBACKS.map((t) => t.emoji));
@@ -48,6 +52,8 @@ export function messageProblem(m) {
   if (m.summary !== undefined && !isString(m.summary)) return "message.summary";
   // an inline reply's original (text, sticker, attachment; state/replies.js)
   if (m.replyTo !== undefined && !isSeq(m.replyTo)) return "message.replyTo";
+  // whom a text (or an edit's new text) names (state/mentions.js)
+  if (m.mentions !== undefined && !(Array.isArray(m.mentions) && m.mentions.length <= 20 && m.mentions.every(isId))) return "message.mentions";
   switch (m.kind) {
     case "text":
       if (!isString(m.text)) return "message.text";
@@ -84,6 +90,10 @@ export function messageProblem(m) {
       if (!optString(m.name, 300)) return "message.name";
       break;
     case "reaction":
+    case "audio":
+      if (!isString(m.audio) || !HASH.test(m.audio)) return "message.audio";
+      if (!isVoiceLength(m.durationMs)) return "message.durationMs";
+      break;
       if (!isSeq(m.to)) return "message.to";
       if (!isString(m.emoji)) return "message.emoji";
       break;
@@ -111,6 +121,7 @@ export function conversationProblem(c) {
   if (!Array.isArray(c.members)) return "conversation.members";
   if (c.memberCount !== undefined && (!Number.isSafeInteger(c.memberCount) || c.memberCount < c.members.length)) return "conversation.memberCount";
   for (const m of c.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "conversation.members";
+  if (c.notify !== undefined && !NOTIFY.includes(c.notify)) return "conversation.notify";
   return null;
 }
 
@@ -158,6 +169,9 @@ function eventProblem(f) {
     case "typing":
       if (!isId(f.conversationId)) return "conversationId";
       return isId(f.userId) && typeof f.typing === "boolean" ? null : "typing";
+    case "notify":
+      if (!isId(f.conversationId)) return "conversationId";
+      return NOTIFY.includes(f.notify) ? null : "notify";
     case "read":
       if (!isId(f.conversationId)) return "conversationId";
       return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";
@@ -359,5 +373,9 @@ export function outboundProblem(msg) {
       return msg.emoji === "" || TAPBACK_EMOJI.has(msg.emoji) ? null : "emoji";
     default:
       return "kind";
+    case "audio":
+      // no `audio` yet while its recording waits to be uploaded (sync/outbox.js)
+      if (msg.audio !== undefined && !(isString(msg.audio) && HASH.test(msg.audio))) return "audio";
+      return isVoiceLength(msg.durationMs) ? null : "durationMs";
   }
 }

@@ -37,7 +37,12 @@ export function edited(m, record) {
   const count = record.editCount ?? (m.editCount ?? 0) + 1;
   if (count <= (m.editCount ?? 0)) return m;
   const next = { ...m, editedAt: record.createdAt, editCount: count };
-  if (typeof record.text === "string") next.text = record.text;
+  if (typeof record.text === "string") {
+    next.text = record.text;
+    // whom the new words name (state/mentions.js): the record says, with its text
+    if (Array.isArray(record.mentions) && record.mentions.length) next.mentions = record.mentions;
+    else delete next.mentions;
+  }
   return next;
 }
 

@@ -1,6 +1,7 @@
 // Times and short labels for the transcript and the conversation list.
 
 import { shorten } from "../../sdk/text.js";
+import { voiceLine } from "./voice.js";
 
 const pad = (n) => String(n).padStart(2, "0");
 
@@ -81,6 +82,8 @@ export function previewOf(message, appName = (id) => id) {
       return message.description ? `Sticker: ${message.description}` : "Sticker";
     case "attachment":
       return message.name ? `Image: ${message.name}` : "Image";
+    case "audio":
+      return voiceLine(message.durationMs);
     case "deleted":
       return "Message deleted";
     default:

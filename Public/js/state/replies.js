@@ -9,7 +9,7 @@ export const QUOTE_CHARS = 80;
 
 /** Whether a message being sent may carry `replyTo`: not an app's, not a sticker stuck on a bubble. */
 export function canCarryReply(m) {
-  return m.kind === "text" || m.kind === "attachment" || (m.kind === "sticker" && !m.stuckTo);
+  return m.kind === "text" || m.kind === "attachment" || m.kind === "audio" || (m.kind === "sticker" && !m.stuckTo);
 }
 
 /**

@@ -1,6 +1,8 @@
 // Reports as the admin page shows them (no DOM): one item per reported message, and
 // what the reported message said, in words.
 
+import { voiceLine } from "./voice.js";
+
 /**
  * Open reports (newest first) gathered by message: the newest report of each message
  * stands for it, with everyone who reported it.
@@ -40,6 +42,8 @@ export function reportWords(m, appName = (appId) => appId) {
       return m.description ? `A sticker: ${m.description}` : "A sticker";
     case "attachment":
       return m.name ? `A picture: ${m.name}` : "A picture";
+    case "audio":
+      return `A ${voiceLine(m.durationMs).toLowerCase()}`;
     case "reaction":
       return `A reaction ${m.emoji ?? ""}`.trim();
     default:

@@ -6,13 +6,17 @@ import { appIcon } from "./appIcon.js";
 import { clockTime, attributed } from "../state/format.js";
 import { linkParts, withoutOverrides } from "../state/links.js";
 import { shorten } from "../../sdk/text.js";
+import { mentionsMe, mentionParts } from "../state/mentions.js";
 import { reactionChips, reactButton } from "./reactions.js";
 import { tapbackName } from "../state/reactions.js";
 import { quoteOf, quoteLabel } from "../state/replies.js";
+import { voiceLine } from "../state/voice.js";
+import { voiceBubble } from "./voice.js";
 
 /**
  * @typedef {object} BubbleContext
  * @property {string} selfId
+ * @property {string} [selfName]  this user's name, marked where a text mentions them
  * @property {(userId: string) => string} nameOf
  * @property {(text: string, appId: string) => string} names   puts names on $<participant id>
  * @property {(appId: string) => {name: string, icon: string} | undefined} app
@@ -100,11 +104,22 @@ function textWithLinks(text) {
     : p.text));
 }
 
+/**
+ * One's own name where a text mentions one ("@Ana"), marked (a text node in a <mark>),
+ * with "mentions you" said before it to a screen reader.
+ */
+function withMentionMarked(parts, m, ctx) {
+  if (!mentionsMe(m, ctx.selfId) || !ctx.selfName) return parts;
+  const marked = parts.flatMap((p) => (typeof p !== "string" ? [p]
+    : mentionParts(p, ctx.selfName).map((q) => (typeof q === "string" ? q : h("mark", { class: "mention" }, q.mention)))));
+  return [h("span", { class: "visually-hidden" }, "Mentions you: "), ...marked];
+}
+
 function body(m, ctx, { pending }) {
   switch (m.kind) {
     case "text":
       // dir=auto: a line that begins in Arabic or Hebrew reads right to left
-      return h("div", { class: "bubble text-bubble", dir: "auto" }, textWithLinks(m.text));
+      return h("div", { class: "bubble text-bubble", dir: "auto" }, withMentionMarked(textWithLinks(m.text), m, ctx));
     case "app": {
       const installed = ctx.installed(m.appId);
       if (!pending && m.live && installed) {
@@ -118,6 +133,8 @@ function body(m, ctx, { pending }) {
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
     case "attachment":
       return h("div", { class: "bubble attachment-bubble" }, h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" }));
+    case "audio":
+      return voiceBubble(m, blobURL);
     case "deleted":
       return h("div", { class: "bubble tombstone" }, "Message deleted");
     default:
@@ -220,6 +237,8 @@ export function messageWords(m, ctx) {
       return m.description ? `a sticker: ${m.description}` : "a sticker";
     case "attachment":
       return `a picture${m.name ? `, ${m.name}` : ""}`;
+    case "audio":
+      return `a ${voiceLine(m.durationMs).toLowerCase()}`;
     case "deleted":
       return "a deleted message";
     default:
@@ -239,7 +258,8 @@ export function spokenLine(m, ctx, quoted) {
     const q = replyQuote(quoted, ctx);
     to = `, replying to ${!q.loaded ? "an earlier message" : q.who === "You" ? "you" : q.who}`;
   }
-  return `${ctx.nameOf(m.sender)}${to}: ${shorten(words, 300)}`;
+  const mention = mentionsMe(m, ctx.selfId) ? ", mentioning you" : "";
+  return `${ctx.nameOf(m.sender)}${mention}${to}: ${shorten(words, 300)}`;
 }
 
 /** A reaction, as a screen reader is told of it: "Ben reacted Love to “hi”". */
@@ -267,7 +287,7 @@ export function pendingRow(p, ctx, quoted) {
   const m = withLocalImage({ ...p.message, sender: p.sender, createdAt: p.createdAt }, p.imageKey, ctx);
   const meta = h("div", { class: "meta" });
   if (failed) {
-    meta.append(h("span", { class: "error" }, failureText(p.error)));
+    meta.append(h("span", { class: "error" }, failureText(p.error, m.kind)));
     if (p.error !== "session_conflict") meta.append(h("button", { type: "button", onclick: () => ctx.onRetry(p.clientId) }, "Retry"));
     meta.append(h("button", { type: "button", onclick: () => ctx.onDiscard(p.clientId) }, "Discard"));
   } else {
@@ -282,12 +302,18 @@ export function pendingRow(p, ctx, quoted) {
 /** A staged or sending app message whose image waits to be uploaded, shown with it. */
 export function withLocalImage(m, imageKey, ctx) {
   const url = imageKey && ctx.pendingImage?.(imageKey);
+  if (url && m.kind === "audio") return { ...m, localAudio: url }; // a recording not uploaded yet
   return url ? { ...m, layout: { ...m.layout, localImage: url } } : m;
 }
 
 const short = (s) => shorten(s, 40);
 
-function failureText(code) {
+function failureText(code, kind) {
+  if (kind === "audio") {
+    const voice = { image_lost: "the recording was lost before it was uploaded", not_an_image: "the recording could not be read",
+      too_large: "the recording is too big", quota_exceeded: "your pictures and recordings have reached this server's limit" }[code];
+    if (voice) return `Not sent: ${voice}`;
+  }
   switch (code) {
     case "session_conflict":
       return "Not sent: someone updated this first";

@@ -5,6 +5,7 @@
 import { h, icon, ICONS } from "./dom.js";
 import { blobURL } from "./bubble.js";
 import { isBlank } from "../state/composer.js";
+import { VoiceRecorder } from "./recorder.js";
 
 export class ComposerView {
   /**
@@ -19,8 +20,9 @@ export class ComposerView {
    * @param {(seq: number, text: string) => Promise<boolean>} [opts.onSaveEdit] Enter while editing one's
    *   message: resolves true once saved (the box then goes back to the draft), false to stay editing
    * @param {(seq: number | null) => void} [opts.onEditing] the message being edited, or none any more
+   * @param {(blob: Blob, durationMs: number) => void} [opts.onVoice] a voice message recorded (views/recorder.js)
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false, onEditing = () => {} }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false, onEditing = () => {}, onVoice = null }) {
     this.el = el;
     this.onRemove = onRemove;
     this.onCancelReply = onCancelReply;
@@ -70,7 +72,18 @@ export class ComposerView {
     }, icon(ICONS.apps));
     this.sendButton = h("button", { class: "send-button", type: "button", "aria-label": "Send", disabled: true, onclick: () => this.submit() }, icon(ICONS.send));
     this.onSend = onSend;
-    el.replaceChildren(this.notice, this.replyEl, this.editEl, this.stagedEl, h("div", { class: "composer" }, this.appsButton, this.input, this.sendButton));
+    this.voice = new VoiceRecorder({ onRecorded: (blob, ms) => onVoice?.(blob, ms), showNotice: (t) => this.showNotice(t), onChange: () => this.updateSend() });
+    if (!onVoice) this.voice.button.hidden = true;
+    // Escape anywhere in the composer while recording throws the recording away
+    el.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape" || !this.voice.recording || e.isComposing) return;
+      e.preventDefault();
+      e.stopPropagation();
+      this.voice.dispatch("cancel");
+      this.voice.button.focus();
+    }, true);
+    el.replaceChildren(this.notice, this.voice.said, this.replyEl, this.editEl, this.voice.strip, this.stagedEl,
+      h("div", { class: "composer" }, this.appsButton, this.voice.button, this.input, this.sendButton));
   }
 
   /**
@@ -156,6 +169,10 @@ export class ComposerView {
   }
 
   submit() {
+    if (this.voice.recording) {
+      this.voice.dispatch("stop"); // Send while recording sends the recording
+      return;
+    }
     if (this.editing) {
       this.saveEdit();
       return;
@@ -187,7 +204,7 @@ export class ComposerView {
   }
 
   updateSend() {
-    this.sendButton.disabled = isBlank(this.input.value) && (this.staged.length === 0 || !!this.editing);
+    this.sendButton.disabled = isBlank(this.input.value) && (this.staged.length === 0 || !!this.editing) && !this.voice?.recording;
   }
 
   setDrawerOpen(open) {

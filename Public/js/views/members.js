@@ -1,6 +1,7 @@
 // A conversation's people: its title (renamed by its creator or an admin), the
 // member list with Remove for those who may remove, muting its notifications on
-// this device, and Leave. It redraws when
+// every device of this person (its notification level, kept by the server), and
+// Leave. It redraws when
 // the store's conversation changes, so joins, leaves and removals show live.
 
 import { h } from "./dom.js";
@@ -10,10 +11,12 @@ import { canModerate } from "../state/conversations.js";
 import { shownName } from "../state/sameNames.js";
 import { errorText } from "../state/errors.js";
 
+const NOTIFY_CHOICES = [["all", "All messages"], ["mentions", "Mentions only"], ["none", "None"]];
+
 export class MembersDialog {
   /**
    * @param {{rename: (title: string) => Promise<void>, remove: (userId: string, name: string) => Promise<void>, leave: () => Promise<boolean>,
-   *   muted: (conversationId: string) => boolean, setMuted: (conversationId: string, muted: boolean) => void}} api
+   *   setNotify: (conversationId: string, notify: string) => Promise<void>}} api
    */
   constructor(api) {
     this.api = api;
@@ -31,8 +34,10 @@ export class MembersDialog {
     this.count = h("p", { id: "members-count" });
     this.list = h("ul", { class: "member-list", "aria-label": "Members" });
     this.error = h("p", { class: "form-error", role: "alert" });
-    this.mute = h("input", { type: "checkbox", id: "members-mute", onchange: () => api.setMuted(this.conversationId, this.mute.checked) });
-    this.muteRow = h("label", { class: "check", for: "members-mute" }, this.mute, "No notifications from this conversation on this device");
+    // notifications from this conversation, on every device of this person
+    this.muteRow = h("fieldset", { class: "notify-choice" }, h("legend", {}, "Notifications"),
+      ...NOTIFY_CHOICES.map(([value, label]) => h("label", { class: "check" },
+        h("input", { type: "radio", name: "members-notify", value, onchange: () => this.run(api.setNotify, this.conversationId, value) }), label)));
     this.leaveButton = h("button", { class: "button danger", type: "button", onclick: () => this.leave() }, "Leave conversation");
     this.dialog = h("dialog", { id: "members", class: "wide", "aria-labelledby": "members-title" },
       h("div", { class: "dialog-body" }, this.heading, this.renameForm, this.count, this.list, this.muteRow, this.error,
@@ -74,7 +79,7 @@ export class MembersDialog {
     this.renameForm.hidden = !mod;
     this.leaveButton.hidden = !!conversation.left;
     this.muteRow.hidden = !!conversation.left;
-    this.mute.checked = this.api.muted(conversation.id);
+    for (const r of this.muteRow.querySelectorAll("input")) r.checked = r.value === (conversation.notify ?? "all");
     const n = Math.max(conversation.memberCount ?? 0, conversation.members.length);
     this.count.textContent = conversation.left ? "You are no longer a member." : counted(n, "member");
     const name = (m) => shownName(conversation.members, m);

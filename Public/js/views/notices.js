@@ -4,12 +4,12 @@
 // Parlor is open; a closed tab tells nothing (that would need a push service
 // outside this server). Shown through a service worker (notices-worker.js):
 // a phone's browser has no other way, and a click still opens the conversation
-// after the tab closed. The choice is this browser's, for this account.
+// after the tab closed. The choice is this browser's, for this account; which
+// conversations tell of what is each member's level there (sync/notifyLevels.js).
 
 import { readJSON, writeJSON, forget } from "../kept.js";
 
 const KEY = (userId) => `parlor.notify.${userId}`;
-const MUTED = (userId) => `parlor.muted.${userId}`;
 const WORKER = "/js/notices-worker.js";
 
 /**
@@ -36,20 +36,6 @@ export async function chooseNotices(userId, on) {
     writeChoice(userId, false);
   }
   return noticeState(userId);
-}
-
-/** The conversations this browser tells nothing of, for this account (a busy group). */
-export function mutedConversations(userId) {
-  const list = readJSON(MUTED(userId), []);
-  return new Set(Array.isArray(list) ? list : []);
-}
-
-export function setMuted(userId, conversationId, muted) {
-  const list = mutedConversations(userId);
-  if (muted) list.add(conversationId);
-  else list.delete(conversationId);
-  if (list.size) writeJSON(MUTED(userId), [...list]);
-  else forget(MUTED(userId));
 }
 
 const readChoice = (userId) => readJSON(KEY(userId), false) === true;

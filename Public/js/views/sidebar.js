@@ -46,8 +46,9 @@ export class SidebarView {
    * @param {object} state the store's state
    * @param {(conversationId: string) => number} unread
    * @param {(conversationId: string, userId: string) => string} nameOf a member's name as shown
+   * @param {(conversationId: string) => boolean} [mentioned] an unread message there mentions this user
    */
-  render(state, unread, nameOf) {
+  render(state, unread, nameOf, mentioned = () => false) {
     this.meName.textContent = state.user ? state.user.name : "";
     this.adminButton.hidden = state.user?.admin !== true;
     const selfId = state.user?.id;
@@ -63,7 +64,8 @@ export class SidebarView {
     const now = Date.now();
     const wanted = state.conversations.map((c) => {
       const typing = c.left ? "" : typingNow(state.typing?.[c.id], now, selfId, (userId) => nameOf(c.id, userId));
-      return this.item(c, state, unread(c.id), selfId, typing);
+      const n = unread(c.id);
+      return this.item(c, state, n, selfId, typing, n > 0 && !c.left && mentioned(c.id));
     });
     const keep = new Set(wanted);
     for (const child of [...this.list.children]) if (!keep.has(child)) child.remove();
@@ -84,27 +86,35 @@ export class SidebarView {
 
   /**
    * One conversation's item: the one drawn before if nothing it shows has changed.
-   * `typing`: who is typing there ("Ben is typing…"), shown instead of the last message.
+   * `typing`: who is typing there ("Ben is typing…"), shown instead of the last message;
+   * `at`: an unread message mentions this user ("@" beside the count).
    */
-  item(c, state, n, selfId, typing) {
+  item(c, state, n, selfId, typing, at = false) {
     const online = state.presence[c.id];
     const othersOnline = online ? c.members.some((m) => m.userId !== selfId && online.has(m.userId)) : false;
     const preview = state.previews?.[c.id];
     const line = c.left ? (c.left === "removed" ? "You were removed" : "You left") : preview?.text ?? membersLine(c.members, selfId);
     const when = preview ? shortWhen(preview.at) : "";
     const current = state.currentId === c.id;
-    const shown = [c.title, c.left, n, othersOnline, line, when, current, typing].join("\u0000");
+    const quiet = c.left ? null : QUIET[c.notify];
+    const shown = [c.title, c.left, n, othersOnline, line, when, current, typing, at, quiet].join("\u0000");
     const held = this.items.get(c.id);
     if (held && held.shown === shown) return held.li;
-    const label = `${c.title}${n ? `, ${n} unread` : ""}${c.left ? ", left" : ""}: ${typing || line}${when ? `, ${when}` : ""}`;
+    const label = `${c.title}${n ? `, ${n} unread` : ""}${at ? ", mentions you" : ""}${quiet ? `, ${quiet.toLowerCase()}` : ""}${c.left ? ", left" : ""}: ${typing || line}${when ? `, ${when}` : ""}`;
     const li = h("li", { class: ["conv-item", c.left && "left"], dataset: { conversationId: c.id } },
       h("a", { href: conversationHash(c.id), "aria-current": current ? "page" : null, "aria-label": label },
         avatar(c.title, c.id, { online: othersOnline }),
-        h("span", { class: "conv-title", dir: "auto" }, c.title),
+        h("span", { class: "conv-title-line" }, h("span", { class: "conv-title", dir: "auto" }, c.title),
+          quiet ? h("span", { class: "conv-quiet", "aria-hidden": "true" }, quiet) : null),
         h("span", { class: "conv-when" }, when),
         typing ? h("span", { class: "conv-preview typing" }, typing) : h("span", { class: "conv-preview", dir: "auto" }, line),
-        n ? h("span", { class: "badge", "aria-hidden": "true" }, unreadLabel(n)) : h("span")));
+        h("span", { class: "conv-end", "aria-hidden": "true" },
+          at ? h("span", { class: "badge mention-badge", title: "Mentions you" }, "@") : null,
+          n ? h("span", { class: "badge" }, unreadLabel(n)) : null)));
     this.items.set(c.id, { li, shown });
     return li;
   }
 }
+
+/** How the list shows a conversation whose notifications are not all (members.js). */
+const QUIET = { mentions: "Mentions only", none: "Muted" };

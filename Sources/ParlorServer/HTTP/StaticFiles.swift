@@ -77,12 +77,15 @@ struct StaticFiles {
         } else if ext == "html" {
             h += "Content-Security-Policy: \(hostPolicy)\r\nReferrer-Policy: no-referrer\r\n"
         }
-        if ext == "html" { h += Self.permissionsPolicy }
+        if ext == "html" { h += area == "apps" ? Self.permissionsPolicy : Self.hostPermissionsPolicy }
         return h
     }
 
-    /// Parlor uses no device: a script that got into a page (or an app frame, which
-    /// inherits the host's) cannot even ask for the camera, microphone or location.
+    /// Apps use no device: a script that got into an app's page cannot even ask for the
+    /// camera, microphone or location.
     static let permissionsPolicy = "Permissions-Policy: camera=(), microphone=(), geolocation=(), display-capture=(), "
         + "payment=(), usb=(), serial=(), hid=(), midi=()\r\n"
+    /// The host page records voice messages, itself only: no frame of it (an app's, of an
+    /// opaque origin, or another origin's) is given the microphone.
+    static let hostPermissionsPolicy = permissionsPolicy.replacingOccurrences(of: "microphone=()", with: "microphone=(self)")
 }
