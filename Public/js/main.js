@@ -41,6 +41,9 @@ import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
 import { Notices, noticeState, chooseNotices } from "./views/notices.js";
 import { MentionPicker } from "./views/mentionPicker.js";
 import { wantsNotice, unreadMention } from "./state/mentions.js";
+import { People } from "./sync/direct.js";
+import { BlockedList } from "./views/blocked.js";
+import { blockedIds } from "./state/direct.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -303,7 +306,32 @@ const members = new MembersDialog({
     await sync.notifyLevels.set(conversationId, notify);
     if (notify !== "all") notices.close(conversationId);
   },
+  message: async (userId) => {
+    try {
+      location.hash = conversationHash(await people.open(userId));
+    } catch (e) {
+      // the same words whatever the reason (a block is not revealed), not a moderator's
+      throw e.code === "forbidden" ? new Error("You cannot message this person.") : e;
+    }
+  },
+  blocked: (userId) => blockedIds(store.state.blocked).has(userId),
+  block: async (userId, name) => {
+    const text = `${name} will not be able to message you directly, and their messages in conversations you share will be folded away for you. They are not told.`;
+    if (!(await confirm({ title: `Block ${name}?`, text, yes: "Block" }))) return false;
+    await people.block(userId, name);
+    announce(`${name} is blocked.`);
+  },
+  unblock: async (userId, name) => {
+    await people.unblock(userId);
+    announce(`${name} is unblocked.`);
+  },
 });
+
+// ---- direct conversations and blocks (sync/direct.js) ----------------------------------
+
+const people = new People(client, store, sync);
+const blockedList = new BlockedList({ unblock: (userId, name) => members.api.unblock(userId, name) });
+account.dialog.querySelector(".dialog-actions").before(blockedList.el);
 
 // ---- reports to the admins (views/reports.js) ----------------------------------------
 
@@ -322,12 +350,6 @@ const reportsSection = new ReportsSection({
   isMember: (conversationId) => {
     const c = store.conversation(conversationId);
     return !!c && !c.left;
-// ---- direct conversations and blocks (sync/direct.js) ----------------------------------
-
-const people = new People(client, store, sync);
-const blockedList = new BlockedList({ unblock: (userId, name) => members.api.unblock(userId, name) });
-account.dialog.querySelector(".dialog-actions").before(blockedList.el);
-
   },
   open: (conversationId, seq) => {
     admin.dialog.close();
@@ -545,6 +567,7 @@ function bubbleContext(conversationId) {
     canDelete: (m) => !store.conversation(conversationId)?.left && (m.sender === s.user?.id || s.user?.admin === true),
     onDelete: (m) => deleteMessage(conversationId, m),
     canReport: (m) => !store.conversation(conversationId)?.left && m.sender !== s.user?.id,
+    isBlocked: (userId) => s.blocked.some((b) => b.userId === userId),
     onReport: (m) => reportDialog.show(conversationId, m, store.memberName(conversationId, m.sender), messageWords(m, bubbleContext(conversationId))),
     canReact: () => !store.conversation(conversationId)?.left,
     // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped
@@ -695,7 +718,7 @@ function contextVersion(conversationId) {
   const c = store.conversation(conversationId);
   const prefix = participantsKey(conversationId, "");
   const maps = Object.keys(s.participants).filter((k) => k.startsWith(prefix)).map((k) => s.participants[k]);
-  const sig = JSON.stringify([c?.members, c?.former, s.installedApps, catalog.apps.size, s.user?.name, s.user?.admin, c?.left]);
+  const sig = JSON.stringify([c?.members, c?.former, s.installedApps, catalog.apps.size, s.user?.name, s.user?.admin, c?.left, s.blocked]);
   // a map asked for again (a member joined) is a new object under the same key
   if (sig !== ctxSignature || maps.length !== ctxMaps.length || maps.some((m, i) => m !== ctxMaps[i])) {
     ctxSignature = sig;
@@ -751,12 +774,13 @@ function render() {
       outgoing.setReply(id, null);
     }
   }
-  if (parts.has("conversations") && members.open) {
+  if (parts.has("blocked")) blockedList.render(s.blocked);
+  if ((parts.has("conversations") || parts.has("blocked")) && members.open) {
     const c = store.conversation(members.conversationId);
     if (c) members.render(c, s.user);
   }
   if (parts.has("recovery") || parts.has("user")) reminder.render(s.user ? s.unsavedRecoveryKey : null);
-  if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations"))) {
+  if (conv && (parts.has(`transcript:${id}`) || parts.has("current") || parts.has("apps") || parts.has("conversations") || parts.has("blocked"))) {
     const t = store.transcript(id);
     chat.transcript.newFrom = newLineSeq(id, t);
     chat.transcript.render(id, t, bubbleContext(id), contextVersion(id));
@@ -897,7 +921,8 @@ function failed({ conversationId = undefined, item, error }) {
     const first = error.current?.sender && error.current.sender === store.state.user?.id ? "you moved first on another device or tab" : "someone else played first";
     chat.composer.showNotice(`${catalog.name(appId)}: ${first}, so your move was not sent. Open it to try again.`);
   } else if (error.code !== "cancelled") {
-    announce(`Not sent: ${errorText(error)}`);
+    // a send is refused as forbidden only in a direct conversation with a block: the server's words say which side
+    announce(`Not sent: ${error.code === "forbidden" && error.message ? `${error.message[0].toUpperCase()}${error.message.slice(1)}.` : errorText(error)}`);
   }
 }
 

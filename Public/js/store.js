@@ -10,6 +10,7 @@ import { keptRefused, shownRefused } from "./state/refused.js";
 import { keptStaged, storableStaged } from "./state/composer.js";
 import { shownName } from "./state/sameNames.js";
 import { raisedMarks } from "./state/readMarks.js";
+import { nameDirect } from "./state/direct.js";
 import { readJSON, writeJSON, forget } from "./kept.js";
 import { Waiters } from "./waiters.js";
 import { Requests } from "./requests.js";
@@ -45,6 +46,8 @@ export class Store extends EventTarget {
       unsavedRecoveryKey: null,
       installedApps: [],
       conversations: [],
+      /** whom this person blocked, {userId, name} (sync/direct.js) */
+      blocked: [],
       transcripts: {},
       presence: {},
       /** conversationId → {sessionId: [userId…]}: who has a session open in the expanded pane */
@@ -106,6 +109,8 @@ export class Store extends EventTarget {
     const changed = new Set(parts);
     if (patch) {
       this.state = { ...before, ...patch };
+      // a direct conversation is titled after its other person, whatever changed it
+      if (patch.conversations) this.state.conversations = nameDirect(this.state.conversations, this.state.user?.id);
       if (patch.transcripts || patch.staged) this.settleConflicts(before, changed);
     }
     this.dispatchEvent(new CustomEvent("change", { detail: { parts: changed } }));

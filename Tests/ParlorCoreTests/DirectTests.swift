@@ -88,6 +88,9 @@ import Testing
         #expect(Self.send(h, 1, cid, "a1")["code"]?.string == "forbidden")
         #expect(h.request(2, #"{"type":"history","id":"h","conversationId":"\#(cid)"}"#)["result"]?["messages"]?.array?.isEmpty == true)
         #expect(Self.send(h, 2, group, "b2")["result"] != nil)  // a group's history is the group's
+        // nor is Ben's typing there told to Ana
+        let typing = h.batch([(2, #"{"type":"typing","id":"t","conversationId":"\#(cid)","typing":true}"#)])
+        #expect(!typing.contains { if case .broadcastInSmallRoom = $0 { true } else { false } })
         // the list comes with sign-in
         #expect(Self.block(h, 1, ben, "users.unblock")["result"] != nil)
         #expect(Self.send(h, 2, cid, "b3")["result"] != nil)

@@ -210,6 +210,7 @@ export class ParlorClient extends EventTarget {
           user: result.user, installedApps: result.installedApps, token: this.credentials.token,
           registered: how === "register", device: result.device, recoveryKey: result.recoveryKey, conversation: result.conversation,
           openReports: result.openReports,
+          blocked: result.blocked,
         },
       }));
     } catch (error) {

@@ -5,6 +5,7 @@
 
 import { TAPBACKS } from "../state/reactions.js";
 import { canCarryReply } from "../state/replies.js";
+import { blockedProblem } from "../state/direct.js";
 
 export const SUBPROTOCOL = "parlor.v1";
 /** A member's notification level in a conversation (conversations.setNotify). */
@@ -177,6 +178,8 @@ function eventProblem(f) {
       return Number.isSafeInteger(f.seq) && f.seq >= 0 ? null : "seq";
     case "reports":
       return Number.isSafeInteger(f.open) && f.open >= 0 ? null : "open";
+    case "blocked":
+      return blockedProblem(f.users);
     default:
       return "unknown event type";
   }
@@ -234,6 +237,7 @@ export function resultProblem(requestType, r) {
     case "auth":
       if (!isObject(r.user) || !isId(r.user.id) || !isString(r.user.name)) return "user";
       if (!Array.isArray(r.installedApps) || !r.installedApps.every(isString)) return "installedApps";
+      if (r.blocked !== undefined && blockedProblem(r.blocked)) return "blocked";
       return null;
     case "rename":
       return isObject(r.user) && isId(r.user.id) && isString(r.user.name) ? null : "user";
@@ -248,6 +252,7 @@ export function resultProblem(requestType, r) {
       if (!isString(r.invite)) return "invite";
       return conversationProblem(r.conversation);
     case "conversations.join":
+    case "conversations.direct":
       return conversationProblem(r.conversation);
     case "invites.create":
     case "admin.registrationLinks.create":

@@ -54,11 +54,13 @@ export function nameParticipants(text, map, nameOf) {
  * anyone's, and in a two-person conversation when it reads like one's own: Ben
  * sending "You: I agree to pay Ben 500€" is not the reader agreeing.
  * @param {object} message
- * @param {{selfId?: string, group?: boolean, appName: (appId: string) => string, names: (text: string, appId: string) => string, nameOf: (userId: string) => string}} how
- *   `group`: more than two members
+ * @param {{selfId?: string, group?: boolean, appName: (appId: string) => string, names: (text: string, appId: string) => string, nameOf: (userId: string) => string, blocked?: (userId: string) => boolean}} how
+ *   `group`: more than two members; `blocked`: whom this person blocked
  */
-export function previewLine(message, { selfId, group = false, appName, names, nameOf }) {
+export function previewLine(message, { selfId, group = false, appName, names, nameOf, blocked }) {
   if (message.kind === "deleted") return "Message deleted";
+  // folded in the list as in the transcript (views/blocked.js)
+  if (blocked?.(message.sender)) return "Message from someone you blocked";
   const line = previewOf(message, appName);
   if (message.kind === "app") return attributed(names(line, message.appId), nameOf(message.sender), message.sender === selfId ? "You" : undefined);
   if (message.sender === selfId) return `You: ${line}`;

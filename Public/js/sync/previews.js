@@ -28,7 +28,7 @@ export class Previews {
    * for each message took a sixth of a phone's time to load 300 conversations.
    */
   changed(parts) {
-    if (parts.has("user") || parts.has("apps")) return this.refresh();
+    if (parts.has("user") || parts.has("apps") || parts.has("blocked")) return this.refresh();
     const ids = new Set();
     for (const part of parts) if (part.startsWith("transcript:")) ids.add(part.slice("transcript:".length));
     if (parts.has("conversations")) {
@@ -49,6 +49,7 @@ export class Previews {
       appName: this.appName,
       names: (text, appId) => nameParticipants(text, s.participants[participantsKey(conversationId, appId)], (userId) => this.store.memberName(conversationId, userId)),
       nameOf: (userId) => this.store.memberName(conversationId, userId),
+      blocked: (userId) => s.blocked.some((b) => b.userId === userId),
     };
   }
 

@@ -322,7 +322,7 @@ function failureText(code, kind) {
     case "not_member":
       return "Not sent: you are not in this conversation";
     case "forbidden":
-      return "Not sent: not allowed";
+      return "Not sent: you cannot send messages to this person";
     case "unknown_app":
       return "Not sent: this app is not on the server";
     case "internal":

@@ -28,7 +28,8 @@ export class HeaderView {
 
   render(conversation, selfId, online) {
     this.title.textContent = conversation.title;
-    this.inviteButton.hidden = !!conversation.left;
+    // a direct conversation is the two of them: nobody else joins it
+    this.inviteButton.hidden = !!conversation.left || conversation.direct === true;
     if (conversation.left) {
       this.sub.replaceChildren(h("span", { class: "left-note" }, conversation.left === "removed" ? "You were removed from this conversation" : "You left this conversation"));
       this.said = undefined;

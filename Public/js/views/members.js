@@ -1,5 +1,6 @@
 // A conversation's people: its title (renamed by its creator or an admin), the
-// member list with Remove for those who may remove, muting its notifications on
+// member list with Remove for those who may remove, Message (the direct conversation
+// with them) and Block/Unblock beside each other member, muting its notifications on
 // every device of this person (its notification level, kept by the server), and
 // Leave. It redraws when
 // the store's conversation changes, so joins, leaves and removals show live.
@@ -16,7 +17,9 @@ const NOTIFY_CHOICES = [["all", "All messages"], ["mentions", "Mentions only"], 
 export class MembersDialog {
   /**
    * @param {{rename: (title: string) => Promise<void>, remove: (userId: string, name: string) => Promise<void>, leave: () => Promise<boolean>,
-   *   setNotify: (conversationId: string, notify: string) => Promise<void>}} api
+   *   setNotify: (conversationId: string, notify: string) => Promise<void>,
+   *   message: (userId: string) => Promise<void>, blocked: (userId: string) => boolean,
+   *   block: (userId: string, name: string) => Promise<boolean>, unblock: (userId: string, name: string) => Promise<void>}} api
    */
   constructor(api) {
     this.api = api;
@@ -75,7 +78,8 @@ export class MembersDialog {
   /** @param {object} conversation from the store @param {object} user this user */
   render(conversation, user) {
     this.conversationId = conversation.id;
-    const mod = canModerate(conversation, user) && !conversation.left;
+    const direct = conversation.direct === true;
+    const mod = canModerate(conversation, user) && !conversation.left && !direct;
     this.renameForm.hidden = !mod;
     this.leaveButton.hidden = !!conversation.left;
     this.muteRow.hidden = !!conversation.left;
@@ -86,7 +90,7 @@ export class MembersDialog {
     // The conversation changes with every message; the list only with its members.
     // Drawn again on each, 200 rows were rebuilt 100 times in 10 s in a busy room and a
     // moderator's focus on a Remove button fell to the page (a review).
-    const drawn = JSON.stringify([conversation.id, mod, user.id, conversation.createdBy, conversation.members.map((m) => [m.userId, name(m)])]);
+    const drawn = JSON.stringify([conversation.id, mod, user.id, conversation.createdBy, conversation.members.map((m) => [m.userId, name(m), this.api.blocked(m.userId)])]);
     if (drawn === this.drawn) return;
     this.drawn = drawn;
     const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.userId : null;
@@ -94,10 +98,25 @@ export class MembersDialog {
       avatar(m.name, m.userId, { small: true }),
       h("span", { class: "member-name" }, name(m)),
       m.userId === user.id ? h("span", { class: "tag" }, "You") : null,
-      m.userId === conversation.createdBy ? h("span", { class: "tag" }, "Creator") : null,
+      m.userId === conversation.createdBy && !direct ? h("span", { class: "tag" }, "Creator") : null,
+      m.userId !== user.id ? this.personButtons(m, name(m), direct) : null,
       mod && m.userId !== user.id
         ? h("button", { class: "button small danger", type: "button", "aria-label": `Remove ${name(m)}`, onclick: () => this.run(this.api.remove, m.userId, name(m)) }, "Remove")
         : null)));
-    if (focused) (this.list.querySelector(`li[data-user-id="${CSS.escape(focused)}"] button`) ?? this.done).focus();
+    // Block becomes Unblock (and back): the focus stays on it
+    const row = focused ? `li[data-user-id="${CSS.escape(focused)}"]` : null;
+    if (row) (this.list.querySelector(`${row} button[data-act="${act}"]`) ?? this.list.querySelector(`${row} button`) ?? this.done).focus();
+  }
+
+  /** Message (not in their direct conversation itself) and Block or Unblock. */
+  personButtons(m, name, direct) {
+    const blocked = this.api.blocked(m.userId);
+    return h("span", { class: "member-actions" },
+      direct || blocked ? null : h("button", { class: "button small", type: "button", dataset: { act: "message" }, "aria-label": `Message ${name}`, onclick: async () => {
+        if (await this.run(this.api.message, m.userId)) this.dialog.close();
+      } }, "Message"),
+      blocked
+        ? h("button", { class: "button small", type: "button", dataset: { act: "block" }, "aria-label": `Unblock ${name}`, onclick: () => this.run(this.api.unblock, m.userId, name) }, "Unblock")
+        : h("button", { class: "button small danger", type: "button", dataset: { act: "block" }, "aria-label": `Block ${name}`, onclick: () => this.run(this.api.block, m.userId, name) }, "Block"));
   }
 }

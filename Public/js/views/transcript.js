@@ -11,6 +11,7 @@ import { counted } from "../state/format.js";
 import { transcriptRows } from "../state/transcript.js";
 import { messageRow, summaryRow, pendingRow, spokenLine, reactedLine } from "./bubble.js";
 import { say } from "./spoken.js";
+import { blockedRow } from "./blocked.js";
 import { reopenPicker } from "./reactions.js";
 
 const GROUP_MS = 5 * 60 * 1000;
@@ -34,6 +35,8 @@ export class TranscriptView {
     this.cache = new Map();
     this.conversationId = null;
     this.onNewest = onNewest;
+    /** "conversationId seq" of blocked people's messages the reader chose to see (views/blocked.js) */
+    this.unfolded = new Set();
     this.loadOlderButton = h("button", { class: "button small load-older", type: "button", onclick: onLoadOlder }, "Show earlier messages");
     this.loadNewerButton = h("button", { class: "button small load-newer", type: "button", onclick: onLoadNewer }, "Show newer messages");
     this.emptyHint = h("div", { class: "transcript-empty" },
@@ -183,6 +186,11 @@ export class TranscriptView {
         prev = null;
         continue;
       }
+      if (ctx.isBlocked?.(m.sender) && m.kind !== "deleted" && !this.unfolded.has(`${conversationId} ${m.seq}`)) {
+        wanted.push(this.cached(`b:${m.seq}`, [ctxVersion], () => blockedRow(m, () => this.unfold(conversationId, m.seq))));
+        prev = null;
+        continue;
+      }
       const showSender = !prev || prev.sender !== m.sender || m.createdAt - prev.createdAt > GROUP_MS || prev.kind === "app" || m.kind === "app";
       wanted.push(this.cached(`m:${m.seq}`, [m, row.stickers.length, row.reactionsKey, row.quoted, showSender, ctxVersion], () => messageRow(m, row.stickers, ctx, { showSender, reactions: row.reactions, quoted: row.quoted })));
       prev = m;
@@ -215,6 +223,19 @@ export class TranscriptView {
     this.heldBack = !!t.hasMoreAfter;
     this.heldNew = t.heldBackNew ?? 0;
     this.seenEpoch = t.epoch ?? 0;
+    this.drawnWith = [conversationId, t, ctx, ctxVersion];
+  }
+
+  /** Show on a folded message: drawn as it is, and the focus on it, where Show was. */
+  unfold(conversationId, seq) {
+    this.unfolded.add(`${conversationId} ${seq}`);
+    if (this.drawnWith?.[0] !== conversationId) return;
+    this.render(...this.drawnWith);
+    const row = this.rowOf("seq", String(seq));
+    if (row) {
+      row.tabIndex = -1;
+      row.focus();
+    }
   }
 
   /**
@@ -222,7 +243,7 @@ export class TranscriptView {
    * conversation: a message, or an app's update (not what history or a redraw brings).
    */
   sayArrived(rows, ctx, t) {
-    const fresh = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId && r.message.kind !== "deleted");
+    const fresh = rows.filter((r) => r.type === "message" && r.message.seq > this.seenSeq && r.message.sender !== ctx.selfId && r.message.kind !== "deleted" && !ctx.isBlocked?.(r.message.sender));
     const reacted = this.reactionsArrived(rows, ctx, t);
     if (fresh.length === 0 && reacted.length === 0) return;
     const lines = [];

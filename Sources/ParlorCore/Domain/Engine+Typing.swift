@@ -8,6 +8,8 @@ extension Engine {
         try limit(\.typing, userId, "typing notices")
         try requireMember(cid, userId, tx)
         out.result(conn, id) { _ in }
+        // in a direct conversation with a block, what could not be sent is not announced either
+        do { try requireNotBlocked(cid, userId, tx) } catch is ParlorError { return }
         out.actions.append(.broadcastInSmallRoom(conversationId: cid, Payload { w in
             w.field("type", "typing")
             w.field("conversationId", cid)

@@ -1,0 +1,55 @@
+// Direct conversations and blocks, as plain data (no DOM): a direct conversation is
+// named after the other person, as now named; whom the person blocked.
+
+/** The other person of a direct conversation (its `directUserIds`), or null for a group. */
+export function otherPerson(c, selfId) {
+  if (c?.direct !== true || !Array.isArray(c.directUserIds)) return null;
+  return c.directUserIds.find((id) => id !== selfId) ?? null;
+}
+
+/**
+ * A direct conversation's title: the other person's name as its members say it (a
+ * rename and "Deleted account" follow), or as this page last knew it once they left.
+ */
+export function directTitle(c, selfId) {
+  const other = otherPerson(c, selfId);
+  if (!other) return c.title;
+  const name = c.members?.find((m) => m.userId === other)?.name ?? c.former?.[other];
+  return name || (c.title && c.title !== "" ? c.title : "Direct conversation");
+}
+
+/**
+ * The list with each direct conversation titled after its other person; the same
+ * list (and the same objects) when no title changed, so nothing is drawn again.
+ */
+export function nameDirect(list, selfId) {
+  if (!selfId) return list;
+  let next = null;
+  list.forEach((c, i) => {
+    if (c.direct !== true) return;
+    const title = directTitle(c, selfId);
+    if (title === c.title) return;
+    next ??= list.slice();
+    next[i] = { ...c, title };
+  });
+  return next ?? list;
+}
+
+/** The direct conversation with `userId` this page holds (and has not left), if any. */
+export function directWith(list, selfId, userId) {
+  return list.find((c) => !c.left && otherPerson(c, selfId) === userId) ?? null;
+}
+
+/** @param {{userId: string}[] | undefined} blocked @returns {Set<string>} */
+export function blockedIds(blocked) {
+  return new Set((blocked ?? []).map((b) => b.userId));
+}
+
+/** Checks the `blocked` list of a sign-in result or a `blocked` event; a reason or null. */
+export function blockedProblem(list) {
+  if (!Array.isArray(list)) return "users";
+  for (const b of list) {
+    if (!b || typeof b !== "object" || typeof b.userId !== "string" || !b.userId || typeof b.name !== "string") return "users";
+  }
+  return null;
+}

@@ -1,0 +1,76 @@
+// Direct conversations and blocks as state (Public/js/state/direct.js), and the store's
+// rule that titles a direct conversation after its other person, whatever changed it.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { otherPerson, directTitle, nameDirect, directWith, blockedIds, blockedProblem } from "../../Public/js/state/direct.js";
+import { upsertConversation, applyMember, renameEverywhere } from "../../Public/js/state/conversations.js";
+import { parseFrame, resultProblem } from "../../Public/js/net/frames.js";
+import { installFakeStorage } from "./fake-storage.mjs";
+import { signedInStore } from "./signed-in-store.mjs";
+
+const dm = (extra = {}) => ({
+  id: "c9", title: "", lastSeq: 0, direct: true, directUserIds: ["u1", "u2"], memberCount: 2,
+  members: [{ userId: "u1", name: "Ana" }, { userId: "u2", name: "Ben" }], ...extra,
+});
+const group = { id: "c1", title: "Book club", lastSeq: 3, members: [{ userId: "u1", name: "Ana" }] };
+
+test("the other person of a direct conversation; none for a group", () => {
+  assert.equal(otherPerson(dm(), "u1"), "u2");
+  assert.equal(otherPerson(dm(), "u2"), "u1");
+  assert.equal(otherPerson(group, "u1"), null);
+});
+
+test("each side sees the other's name, as now named; one who left by the name last known", () => {
+  assert.equal(directTitle(dm(), "u1"), "Ben");
+  assert.equal(directTitle(dm(), "u2"), "Ana");
+  const renamed = renameEverywhere([dm()], { id: "u2", name: "Deleted account" });
+  assert.equal(directTitle(renamed[0], "u1"), "Deleted account");
+  const left = applyMember([dm()], "c9", { userId: "u2", name: "Ben" }, { change: "left", selfId: "u1" });
+  assert.equal(directTitle(left[0], "u1"), "Ben");
+  assert.equal(directTitle(dm({ members: [{ userId: "u1", name: "Ana" }] }), "u1"), "Direct conversation");
+  assert.equal(directTitle(group, "u1"), "Book club");
+});
+
+test("naming keeps the list as it is when no title changes", () => {
+  const list = nameDirect([group, dm()], "u1");
+  assert.equal(list[1].title, "Ben");
+  assert.equal(list[0], group);
+  assert.equal(nameDirect(list, "u1"), list);
+  assert.equal(nameDirect([dm()], undefined)[0].title, "");
+});
+
+test("the direct conversation with someone, unless left", () => {
+  assert.equal(directWith([group, dm()], "u1", "u2")?.id, "c9");
+  assert.equal(directWith([dm({ left: "left" })], "u1", "u2"), null);
+});
+
+test("the block list, and its check", () => {
+  assert.deepEqual([...blockedIds([{ userId: "u2", name: "Ben" }])], ["u2"]);
+  assert.equal(blockedIds(undefined).size, 0);
+  assert.equal(blockedProblem([{ userId: "u2", name: "Ben" }]), null);
+  assert.equal(blockedProblem([{ userId: "u2" }]), "users");
+  assert.equal(blockedProblem("u2"), "users");
+  assert.equal(parseFrame(JSON.stringify({ type: "blocked", users: [{ userId: "u2", name: "Ben" }] })).ok, true);
+  assert.equal(parseFrame(JSON.stringify({ type: "blocked", users: [{ name: "Ben" }] })).ok, false);
+  assert.equal(resultProblem("conversations.direct", { conversation: dm() }), null);
+  assert.equal(resultProblem("auth", { user: { id: "u1", name: "Ana" }, installedApps: [], blocked: [{ userId: 3 }] }), "blocked");
+});
+
+test("the store titles a direct conversation after the other person, following renames", () => {
+  const storage = installFakeStorage();
+  const store = signedInStore(storage, { id: "u1", name: "Ana" });
+  store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, dm()) }));
+  assert.equal(store.conversation("c9").title, "Ben");
+  // the server's copy again (title ""): still named
+  store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, dm()) }));
+  assert.equal(store.conversation("c9").title, "Ben");
+  store.update(["conversations"], (s) => ({ conversations: applyMember(s.conversations, "c9", { userId: "u2", name: "Benjamin" }, { change: "renamed" }) }));
+  assert.equal(store.conversation("c9").title, "Benjamin");
+});
+
+test("a blocked person's message is folded in the list's line too", async () => {
+  const { previewLine } = await import("../../Public/js/state/previews.js");
+  const how = { selfId: "u1", group: true, appName: (a) => a, names: (t) => t, nameOf: () => "Ben", blocked: (id) => id === "u2" };
+  assert.equal(previewLine({ kind: "text", text: "hello all", sender: "u2" }, how), "Message from someone you blocked");
+  assert.equal(previewLine({ kind: "text", text: "hi", sender: "u3" }, how), "Ben: hi");
+});
