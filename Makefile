@@ -5,7 +5,7 @@ SWIFT      ?= swift
 PORT       ?= 8080
 DATA       ?= ./data
 PYTHON     ?= python3
-APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium fonts-noto-color-emoji \
+APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium chromium-headless-shell fonts-noto-color-emoji \
               postgresql-15 libpq-dev nats-server libnats-dev
 PIP_PKGS   := websockets pytest pytest-xdist pytest-timeout playwright prometheus-client axe-playwright-python
 BIN        := .build/release/parlor

@@ -35,6 +35,7 @@ PUBLIC = ROOT / "Public"
 ARTIFACTS = ROOT / "test-artifacts"
 BIN = Path(os.environ.get("PARLOR_BIN", ROOT / ".build" / "debug" / "parlor"))
 CHROMIUM = os.environ.get("PARLOR_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_SHELL = os.environ.get("PARLOR_CHROMIUM_SHELL", "/usr/bin/chromium-headless-shell")
 LISTENING = re.compile(r"listening on http://127\.0\.0\.1:(\d+)")
 STARTUP_TIMEOUT = 15.0
 
@@ -201,16 +202,37 @@ def server(make_server) -> Server:
     return make_server()
 
 
+# Most tests run in Chromium's headless shell (Debian's chromium-headless-shell: the same
+# Blink and V8, without the browser's own UI layers): the suite is bound by Chromium's
+# CPU, and the shell spends about a third less of it (BENCHMARKS.md, "The browser
+# suite"). What the shell lacks — notifications (always "denied" there) and the
+# compositor's hit-testing of a frame that is still moving — is tested in the whole
+# browser: mark those tests `full_chromium`.
+def pytest_configure(config):
+    config.addinivalue_line("markers", "full_chromium: run in the whole Chromium, not the headless shell")
+
+
 @pytest.fixture(scope="session")
-def browser():
+def _browsers():
     from playwright.sync_api import sync_playwright
 
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}")
+    launched = {}
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)
-        yield b
-        b.close()
+        def launch(full):
+            path = CHROMIUM if full or not Path(CHROMIUM_SHELL).exists() else CHROMIUM_SHELL
+            if path not in launched:
+                if not Path(path).exists():
+                    pytest.skip(f"no Chromium at {path}")
+                launched[path] = p.chromium.launch(executable_path=path)
+            return launched[path]
+        yield launch
+        for b in launched.values():
+            b.close()
+
+
+@pytest.fixture
+def browser(request, _browsers):
+    return _browsers(request.node.get_closest_marker("full_chromium") is not None)
 
 
 # A stress mode for finding races (PARLOR_BROWSER_LATE_TIMERS=ms): every page's timers

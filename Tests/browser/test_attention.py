@@ -4,9 +4,13 @@ closed once it is read."""
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import ProtocolPerson, create_conversation, send_text, shot
+
+# Notifications: the headless shell always says "denied" (conftest.py).
+pytestmark = pytest.mark.full_chromium
 
 # The page is told it is hidden and has lost the focus, as a browser tells a tab left
 # in the background: headless Chromium keeps every page visible and focused.

@@ -5,6 +5,7 @@ quote of his reply to it and in the conversation list; his reaction stays on it.
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from a11y import axe_findings
@@ -134,6 +135,7 @@ def test_on_a_phone_ana_edits_by_tap(people):
     assert axe_findings(ben, "edits phone") == []
 
 
+@pytest.mark.full_chromium
 def test_a_notification_tells_the_new_words_and_the_edit_counts_for_nothing(people):
     from test_attention import ana_who_can_look_away, away, ben_joins, conversation_id, shown_when, turn_on_notifications
 

@@ -6,6 +6,7 @@ goes where the pane is now drawn, even when the browser draws slowly."""
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from conftest import app_frame, create_conversation, frame, install_app, open_from_drawer, pane_ready
@@ -127,6 +128,7 @@ WATCH_FRAME_PRESSES = """() => {
 }"""
 
 
+@pytest.mark.full_chromium
 def test_a_tap_that_lands_on_the_apps_frame_as_the_pane_grows_is_the_users(people):
     """On a loaded phone, a tap into the app just after the pane grew reaches the host's
     <iframe> element (the compositor has not drawn the frame there yet), which takes the
