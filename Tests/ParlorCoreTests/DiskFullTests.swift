@@ -5,8 +5,12 @@ import Testing
 /// A batch that meets a full disk (SQLite's max_page_count stands in for it): a request
 /// answered with an error stored nothing, and nothing stored went unacknowledged.
 @Suite struct DiskFullTests {
+    /// The schema's pages and room for a few small rows: each table and index takes a
+    /// page of its own (v19-direct's two tables and index did not fit in 48).
+    static let pages = 52
+
     @Test func aFullDiskNeverCommitsPartOfABatch() throws {
-        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: 48)
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: Self.pages)
         h.register(1, "Ana")
         let cid = h.conversation(owner: 1)
         let huge = String(repeating: "€", count: 9_000)  // 27 KB: several pages each
@@ -30,7 +34,7 @@ import Testing
     /// On a full disk a write is refused as `disk_full`, and the reads of the same
     /// batch are answered: they were refused with it as `internal` (an outside review).
     @Test func aFullDiskRefusesWritesAndAnswersReads() throws {
-        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: 48)
+        let h = try EngineHarness(databasePath: { $0 + "/parlor.sqlite" }, maxPages: Self.pages)
         h.register(1, "Ana")
         let cid = h.conversation(owner: 1)
         let huge = String(repeating: "€", count: 9_000)
