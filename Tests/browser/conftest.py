@@ -253,6 +253,7 @@ class People:
         self.contexts = []
         self.errors = []
         self.console = {}  # page → its console lines (the first 200)
+        self.protocol = []  # ProtocolPerson, closed with the pages
 
     def open(self, path="/", *, viewport=(1200, 800), dark=False, mobile=False):
         ctx = self.browser.new_context(
@@ -285,9 +286,17 @@ class People:
         saved_recovery_key(page)
         return page
 
+    def on_protocol(self, name):
+        """A new person on the protocol, not in a browser, closed with the pages."""
+        person = ProtocolPerson(self.server, name)
+        self.protocol.append(person)
+        return person
+
     def close(self):
         for c in self.contexts:
             close_within(c, CLOSE_TIMEOUT)
+        for person in self.protocol:
+            person.close()
 
     def snapshot(self):
         """Each page's state (PAGE_SNAPSHOT) and its last console lines, each read within
