@@ -94,6 +94,7 @@ export class MembersDialog {
     if (drawn === this.drawn) return;
     this.drawn = drawn;
     const focused = this.list.contains(document.activeElement) ? document.activeElement.closest("li")?.dataset.userId : null;
+    const act = focused ? document.activeElement.dataset.act : null;
     this.list.replaceChildren(...conversation.members.map((m) => h("li", { class: "member", dataset: { userId: m.userId } },
       avatar(m.name, m.userId, { small: true }),
       h("span", { class: "member-name" }, name(m)),
@@ -101,7 +102,7 @@ export class MembersDialog {
       m.userId === conversation.createdBy && !direct ? h("span", { class: "tag" }, "Creator") : null,
       m.userId !== user.id ? this.personButtons(m, name(m), direct) : null,
       mod && m.userId !== user.id
-        ? h("button", { class: "button small danger", type: "button", "aria-label": `Remove ${name(m)}`, onclick: () => this.run(this.api.remove, m.userId, name(m)) }, "Remove")
+        ? h("button", { class: "button small danger", type: "button", dataset: { act: "remove" }, "aria-label": `Remove ${name(m)}`, onclick: () => this.run(this.api.remove, m.userId, name(m)) }, "Remove")
         : null)));
     // Block becomes Unblock (and back): the focus stays on it
     const row = focused ? `li[data-user-id="${CSS.escape(focused)}"]` : null;
