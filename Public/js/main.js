@@ -418,7 +418,8 @@ function attend() {
     const last = c.lastMessage;
     if (heldNew(t) && last && last.sender !== selfId && last.kind !== "deleted" && last.seq > (m?.seq ?? 0)) m = last;
     // one left (here or elsewhere) tells nothing more, and what it told goes
-    if (m && !c.left) newest.set(c.id, m);
+    // nor is someone blocked heard of in a notification (their message waits folded)
+    if (m && !c.left && !blockedIds(s.blocked).has(m.sender)) newest.set(c.id, m);
     else notices.close(c.id);
     if (!c.left) total += unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
     // after a reload the kept preview says what this browser already saw

@@ -110,3 +110,10 @@ def test_ana_blocks_ben_with_the_keyboard(people):
     ana.keyboard.press("Enter")
     expect(row(ana, "hello all")).to_have_count(1)
     expect(row(ana, "hello all")).to_be_focused()
+
+    # her account lists him, with Unblock
+    ana.get_by_role("button", name="Account", exact=True).click()
+    blocked = ana.get_by_role("list", name="Blocked people")
+    expect(blocked.get_by_role("button", name="Unblock Ben")).to_be_visible()
+    blocked.get_by_role("button", name="Unblock Ben").scroll_into_view_if_needed()
+    shot(ana, "account-blocked-dark")
