@@ -91,3 +91,35 @@ test("frames: mentions are a list of ids, notify one of three levels", () => {
   assert.equal(parseFrame(JSON.stringify({ type: "notify", conversationId: "c1", notify: "mentions" })).ok, true);
   assert.equal(parseFrame(JSON.stringify({ type: "notify", conversationId: "c1", notify: "loud" })).ok, false);
 });
+
+test("a browser's own muted list becomes None on the server once, then goes; the level follows other devices", async () => {
+  const { installFakeStorage } = await import("./fake-storage.mjs");
+  const { signedInStore } = await import("./signed-in-store.mjs");
+  const { NotifyLevels } = await import("../../Public/js/sync/notifyLevels.js");
+  const storage = installFakeStorage();
+  const store = signedInStore(storage, { id: "u1", name: "Ana" });
+  store.update(["conversations"], () => ({ conversations: [
+    { id: "c1", title: "Loud", members: [], notify: "all" },
+    { id: "c2", title: "Quiet", members: [], notify: "none" },
+    { id: "c3", title: "Flaky", members: [], notify: "all" },
+  ] }));
+  storage.setItem("parlor.muted.u1", JSON.stringify(["c1", "c2", "c3", "cgone"]));
+  const asked = [];
+  const client = { request: async (type, body) => {
+    asked.push([type, body]);
+    if (body.conversationId === "c3") throw new Error("offline");
+    return {};
+  } };
+  const levels = new NotifyLevels(client, store);
+  await levels.migrate("u1");
+  // c2 was None already, cgone is no longer listed: only c1 and c3 asked
+  assert.deepEqual(asked.map(([, b]) => [b.conversationId, b.notify]), [["c1", "none"], ["c3", "none"]]);
+  assert.equal(store.conversation("c1").notify, "none");
+  assert.equal(store.conversation("c3").notify, "all"); // refused: put back, and kept to try again
+  assert.deepEqual(JSON.parse(storage.getItem("parlor.muted.u1")), ["c3"]);
+  client.request = async () => ({});
+  await levels.migrate("u1");
+  assert.equal(storage.getItem("parlor.muted.u1"), null);
+  levels.heard("c1", "mentions"); // set on another device
+  assert.equal(store.conversation("c1").notify, "mentions");
+});
