@@ -10,6 +10,8 @@ import asyncio
 import hashlib
 from pathlib import Path
 
+import pytest
+
 from client import Env
 from test_admin import cli
 from test_cluster import Nats, cluster, envs_on  # noqa: F401 (the fixture)
@@ -144,3 +146,14 @@ async def test_a_voice_message_sent_on_one_node_plays_from_another(cluster):  # 
         assert (ev["kind"], ev["audio"], ev["durationMs"]) == ("audio", h, 640)
         status, headers, body = await asyncio.to_thread(http_get, nodes[2], f"/blobs/{h}")
         assert status == 200 and body == WEBM and headers["content-type"].startswith("audio/webm")
+
+
+@pytest.mark.transport_only
+def test_the_host_page_may_record_and_play_back_before_the_upload(server):
+    """The microphone for the host page alone (not its app frames), and blob: media, so a
+    voice message waiting to be uploaded (offline) plays from the sender's own copy."""
+    _, headers, _ = http_get(server, "/")
+    assert "microphone=(self)" in headers["permissions-policy"]
+    assert "media-src 'self' blob:" in headers["content-security-policy"]
+    _, headers, _ = http_get(server, "/apps/testapp/index.html")
+    assert "microphone=()" in headers["permissions-policy"]

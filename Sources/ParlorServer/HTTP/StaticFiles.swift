@@ -37,7 +37,8 @@ struct StaticFiles {
         self.root = URL(fileURLWithPath: root).standardizedFileURL.resolvingSymlinksInPath().path
         let frames = appsOrigin.map { "'self' \($0)" } ?? "'self'"
         hostPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
-            + "connect-src 'self'; frame-src \(frames); object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+            // blob: plays one's own voice message back before its recording is uploaded
+            + "media-src 'self' blob:; connect-src 'self'; frame-src \(frames); object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
         // Served from a separate origin, the apps' ancestors are the host's origins.
         let ancestors = appsOrigin == nil ? "'self'" : (["'self'"] + hostOrigins).joined(separator: " ")
         appPolicy = "sandbox allow-scripts; default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
