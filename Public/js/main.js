@@ -120,10 +120,10 @@ const chat = new ChatView($("chat"), {
     return true;
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
+  onVoice: (blob, durationMs) => sendVoice(store.state.currentId, blob, durationMs),
   onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
   onEditing: (seq) => editing.editing(chat.transcriptEl, seq),
   onCancelReply: () => {
-  onVoice: (blob, durationMs) => sendVoice(store.state.currentId, blob, durationMs),
     outgoing.setReply(store.state.currentId, null);
     chat.composer.input.focus();
   },
@@ -446,6 +446,20 @@ function attend() {
 /** Others' messages held back from a transcript (a reader far up), not in its messages. */
 const heldNew = (t) => (t.hasMoreAfter ? t.heldBackNew ?? 0 : 0);
 
+/**
+ * A recorded voice message: into the outbox at once, its recording uploaded just before
+ * it is sent (sync/outbox.js), so one recorded offline waits as a drawing does. It
+ * carries the reply being written, as a picture sent alone would.
+ */
+function sendVoice(id, blob, durationMs) {
+  if (!id || store.conversation(id)?.left) return;
+  const replyTo = outgoing.replying(id)?.seq;
+  outgoing.setReply(id, null);
+  sync.send(id, { kind: "audio", durationMs, ...(replyTo ? { replyTo } : {}) }, { image: blob })
+    .catch((error) => failed({ conversationId: id, item: null, error }));
+  chat.transcript.toNewest();
+}
+
 /** What a notification says of a message: as the list would, with its sender named. */
 function noticeBody(conversationId, m) {
   // an app's text names people by ids whose names may not be here yet: "…" stood for them
@@ -463,20 +477,6 @@ async function signedOut(reason) {
   store.saveRecoveryKey(null);
   // a token refused at sign-in: whose it was is not known, and it was this browser's only account
   store.forgetUser(store.state.user?.id ?? null);
-/**
- * A recorded voice message: into the outbox at once, its recording uploaded just before
- * it is sent (sync/outbox.js), so one recorded offline waits as a drawing does. It
- * carries the reply being written, as a picture sent alone would.
- */
-function sendVoice(id, blob, durationMs) {
-  if (!id || store.conversation(id)?.left) return;
-  const replyTo = outgoing.replying(id)?.seq;
-  outgoing.setReply(id, null);
-  sync.send(id, { kind: "audio", durationMs, ...(replyTo ? { replyTo } : {}) }, { image: blob })
-    .catch((error) => failed({ conversationId: id, item: null, error }));
-  chat.transcript.toNewest();
-}
-
   await sync.images.prune(new Set()).catch(() => {});
   const mine = signingOut;
   signingOut = false;
@@ -1072,6 +1072,7 @@ function openConversation(id) {
   setDrawer(false);
   conflictNotice = null;
   chat.composer.showNotice(null);
+  chat.composer.voice.dispatch("cancel"); // a recording is for the conversation it began in
   newLine = { id, mark: (id && s.lastRead[id]) || 0, seq: undefined, fixed: false };
   store.update(["current", "conversations"], () => ({ currentId: id }));
   $("shell").dataset.view = id ? "chat" : "list";
@@ -1091,7 +1092,6 @@ function openConversation(id) {
 
 // ---- start ------------------------------------------------------------------------------
 
-  chat.composer.voice.dispatch("cancel"); // a recording is for the conversation it began in
 catalog.load();
 const token = store.token;
 const opened = parseRoute(location.hash, location.search);

@@ -90,11 +90,11 @@ export function messageProblem(m) {
       if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
       if (!optString(m.name, 300)) return "message.name";
       break;
-    case "reaction":
     case "audio":
       if (!isString(m.audio) || !HASH.test(m.audio)) return "message.audio";
       if (!isVoiceLength(m.durationMs)) return "message.durationMs";
       break;
+    case "reaction":
       if (!isSeq(m.to)) return "message.to";
       if (!isString(m.emoji)) return "message.emoji";
       break;
@@ -373,14 +373,14 @@ export function outboundProblem(msg) {
     case "sticker":
     case "attachment":
       return isString(msg.image) && HASH.test(msg.image) ? null : "image";
+    case "audio":
+      // no `audio` yet while its recording waits to be uploaded (sync/outbox.js)
+      if (msg.audio !== undefined && !(isString(msg.audio) && HASH.test(msg.audio))) return "audio";
+      return isVoiceLength(msg.durationMs) ? null : "durationMs";
     case "reaction":
       if (!isSeq(msg.to)) return "to";
       return msg.emoji === "" || TAPBACK_EMOJI.has(msg.emoji) ? null : "emoji";
     default:
       return "kind";
-    case "audio":
-      // no `audio` yet while its recording waits to be uploaded (sync/outbox.js)
-      if (msg.audio !== undefined && !(isString(msg.audio) && HASH.test(msg.audio))) return "audio";
-      return isVoiceLength(msg.durationMs) ? null : "durationMs";
   }
 }

@@ -290,6 +290,9 @@ extension Engine {
         case .typing(let cid, let on):
             try typing(cid, on, id: id, conn: conn, userId: userId, tx, &out)
 
+        case .setNotify(let cid, let level):
+            try setNotify(cid, level, id: id, conn: conn, userId: userId, tx, &out)
+
         case .markRead(let cid, let seq):
             try limit(\.readMarks, userId, "read marks")
             try requireMember(cid, userId, tx)
@@ -302,9 +305,6 @@ extension Engine {
                     w.field("conversationId", cid)
                     w.field("seq", mark)
                 }))
-        case .setNotify(let cid, let level):
-            try setNotify(cid, level, id: id, conn: conn, userId: userId, tx, &out)
-
             }
 
         case .participants(let cid, let appId):

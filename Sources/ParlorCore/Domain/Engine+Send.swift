@@ -63,10 +63,10 @@ extension Engine {
         if let r = content.replyTo, r > last {
             throw ParlorError(.notFound, "there is no message \(r) to reply to", field: "message.replyTo")
         }
-
         if case .text(let text, _, let mentions) = content, !mentions.isEmpty {
             try checkMentions(cid, text, mentions, field: "message.mentions", tx)
         }
+
         var message = StoredMessage(
             conversationId: cid, seq: seq, clientId: clientId, sender: userId, createdAt: now(),
             body: body)

@@ -39,13 +39,13 @@ public enum Limits {
     /// Rows read from the store at a time while searching: a bound on what one read holds.
     public static let searchChunk = 250
     public static let blobBytes = 5 * 1024 * 1024
-    /// An image's width and height, each, and its pixels: a small file of huge
-    /// dimensions would cost every viewer's renderer gigabytes.
     /// A voice recording's file, and its length: 2 minutes of the 64 kbit/s Opus or AAC
     /// the web client asks for is about 1 MiB; 2 MiB leaves room for a recorder that
     /// keeps its own default (128 kbit/s: 1.9 MB) and for the container.
     public static let audioBytes = 2 * 1024 * 1024
     public static let audioMs = 120_000
+    /// An image's width and height, each, and its pixels: a small file of huge
+    /// dimensions would cost every viewer's renderer gigabytes.
     public static let imageSide = 10_000
     public static let imagePixels = 25_000_000
     /// Uploads in progress, in all and per client address.

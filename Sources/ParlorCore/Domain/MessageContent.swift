@@ -8,9 +8,9 @@ public enum MessageContent: Equatable, Sendable {
     case app(AppContent)
     case sticker(Sticker)
     case attachment(image: String, name: String?, replyTo: Int? = nil)
-    /// A tapback on message `to`: one of `Reaction.emoji`, or "" to take one's back.
     /// A voice message: the recording's blob hash and its length (1 ms … 2 minutes).
     case audio(audio: String, durationMs: Int, replyTo: Int? = nil)
+    /// A tapback on message `to`: one of `Reaction.emoji`, or "" to take one's back.
     case reaction(to: Int, emoji: String)
 
     public var kind: String {
@@ -19,15 +19,15 @@ public enum MessageContent: Equatable, Sendable {
         case .app: "app"
         case .sticker: "sticker"
         case .attachment: "attachment"
-        case .reaction: "reaction"
         case .audio: "audio"
+        case .reaction: "reaction"
         }
     }
 
     /// The message this one replies to, if any.
     public var replyTo: Int? {
         switch self {
-        case .text(_, let r), .attachment(_, _, let r): r
+        case .text(_, let r, _), .attachment(_, _, let r): r
         case .audio(_, _, let r): r
         case .sticker(let s): s.replyTo
         case .app, .reaction: nil
@@ -223,6 +223,13 @@ extension MessageContent {
                 JSONWriter.appendString(name, to: &out)
             }
             if let replyTo { out.appendReplyTo(replyTo) }
+        case .audio(let audio, let durationMs, let replyTo):
+            out.reserveCapacity(128)
+            out.append(#"{"kind":"audio","audio":"#)
+            JSONWriter.appendString(audio, to: &out)
+            out.append(#","durationMs":"#)
+            out.append(contentsOf: String(durationMs).utf8)
+            if let replyTo { out.appendReplyTo(replyTo) }
         case .reaction(let to, let emoji):
             out.reserveCapacity(56)
             out.append(#"{"kind":"reaction","to":"#)
@@ -232,13 +239,6 @@ extension MessageContent {
         }
         out.append(UInt8(ascii: "}"))
         return out
-        case .audio(let audio, let durationMs, let replyTo):
-            out.reserveCapacity(128)
-            out.append(#"{"kind":"audio","audio":"#)
-            JSONWriter.appendString(audio, to: &out)
-            out.append(#","durationMs":"#)
-            out.append(contentsOf: String(durationMs).utf8)
-            if let replyTo { out.appendReplyTo(replyTo) }
     }
 
     public var appId: String? { if case .app(let a) = self { a.appId } else { nil } }

@@ -71,8 +71,8 @@ enum MessageJSON {
         w.field("createdBy", c.createdBy)
         if let pair = c.directUserIds { w.field("direct", true); w.key("directUserIds"); strings(pair, into: &w) }
         if let read = c.lastReadSeq { w.field("lastReadSeq", read) }
-        w.key("members")
         if let notify = c.notify { w.field("notify", notify.rawValue) }
+        w.key("members")
         w.beginArray()
         for m in c.members { write(m, into: &w) }
         w.endArray()

@@ -45,10 +45,10 @@ public struct Conversation: Equatable, Sendable {
     /// The asking user's read mark (`conversations.list` only): the highest seq they
     /// told the server they read, on any of their devices.
     public var lastReadSeq: Int? = nil
-}
-
     /// The asking user's notification level here (their own views of it only).
     public var notify: NotifyLevel? = nil
+}
+
 /// A code that lets its holder join a conversation, or, without one, create an
 /// account (a registration link). Only its hash is stored.
 public struct Invite: Equatable, Sendable {

@@ -67,12 +67,12 @@ public enum Request: Equatable, Sendable {
     case markRead(conversationId: String, seq: Int)
     /// The user is writing in the conversation (`typing`), or stopped without sending.
     case typing(conversationId: String, typing: Bool)
+    /// The user's notification level in the conversation, for all their devices.
+    case setNotify(conversationId: String, notify: NotifyLevel)
 
     /// The frame type it came as, for metrics.
     public var typeName: String {
         switch self {
-    /// The user's notification level in the conversation, for all their devices.
-    case setNotify(conversationId: String, notify: NotifyLevel)
         case .register: "register"
         case .auth: "auth"
         case .linkDevice: "device.link"
@@ -117,6 +117,7 @@ public enum Request: Equatable, Sendable {
         case .playing: "playing"
         case .markRead: "read"
         case .typing: "typing"
+        case .setNotify: "conversations.setNotify"
         }
     }
 
@@ -124,7 +125,6 @@ public enum Request: Equatable, Sendable {
     public var isAuthentication: Bool {
         switch self {
         case .register, .auth, .linkDevice, .recover: true
-        case .setNotify: "conversations.setNotify"
         default: false
         }
     }

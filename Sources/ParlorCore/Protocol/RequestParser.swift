@@ -151,14 +151,14 @@ public enum RequestParser {
         case "typing":
             guard let on = try f.optionalBool("typing") else { throw .invalid("typing", "must be true or false") }
             return .typing(conversationId: try f.id("conversationId"), typing: on)
-        case "playing":
-            guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
-            return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)
         case "conversations.setNotify":
             guard let level = try f.optionalString("notify", max: 8).flatMap(NotifyLevel.init(rawValue:)) else {
                 throw .invalid("notify", "must be all, mentions or none")
             }
             return .setNotify(conversationId: try f.id("conversationId"), notify: level)
+        case "playing":
+            guard let on = try f.optionalBool("playing") else { throw .invalid("playing") }
+            return .playing(conversationId: try f.id("conversationId"), sessionId: try f.id("sessionId"), playing: on)
         default:
             if let a = try AdminRequest.parse(type, f) { return .admin(a) }
             throw ParlorError(.unknownType, "unknown frame type")

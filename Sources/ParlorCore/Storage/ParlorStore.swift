@@ -182,6 +182,11 @@ public protocol StoreTransaction {
     /// `seq` is past it; returns the new mark, or nil when it did not rise (lower or
     /// equal, or not a member). The mark is the membership's: it goes when they leave.
     func markRead(conversationId: String, userId: String, seq: Int) throws -> Int?
+    /// Sets the member's notification level; true when it changed (false: the same, or
+    /// not a member).
+    func setNotify(conversationId: String, userId: String, level: NotifyLevel) throws -> Bool
+    /// The member's notification level; nil when not a member.
+    func notifyLevel(conversationId: String, userId: String) throws -> NotifyLevel?
     func renameConversation(id: String, title: String) throws
     func createInvite(_ invite: Invite, codeHash: [UInt8]) throws
     func invite(codeHash: [UInt8]) throws -> Invite?
@@ -203,11 +208,6 @@ public protocol StoreTransaction {
     func lastSeqs(of conversationIds: [String]) throws -> [String: Int]
     /// Shared store: locks these conversations' rows, in id order, until the transaction
     /// ends, so that nodes whose batches touch the same conversations never take their
-    /// Sets the member's notification level; true when it changed (false: the same, or
-    /// not a member).
-    func setNotify(conversationId: String, userId: String, level: NotifyLevel) throws -> Bool
-    /// The member's notification level; nil when not a member.
-    func notifyLevel(conversationId: String, userId: String) throws -> NotifyLevel?
     /// locks in opposite orders (a deadlock). Nothing to do for a single writer.
     func lockConversations(_ ids: [String]) throws
     /// False, storing nothing, when the sender already used this clientId (a retry).

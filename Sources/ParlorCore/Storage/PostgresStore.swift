@@ -172,8 +172,8 @@ struct PostgresTransaction: StoreTransaction {
             """, [userId]).map { r in
                 var c = try conversation(r)
                 c.lastReadSeq = r[5]
-                return c
                 c.notify = NotifyLevel(code: r[6])
+                return c
             }
     }
 
