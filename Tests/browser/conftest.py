@@ -334,12 +334,18 @@ def close_within(ctx, seconds):
         warnings.warn(f"a browser context did not close within {seconds:.0f} s (Chromium; its pages: {pages}); left open")
 
 
-@pytest.fixture
-def people(browser, server):
+def watched_people(browser, server):
+    """People in `browser`, for a fixture to yield from: closed after the test, whose
+    pages must have shown no error."""
     p = People(browser, server)
     yield p
     p.close()
     assert not p.errors, f"errors on the page: {p.errors}"
+
+
+@pytest.fixture
+def people(browser, server):
+    yield from watched_people(browser, server)
 
 
 def shot(page, name):
