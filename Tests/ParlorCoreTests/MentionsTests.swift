@@ -32,6 +32,19 @@ import Testing
         #expect(String(decoding: MessageContent.text("hi").bodyJSON, as: UTF8.self) == #"{"kind":"text","text":"hi"}"#)
     }
 
+    @Test func aNameIsMentionedOnlyAsAWholeWord() {
+        #expect(Engine.names("hi @Ana", "Ana"))
+        #expect(Engine.names("@Ana, look", "Ana"))
+        #expect(Engine.names("@Anabel and @Ana!", "Ana"))
+        #expect(Engine.names("@Ana B. here", "Ana B."))
+        #expect(!Engine.names("hi @Anabel", "Ana"))
+        #expect(!Engine.names("@Ana_1", "Ana"))
+        #expect(!Engine.names("@Ana2", "Ana"))
+        #expect(!Engine.names("@Anaïs", "Ana"))
+        #expect(!Engine.names("hi Ana", "Ana"))
+        #expect(!Engine.names("@ana", "Ana"))
+    }
+
     @Test func notifyLevelsParse() {
         let ok = #"{"type":"conversations.setNotify","id":"n","conversationId":"c","notify":"mentions"}"#
         #expect(RequestParser.parse(Array(ok.utf8)).result == .success(.setNotify(conversationId: "c", notify: .mentions)))

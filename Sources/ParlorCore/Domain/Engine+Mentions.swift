@@ -27,7 +27,32 @@ extension Engine {
         return ids.filter { uid in found.contains { $0.userId == uid && Self.names(text, $0.name) } }
     }
 
-    static func names(_ text: String, _ name: String) -> Bool { text.contains("@" + name) }
+    /// The text holds `@name` not as the start of a longer word ("@Anabel" does not name
+    /// Ana), as the web client decides (state/mentions.js): the next character is not a
+    /// letter, a digit or `_`. Compared scalar by scalar, as the client's `indexOf` does;
+    /// a scalar past the BMP counts as no letter there (the client sees half of it).
+    static func names(_ text: String, _ name: String) -> Bool {
+        let t = Array(text.unicodeScalars), n = Array(("@" + name).unicodeScalars)
+        var i = 0
+        while i + n.count <= t.count {
+            if t[i] == "@", t[i..<i + n.count].elementsEqual(n) {
+                let end = i + n.count
+                if end == t.count || !isWordScalar(t[end]) { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    private static func isWordScalar(_ s: Unicode.Scalar) -> Bool {
+        guard s.value <= 0xFFFF else { return false }
+        if s == "_" { return true }
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .decimalNumber, .letterNumber, .otherNumber: return true
+        default: return false
+        }
+    }
 
     /// A stored text's mentions.
     static func mentions(in body: JSONValue) -> [String] {
