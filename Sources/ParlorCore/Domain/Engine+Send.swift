@@ -128,9 +128,10 @@ extension Engine {
         for (hash, field) in content.images {
             let audio = field == MessageContent.audioField
             let what = audio ? "no voice recording" : "no image"
-            let stored = cache.blobs[hash] ?? blobs.find(hash).map { $0.type.isAudio }
+            let cached = cache.blobs[hash]
+            let stored = cached ?? blobs.find(hash).map { $0.type.isAudio }
             guard stored == audio else { throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field) }
-            cache.blobs[hash] = audio
+            if cached == nil { cache.blobs[hash] = audio }
             if cache.imageShowers.contains(IdPair(userId, hash)) { continue }
             guard try tx.mayShowImage(hash: hash, userId: userId) else {
                 throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field)

@@ -286,3 +286,7 @@ public struct StoreError: Error, CustomStringConvertible {
         return e
     }
 }
+
+/// A direct conversation's two users as `direct_pairs` keeps them (user_a < user_b), so
+/// a pair is one row whoever asks.
+func directPairOrder(_ a: String, _ b: String) -> (String, String) { a < b ? (a, b) : (b, a) }

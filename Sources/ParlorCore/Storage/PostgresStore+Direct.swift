@@ -1,14 +1,14 @@
 /// Direct conversations and blocks (Engine+Direct.swift), as in SQLiteStore+Direct.
 extension PostgresTransaction {
     func directConversationId(_ a: String, _ b: String) throws -> String? {
-        let (x, y) = a < b ? (a, b) : (b, a)
+        let (x, y) = directPairOrder(a, b)
         return try row("SELECT conversation_id FROM direct_pairs WHERE user_a = $1 AND user_b = $2", [x, y]).map { $0[0] }
     }
 
     /// Two nodes claiming the same pair at once: the second insert waits for the first's
     /// commit, then does nothing (the primary key), and the caller reads the first's row.
     func claimDirect(_ a: String, _ b: String, conversationId: String) throws -> Bool {
-        let (x, y) = a < b ? (a, b) : (b, a)
+        let (x, y) = directPairOrder(a, b)
         return try exec("""
             INSERT INTO direct_pairs (user_a, user_b, conversation_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING
             """, [x, y, conversationId]) > 0

@@ -3,12 +3,12 @@ import GRDB
 /// Direct conversations and blocks (Engine+Direct.swift).
 extension SQLiteTransaction {
     func directConversationId(_ a: String, _ b: String) throws -> String? {
-        let (x, y) = a < b ? (a, b) : (b, a)
+        let (x, y) = directPairOrder(a, b)
         return try row("SELECT conversation_id FROM direct_pairs WHERE user_a = ? AND user_b = ?", [x, y]).map { $0[0] }
     }
 
     func claimDirect(_ a: String, _ b: String, conversationId: String) throws -> Bool {
-        let (x, y) = a < b ? (a, b) : (b, a)
+        let (x, y) = directPairOrder(a, b)
         try exec("INSERT OR IGNORE INTO direct_pairs (user_a, user_b, conversation_id) VALUES (?, ?, ?)", [x, y, conversationId])
         return db.changesCount > 0
     }
