@@ -19,6 +19,21 @@ RUN = """async () => {
 }"""
 
 
+# True once the document is in `scheme` and none of its CSS transitions is running
+SETTLED = """scheme => matchMedia(`(prefers-color-scheme: ${scheme})`).matches
+  && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")"""
+
+
+def switch_scheme(page, scheme):
+    """Switches the page to `scheme` in place (light and dark are CSS alone) and waits
+    until the host and each app frame are in it with no colour still fading, so axe
+    reads the final colours."""
+    page.emulate_media(color_scheme=scheme)
+    for fr in page.frames:
+        if not fr.is_detached() and fr.url not in ("", "about:blank"):
+            fr.wait_for_function(SETTLED, arg=scheme)
+
+
 def axe_findings(page, screen):
     """Serious and critical axe findings on the page and in each of its frames, as lines."""
     found = []

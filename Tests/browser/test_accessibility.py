@@ -19,7 +19,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from a11y import axe_findings
+from a11y import axe_findings, switch_scheme
 from conftest import app_rows, frame, pane_ready, saved_recovery_key, send_text, shot
 from test_app_wenderpic import HOUSE, draw_mouse, drawn
 
@@ -28,10 +28,6 @@ SIZES = {"desktop": {"viewport": (1280, 800)}, "phone": {"viewport": (390, 844),
 
 
 SCHEMES = ("light", "dark")
-
-# True once the document is in `scheme` and none of its CSS transitions is running
-SETTLED = """scheme => matchMedia(`(prefers-color-scheme: ${scheme})`).matches
-  && document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== "running")"""
 
 
 class Screens:
@@ -45,12 +41,8 @@ class Screens:
         self.findings = {scheme: [] for scheme in SCHEMES}
 
     def look(self, scheme):
-        if scheme != self.scheme:
-            self.page.emulate_media(color_scheme=scheme)
-            self.scheme = scheme
-        for fr in self.page.frames:
-            if not fr.is_detached() and fr.url not in ("", "about:blank"):
-                fr.wait_for_function(SETTLED, arg=scheme)
+        switch_scheme(self.page, scheme)
+        self.scheme = scheme
 
     def frames_caught_up(self, within_ms=5000):
         """Playwright hears that a frame was removed a moment after the page removed it

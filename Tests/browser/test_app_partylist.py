@@ -76,11 +76,13 @@ def images_loaded(locator):
         "els => els.every(e => e.complete && e.naturalWidth > 0)", arg=locator.element_handles())
 
 
-def start_party(people, dark=False):
-    """Kate and John in one conversation; Kate has Party list, John does not."""
+def start_party(people, dark=False, john_dark=None):
+    """Kate and John in one conversation; Kate has Party list, John does not. John (a
+    phone) is in dark when `john_dark`, else as Kate."""
     kate = people.join("Kate", dark=dark)
     link = create_conversation(kate, "Mussels night")
-    john = people.join("John", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=dark)
+    john = people.join("John", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True,
+                       dark=dark if john_dark is None else john_dark)
     install_app(kate, APP)
     return kate, john
 
