@@ -135,6 +135,40 @@ def test_content_types(server, public_dir, path, ctype):
     assert body == (public_dir / path.lstrip("/")).read_bytes()
 
 
+def test_a_page_opened_again_revalidates_its_files_instead_of_fetching_them(server, public_dir):
+    """Each file of Public/ carries a validator (ETag), so a browser opening the page again
+    is answered 304 without the file, on the same connection; a file replaced (an
+    upgrade) gets a new validator and is sent whole."""
+    path = "/_itest/app.js"
+    status, headers, body = http_get(server, path)
+    tag = headers.get("etag")
+    assert status == 200 and tag and tag.startswith('"'), headers
+    assert headers.get("cache-control") == "no-cache", headers  # revalidated each time, never used stale
+
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        for asked in (tag, f'"other", W/{tag}', "*"):
+            conn.request("GET", path, headers={"If-None-Match": asked})
+            resp = conn.getresponse()
+            assert resp.status == 304, (asked, resp.status)
+            assert resp.read() == b""
+            assert resp.getheader("etag") == tag and resp.getheader("cache-control") == "no-cache"
+            # the length stated is the file's (RFC 9110 §8.6), and the connection stays open
+            assert resp.getheader("content-length") == str(len(body))
+        conn.request("GET", path, headers={"If-None-Match": '"not-this-one"'})
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.read() == body
+    finally:
+        conn.close()
+
+    # the file replaced under Public/: its old validator no longer matches
+    time.sleep(0.01)
+    (public_dir / "_itest" / "app.js").write_bytes(body + b"\n// v2\n")
+    status, headers, body2 = http_get(server, path, headers={"If-None-Match": tag})
+    assert status == 200 and body2.endswith(b"// v2\n") and headers.get("etag") not in (None, tag)
+    (public_dir / "_itest" / "app.js").write_bytes(body)
+
+
 def test_missing_file_is_404(server):
     status, _, body = http_get(server, "/no/such/file.html")
     assert status == 404
@@ -209,9 +243,15 @@ def test_blob_upload_and_download(server, token):
     assert (m and int(m.group(1)) >= 86400) or "immutable" in cc, f"a long cache lifetime expected, got {cc!r}"
     # kept by the browser, never by a shared cache in front of the server (a CDN)
     assert "private" in cc and "public" not in cc, cc
+    blob_tag = headers.get("etag")
     # a page signing out clears what its browser kept (a shared computer)
     status, headers, _ = http_get(server, "/signed-out")
     assert status == 200 and headers.get("clear-site-data") == '"cache"' and headers.get("cache-control") == "no-store"
+
+    # a blob never changes: asked again with its validator, it is not sent again
+    status, headers304, body304 = http_get(server, f"/blobs/{digest}", headers={"If-None-Match": blob_tag})
+    assert status == 304 and body304 == b"" and blob_tag and headers304.get("etag") == blob_tag, headers304
+    assert "immutable" in headers304.get("cache-control", "")
 
     # uploading the same bytes again gives the same hash
     status, _, _, js2 = upload(server, png, token, content_type="image/png")

@@ -8,6 +8,9 @@ final class HTTPExchange {
     /// HEAD: the headers say how long the body is, and no body follows.
     var headOnly = false
     var closeAfter = false
+    /// A 304's Content-Length: the cached file's length (RFC 9110 §8.6), not its empty
+    /// body's; with none at all lws would close the connection after it.
+    var notModifiedLength: Int?
     /// A refused POST whose body is still arriving: read and dropped after the answer,
     /// then closed, so a client or proxy still writing it reads the answer instead of
     /// a reset connection (nginx turned Parlor's early 413 into a 502).

@@ -16,7 +16,25 @@ extension LWSServer {
     /// too many files are being sent, in all or to this address, the request is refused
     /// (each holds an open file: slow readers from a few addresses ran the process out
     /// of file descriptors, an outside review).
-    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String) -> Int32 {
+    ///
+    /// `validated`: the response carries an ETag (the file's change time and size), and a
+    /// request naming it in If-None-Match is answered 304 without the file: a page opened
+    /// again revalidates its 130 scripts, styles and pictures instead of fetching them
+    /// all (`Cache-Control: no-cache` alone, with no validator, made every load a full one).
+    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String,
+                   validated: Bool = false) -> Int32 {
+        var info = stat()
+        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
+        var headers = headers
+        if validated {
+            let tag = EntityTag.of(size: size, changed: info.st_mtim)
+            if EntityTag.matches(tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
+                respond(wsi, id, status: 304, type: mime, body: [], headers: EntityTag.notModifiedHeaders(tag, of: headers),
+                        notModifiedLength: size)
+                return 0
+            }
+            headers += "ETag: \(tag)\r\n"
+        }
         let address = clientAddress(wsi)
         if downloads.count >= Limits.downloadsInFlight {
             refusedDownloads += 1
@@ -28,8 +46,6 @@ extension LWSServer {
             return respondError(wsi, id, 429, "too_many_downloads",
                                 "at most \(Limits.downloadsPerAddress) files at once to one address", retryAfterMs: 1000, cors: true)
         }
-        var info = stat()
-        let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
         let r = headers.withCString { h in
             lws_serve_http_file(wsi, path, mime, h, Int32(strlen(h)))
         }

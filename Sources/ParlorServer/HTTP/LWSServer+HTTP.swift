@@ -41,7 +41,7 @@ extension LWSServer {
             guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
                 return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
-            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
+            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport, validated: true)
         }
         if isPost { return beginUpload(wsi, id, path) }
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
@@ -79,7 +79,7 @@ extension LWSServer {
             // only members were shown, nor serve it after it is deleted
             let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
                 + "Cache-Control: private, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
-            return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport)
+            return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport, validated: true)
         }
         guard let file = files.resolve(path) else {
             // An app frame (an opaque origin) that asks for a missing file reads the 404,
@@ -87,7 +87,7 @@ extension LWSServer {
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
             return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
         }
-        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
+        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport, validated: true)
     }
 
     /// A request from this machine that did not come through a proxy.
@@ -146,13 +146,14 @@ extension LWSServer {
     }
 
     func respond(_ wsi: OpaquePointer, _ id: UInt64, status: Int, type: String, body: [UInt8],
-                 headers: [(String, String)] = [], close: Bool = false) {
+                 headers: [(String, String)] = [], close: Bool = false, notModifiedLength: Int? = nil) {
         let ex = HTTPExchange(id: id, wsi: wsi)
         var all = headers + [("x-content-type-options:", "nosniff")]
         if config.tlsCertificate != nil { all.append(("strict-transport-security:", "max-age=31536000")) }
         ex.response = (status, type, body, all)
         ex.headOnly = isHead(wsi)
         ex.closeAfter = close
+        ex.notModifiedLength = notModifiedLength
         ex.bodyPending = close && lws_hdr_total_length(wsi, WSI_TOKEN_POST_URI) > 0 && !bodiesDone.contains(id)
         exchanges[id] = ex
         lws_callback_on_writable(wsi)
@@ -166,7 +167,8 @@ extension LWSServer {
                 let start = b.baseAddress! + pre
                 var p: UnsafeMutablePointer<UInt8>? = start
                 let end = b.baseAddress! + b.count - 1
-                if lws_add_http_common_headers(wsi, UInt32(r.status), r.type, lws_filepos_t(r.body.count), &p, end) != 0 {
+                let length = lws_filepos_t(ex.notModifiedLength ?? r.body.count)
+                if lws_add_http_common_headers(wsi, UInt32(r.status), r.type, length, &p, end) != 0 {
                     return false
                 }
                 for (name, value) in r.headers {
