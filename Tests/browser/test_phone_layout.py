@@ -1,13 +1,46 @@
 """What a phone user meets beyond the portrait transcript: a phone held sideways
 gets the one-column layout (not the desktop's list beside the chat), text in a
-right-to-left script reads right to left wherever it is shown, and the app
-drawer's icons line up whatever the length of the apps' names."""
+right-to-left script reads right to left wherever it is shown, the app
+drawer's icons line up whatever the length of the apps' names, and Parlor can be
+put on the home screen as an app of its own."""
+
+import json
 
 from playwright.sync_api import expect
 
 from conftest import create_conversation, install_app, send_text, shot
 
 ARABIC = "مرحبا! كيف حالك؟"
+
+
+def test_parlor_can_be_installed_on_a_phones_home_screen(people):
+    """A web app manifest the browser reads without a complaint, with icons a launcher can
+    use (maskable: cropped to its own shape) and its own window: Chromium's own
+    installability check finds nothing missing."""
+    ana = people.open("/", viewport=(390, 844), mobile=True)
+    ana.locator("#welcome-name").wait_for()
+    cdp = ana.context.new_cdp_session(ana)
+    got = cdp.send("Page.getAppManifest")
+    assert got["url"].endswith("/manifest.webmanifest") and got["errors"] == [], got
+    manifest = got["manifest"]
+    assert manifest["name"] == "Parlor" and manifest["display"] == "kStandalone", manifest
+    assert manifest["startUrl"].endswith("/") and manifest["scope"].endswith("/"), manifest
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    # each icon is there, a picture of the size it says (an iPhone takes the touch icon)
+    icons = [(i["url"], i["sizes"]) for i in manifest["icons"]]
+    written = json.loads(got["data"])["icons"]
+    assert any(i["purpose"] == "maskable" and i["sizes"] == "512x512" for i in written), written
+    for url in [u for u, _ in icons] + [ana.evaluate("document.querySelector('link[rel=apple-touch-icon]').href")]:
+        size = ana.evaluate("""async (url) => {
+            const r = await fetch(url);
+            if (!r.ok) return `${r.status}`;
+            const img = new Image();
+            img.src = URL.createObjectURL(await r.blob());
+            await img.decode();
+            return `${img.naturalWidth}x${img.naturalHeight}`;
+        }""", url)
+        stated = next((s for u, s in icons if u == url), None)
+        assert size in (stated, "180x180") or (stated == "0x0" and size != "" and "x" in size), (url, size, stated)
 
 
 def test_a_phone_held_sideways_shows_the_conversation_alone(people):
