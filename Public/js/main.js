@@ -341,11 +341,14 @@ const reportDialog = new ReportDialog({
   errorText,
   announce: (text) => announce(text),
 });
+/** Deletes a picture and every message showing it; how many messages went. */
+const deleteImageEverywhere = async (hash) => (await client.request("admin.images.delete", { hash })).deletedMessages;
 const reportsSection = new ReportsSection({
   list: () => client.request("admin.reports.list", { limit: 100 }),
   resolve: (reportId) => client.request("admin.reports.resolve", { reportId }),
   deleteMessage: (conversationId, seq) => client.request("admin.messages.delete", { conversationId, seq }),
   deactivate: (userId) => client.request("admin.users.deactivate", { userId }),
+  deleteImage: deleteImageEverywhere,
   confirm: (o) => confirm(o),
   isMember: (conversationId) => {
     const c = store.conversation(conversationId);
@@ -374,7 +377,7 @@ const admin = new AdminDialog({
   invites: async () => (await client.request("admin.invites.list", {})).invites,
   revokeInvite: (inviteId) => client.request("admin.invites.revoke", { inviteId }),
   deleteMessage: (conversationId, seq) => client.request("admin.messages.delete", { conversationId, seq }),
-  deleteImage: async (hash) => (await client.request("admin.images.delete", { hash })).deletedMessages,
+  deleteImage: deleteImageEverywhere,
   selfId: () => store.state.user?.id,
   confirm: (o) => confirm(o),
 });

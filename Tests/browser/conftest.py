@@ -364,7 +364,8 @@ class ProtocolPerson:
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.client = self.run(Client.connect(server.base.replace("http", "ws") + "/ws", label=name, origin=server.base))
-        self.user = self.run(self.client.call("register", name=name))["user"]
+        registered = self.run(self.client.call("register", name=name))
+        self.user, self.token = registered["user"], registered["token"]
 
     def run(self, coro, timeout=30):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

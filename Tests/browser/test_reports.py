@@ -1,9 +1,14 @@
 """Reporting a message to the server's admins: Ben reports Cat's message (keyboard; a
 tap on a phone in dark), with a reason, in a native dialog; Ana, the server's admin (its
 first account), sees the count on her Admin button live, opens Reports, deletes the
-message from there (the report keeps what it said) and resolves it."""
+message from there (the report keeps what it said) and resolves it. A reported picture
+is shown to her even from a conversation she is not in, and she can delete it everywhere."""
 
+import json
 import re
+import struct
+import urllib.request
+import zlib
 
 from playwright.sync_api import expect
 
@@ -15,6 +20,14 @@ RUDE = "you are all idiots and I know where you live"
 
 def row(page, text):
     return page.locator(".row[data-seq]").filter(has=page.locator(".bubble", has_text=text))
+
+
+def red_png(w, h):
+    """A plain red PNG of w × h."""
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\xdc\x28\x28" * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def cat_says(people, link, text):
@@ -138,3 +151,40 @@ def test_on_a_phone_in_dark_by_tap_and_the_count_after_a_reload(people):
     expect(ana.locator("#admin[open]")).to_have_count(0)
     expect(ana.locator("#chat-title")).to_have_text("Phones")
     expect(row(ana, RUDE)).to_have_class(re.compile(r"\bhighlighted\b"))
+
+
+def test_a_reported_picture_is_shown_to_the_admin_who_can_delete_it_everywhere(people):
+    ana = people.join("Ana", dark=True)  # the admin, in no conversation of theirs
+    ben, cat = people.on_protocol("Ben"), people.on_protocol("Cat")
+    made = ben.call("conversations.create", title="Pictures")
+    cid = made["conversation"]["id"]
+    cat.call("conversations.join", invite=made["invite"])
+    upload = urllib.request.Request(people.server.base + "/blobs", data=red_png(60, 40),
+                                    headers={"Authorization": f"Bearer {cat.token}"}, method="POST")
+    with urllib.request.urlopen(upload, timeout=10) as r:
+        picture = json.loads(r.read())["hash"]
+    sent = cat.call("send", conversationId=cid, clientId="pic-1",
+                    message={"kind": "attachment", "image": picture, "name": "vile.png"})
+    ben.call("messages.report", conversationId=cid, seq=sent["message"]["seq"], reason="disgusting")
+
+    admin_button = ana.locator(".me-actions").get_by_role("button", name=re.compile(r"^Admin"))
+    expect(admin_button).to_have_accessible_name("Admin, 1 open report")
+    admin_button.click()
+    item = ana.locator("#admin-reports .report-item")
+    expect(item.locator(".report-copy")).to_have_text("A picture: vile.png")
+    expect(item.get_by_text("You are not in this conversation.")).to_be_visible()
+    shown = item.get_by_role("img", name="The picture Cat sent: vile.png")
+    expect(shown).to_be_visible()
+    ana.wait_for_function("img => img.complete && img.naturalWidth === 60", arg=shown.element_handle())
+    shot(ana, "report-desktop-dark-picture")
+    assert axe_findings(ana, "report-picture") == []
+
+    # deleted everywhere: the message goes with it, the report stays and says so
+    item.get_by_role("button", name="Delete Cat's picture everywhere").click()
+    ana.locator("#confirm[open]").get_by_role("button", name="Delete").click()
+    expect(ana.locator("#admin-status")).to_have_text("The picture is deleted, with the message showing it.")
+    expect(item.locator(".tag", has_text="Deleted")).to_be_visible()
+    expect(item.get_by_text("The picture is no longer stored.")).to_be_visible()
+    expect(item.get_by_role("img")).to_have_count(0)
+    expect(item.get_by_role("button", name="Delete Cat's picture everywhere")).to_have_count(0)
+    shot(ana, "report-desktop-dark-picture-deleted")

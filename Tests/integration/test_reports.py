@@ -123,3 +123,35 @@ async def test_a_report_on_one_node_reaches_the_admin_on_another(cluster):  # no
         await ana.wait_event("reports", open=1, timeout=10)
         [rep] = (await ana.call("admin.reports.list"))["reports"]
         assert rep["message"]["text"] == "rude words"
+
+
+async def test_the_admin_sees_a_reported_picture_while_it_is_stored(server_factory):
+    """The copy names the picture (an attachment's, an app bubble's) by its hash: an admin
+    outside the conversation can look at what was reported, as long as the file is
+    stored; deleting it everywhere (admin.images.delete) ends that."""
+    from test_http import http_get, png_bytes, upload
+
+    server = server_factory()
+    async with Env(server) as env:
+        ana, ben, cid = await room(env)
+        status, _, _, js = upload(server, png_bytes(rgb=(250, 0, 0)), ben.token)
+        assert status == 201, js
+        pic = await ben.send_message(cid, {"kind": "attachment", "image": js["hash"], "name": "rude.png"})
+        await ana.call("apps.install", appId="testapp")
+        drawn = await ben.send_message(cid, {"kind": "app", "appId": "testapp", "url": "?a=1", "summaryText": "a drawing",
+                                              "layout": {"image": js["hash"], "caption": "look"}})
+        for m in (pic, drawn):
+            await ana.call("messages.report", conversationId=cid, seq=m["seq"], reason="vile")
+
+        reports = {r["seq"]: r for r in (await ana.call("admin.reports.list"))["reports"]}
+        assert reports[pic["seq"]]["message"]["image"] == js["hash"], reports[pic["seq"]]
+        assert reports[pic["seq"]]["message"]["name"] == "rude.png"
+        assert reports[drawn["seq"]]["message"]["image"] == js["hash"], reports[drawn["seq"]]
+        status, headers, body = http_get(server, f"/blobs/{js['hash']}")
+        assert status == 200 and headers["content-type"].startswith("image/png")
+
+        # deleted everywhere: the copy keeps the name, the picture is no longer there
+        await ana.call("admin.images.delete", hash=js["hash"])
+        [rep] = [r for r in (await ana.call("admin.reports.list"))["reports"] if r["seq"] == pic["seq"]]
+        assert rep["message"]["name"] == "rude.png" and rep["messageDeletedAt"] > 0
+        assert http_get(server, f"/blobs/{js['hash']}")[0] == 404

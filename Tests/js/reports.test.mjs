@@ -2,7 +2,7 @@
 // however many reported it, and what the copy of a message says.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { groupReports, reportWords } from "../../Public/js/state/reports.js";
+import { groupReports, reportWords, reportFiles } from "../../Public/js/state/reports.js";
 
 const report = (id, seq, reporter, reason, reporters = 1) => ({
   id, conversationId: "c1", seq, reporter: { id: reporter, name: reporter.toUpperCase() }, reason, reporters,
@@ -38,4 +38,14 @@ test("the reports event is checked as it arrives", async () => {
   assert.equal(parseFrame(JSON.stringify({ type: "reports", open: 3 })).ok, true);
   assert.equal(parseFrame(JSON.stringify({ type: "reports", open: -1 })).ok, false);
   assert.equal(parseFrame(JSON.stringify({ type: "reports" })).ok, false);
+});
+
+test("only hashes from a copy go into a picture's or a recording's address", () => {
+  const hash = "a".repeat(64);
+  assert.deepEqual(reportFiles({ kind: "attachment", image: hash, name: "x.png" }), { image: hash });
+  assert.deepEqual(reportFiles({ kind: "audio", audio: hash, durationMs: 3000 }), { audio: hash });
+  assert.deepEqual(reportFiles({ kind: "attachment", image: "../../signed-out" }), {});
+  assert.deepEqual(reportFiles({ kind: "attachment", image: hash.toUpperCase() }), {});
+  assert.deepEqual(reportFiles({ kind: "text", text: "hi" }), {});
+  assert.deepEqual(reportFiles(null), {});
 });

@@ -50,3 +50,17 @@ export function reportWords(m, appName = (appId) => appId) {
       return "A message";
   }
 }
+
+const HASH = /^[0-9a-f]{64}$/;
+
+/**
+ * The files a report's copy names (a picture's hash, a recording's), only those that are
+ * hashes: a copy is the server's, but nothing else goes into an address.
+ * @returns {{image?: string, audio?: string}}
+ */
+export function reportFiles(m) {
+  const out = {};
+  if (typeof m?.image === "string" && HASH.test(m.image)) out.image = m.image;
+  if (typeof m?.audio === "string" && HASH.test(m.audio)) out.audio = m.audio;
+  return out;
+}

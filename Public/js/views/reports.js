@@ -6,7 +6,8 @@
 import { h } from "./dom.js";
 import { shortWhen } from "../state/format.js";
 import { shorten } from "../../sdk/text.js";
-import { reportWords, groupReports } from "../state/reports.js";
+import { reportWords, groupReports, reportFiles } from "../state/reports.js";
+import { blobURL } from "./bubble.js";
 
 /** The most a reason may hold (the server's bound). */
 export const REASON_CHARS = 300;
@@ -102,6 +103,7 @@ export class ReportsSection {
    * @param {(reportId: string) => Promise<void>} api.resolve
    * @param {(conversationId: string, seq: number) => Promise<void>} api.deleteMessage
    * @param {(userId: string) => Promise<void>} api.deactivate
+   * @param {(hash: string) => Promise<number>} api.deleteImage  every message showing it goes too
    * @param {(o: object) => Promise<boolean>} api.confirm
    * @param {(conversationId: string) => boolean} api.isMember  this admin can open it
    * @param {(conversationId: string, seq: number) => void} api.open
@@ -112,6 +114,8 @@ export class ReportsSection {
   constructor(api) {
     this.api = api;
     this.list = h("ul", { class: "admin-list report-list", id: "admin-reports", "aria-label": "Open reports" });
+    /** pictures deleted from this page: the browser's cache would still show them */
+    this.deletedImages = new Set();
     this.el = h("section", { "aria-labelledby": "admin-reports-title" },
       h("h3", { id: "admin-reports-title" }, "Reports"), this.list);
   }
@@ -144,6 +148,7 @@ export class ReportsSection {
         h("time", { class: "muted small", datetime: new Date(first.message.createdAt).toISOString() }, shortWhen(first.message.createdAt)),
         deleted ? h("span", { class: "tag muted" }, "Deleted") : null),
       h("blockquote", { class: "report-copy", dir: "auto" }, reportWords(first.message, this.api.appName)),
+      reportedFile(first.message, sender, this.deletedImages),
       h("p", { class: "small report-by", dir: "auto" }, `Reported by ${reporters}${reason}`),
       ...reasons.map((x) => h("p", { class: "small report-reason", dir: "auto" }, `${x.name ?? "Someone"}: ${x.reason}`)),
       h("div", { class: "row-actions" },
@@ -156,6 +161,17 @@ export class ReportsSection {
           if (await this.api.run(this.api.deleteMessage, first.conversationId, first.seq)) this.api.status(`${sender}'s message is deleted.`);
           await this.refresh();
         } }, "Delete message"),
+        reportFiles(first.message).image && !this.deletedImages.has(reportFiles(first.message).image) ? h("button", { class: "button small danger", type: "button", "aria-label": `Delete ${sender}'s picture everywhere`, onclick: async () => {
+          const yes = await this.api.confirm({ title: "Delete this picture everywhere?", text: `The picture is no longer served, and every message showing it is deleted, in every conversation. The report stays until you resolve it.`, yes: "Delete" });
+          if (!yes) return;
+          const hash = reportFiles(first.message).image;
+          const n = await this.api.run(this.api.deleteImage, hash);
+          if (n !== undefined) {
+            this.deletedImages.add(hash);
+            this.api.status(`The picture is deleted, with the ${n === 1 ? "message" : `${n} messages`} showing it.`);
+          }
+          await this.refresh();
+        } }, "Delete picture") : null,
         h("button", { class: "button small danger", type: "button", "aria-label": `Deactivate ${sender}`, onclick: async () => {
           const yes = await this.api.confirm({
             title: `Deactivate ${sender}?`,
@@ -170,4 +186,26 @@ export class ReportsSection {
           await this.refresh();
         } }, "Resolve")));
   }
+}
+
+/**
+ * The picture or recording of a reported message, while the server still stores it: an
+ * admin outside the conversation saw only a picture's name. Gone (deleted with its
+ * last message, or everywhere), it says so.
+ */
+function reportedFile(m, sender, deletedImages) {
+  const { image, audio } = reportFiles(m);
+  const gone = (what) => h("p", { class: "small muted report-gone" }, `The ${what} is no longer stored.`);
+  if (image && deletedImages.has(image)) return gone("picture");
+  if (image) {
+    const img = h("img", { class: "report-picture", src: blobURL(image), alt: `The picture ${sender} sent${m.name ? `: ${m.name}` : ""}`, loading: "lazy" });
+    img.addEventListener("error", () => img.replaceWith(gone("picture")), { once: true });
+    return img;
+  }
+  if (audio) {
+    const player = h("audio", { class: "report-audio", controls: true, preload: "none", src: blobURL(audio), "aria-label": `The voice message ${sender} sent` });
+    player.addEventListener("error", () => player.replaceWith(gone("recording")), { once: true });
+    return player;
+  }
+  return null;
 }

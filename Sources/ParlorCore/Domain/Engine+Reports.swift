@@ -119,7 +119,9 @@ extension Engine {
 
     /// What a report keeps of a message: its kind and words (a text, an app message's
     /// summary and layout texts, a sticker's description, a picture's name, a superseded
-    /// state's summary), never a URL or an image.
+    /// state's summary) and the hash of its picture or recording, never a URL. The hash
+    /// keeps no file: the admins see the picture while it is stored (an admin outside the
+    /// conversation could not see a reported picture at all, only its name).
     static func reportCopy(_ m: StoredMessage) -> [UInt8] {
         let body = (try? JSONParser.parse(m.body)) ?? .null
         return JSONWriter.object { w in
@@ -127,6 +129,11 @@ extension Engine {
             for k in ["text", "appId", "summaryText", "description", "name", "emoji"] {
                 if case .string(let s)? = body[k] { w.key(text: k); w.string(s) }
             }
+            if case .number(let n)? = body["durationMs"] { w.field("durationMs", Int(n)) }
+            for k in ["image", "audio"] {
+                if case .string(let hash)? = body[k] { w.key(text: k); w.string(hash) }
+            }
+            if case .string(let hash)? = body["layout"]?["image"] { w.field("image", hash) }
             if case .number(let n)? = body["editedAt"] { w.field("editedAt", Int(n)) }
             if case .object? = body["layout"], let layout = body["layout"] {
                 var texts: [(String, String)] = []
