@@ -431,6 +431,10 @@ def install_app(page, app_name):
 def open_from_drawer(page, app_name):
     page.get_by_role("button", name="Apps", exact=True).click()
     page.locator("#drawer").get_by_role("button", name=f"Open {app_name}").click()
+    # Opened over another app's compact pane, the pane shows that one until the new app's
+    # participants come back from the server: waited for as it was, it was "ready" with
+    # the frame about to be replaced (a loaded run: the new frame not yet attached).
+    page.locator(f'#app-pane[aria-label="{app_name} app"]').wait_for()
     pane_ready(page, "compact")
 
 
