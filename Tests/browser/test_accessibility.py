@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import expect
 
 from a11y import axe_findings, switch_scheme
-from conftest import app_rows, frame, pane_ready, saved_recovery_key, send_text, shot
+from conftest import app_rows, frame, open_from_drawer, pane_ready, saved_recovery_key, send_text, shot
 from test_app_wenderpic import HOUSE, draw_mouse, drawn
 
 SEED_APPS = ["Ice Cream Builder", "Party list", "The Daily Quote", "Icon Store", "WenderPic"]
@@ -103,9 +103,7 @@ def pane_button(page, verb, app):
 
 
 def open_app(page, app):
-    page.get_by_role("button", name="Apps", exact=True).click()
-    page.locator("#drawer").get_by_role("button", name=f"Open {app}").click()
-    pane_ready(page, "compact")
+    open_from_drawer(page, app)
     frame(page).locator("body *").first.wait_for()
 
 
