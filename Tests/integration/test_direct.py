@@ -53,6 +53,24 @@ async def test_one_direct_conversation_per_pair_with_its_rules(server_factory):
         assert again["id"] == c["id"] and again["memberCount"] == 2
 
 
+async def test_a_direct_conversation_names_the_other_after_they_leave(server_factory):
+    async with Env(server_factory()) as env:
+        ana, ben, _, _ = await people(env)
+        cid = (await ana.call("conversations.direct", userId=ben.uid))["conversation"]["id"]
+
+        def named(listed):
+            c = next(x for x in listed["conversations"] if x["id"] == cid)
+            return dict(zip(c["directUserIds"], c["directNames"], strict=True)), sorted(m["userId"] for m in c["members"])
+
+        assert named(await ana.call("conversations.list")) == ({ana.uid: "Ana", ben.uid: "Ben"}, sorted([ana.uid, ben.uid]))
+        # Ben leaves, then renames: Ana's list (as a reload asks it) still names him, as now named
+        await ben.call("conversations.leave", conversationId=cid)
+        await ben.call("rename", name="Benjamin")
+        assert named(await ana.call("conversations.list")) == ({ana.uid: "Ana", ben.uid: "Benjamin"}, [ana.uid])
+        await ben.call("account.delete", confirm="Benjamin")
+        assert named(await ana.call("conversations.list"))[0][ben.uid] == "Deleted account"
+
+
 async def test_a_block_refuses_direct_sends_and_follows_the_blocker(server_factory):
     async with Env(server_factory()) as env:
         ana, ben, _, group = await people(env)

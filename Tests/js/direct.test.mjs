@@ -28,6 +28,10 @@ test("each side sees the other's name, as now named; one who left by the name la
   const left = applyMember([dm()], "c9", { userId: "u2", name: "Ben" }, { change: "left", selfId: "u1" });
   assert.equal(directTitle(left[0], "u1"), "Ben");
   assert.equal(directTitle(dm({ members: [{ userId: "u1", name: "Ana" }] }), "u1"), "Direct conversation");
+  // after a reload this page knows them only as the server names them
+  const gone = dm({ members: [{ userId: "u1", name: "Ana" }], directNames: ["Ana", "Ben"] });
+  assert.equal(directTitle(gone, "u1"), "Ben");
+  assert.equal(directTitle({ ...gone, members: [{ userId: "u2", name: "Benjamin" }] }, "u1"), "Benjamin");
   assert.equal(directTitle(group, "u1"), "Book club");
 });
 
@@ -53,6 +57,9 @@ test("the block list, and its check", () => {
   assert.equal(parseFrame(JSON.stringify({ type: "blocked", users: [{ userId: "u2", name: "Ben" }] })).ok, true);
   assert.equal(parseFrame(JSON.stringify({ type: "blocked", users: [{ name: "Ben" }] })).ok, false);
   assert.equal(resultProblem("conversations.direct", { conversation: dm() }), null);
+  assert.equal(resultProblem("conversations.direct", { conversation: dm({ directNames: ["Ana", "Ben"] }) }), null);
+  assert.equal(resultProblem("conversations.direct", { conversation: dm({ directNames: ["Ana"] }) }), "conversation.directNames");
+  assert.equal(resultProblem("conversations.direct", { conversation: dm({ directNames: ["Ana", 2] }) }), "conversation.directNames");
   assert.equal(resultProblem("auth", { user: { id: "u1", name: "Ana" }, installedApps: [], blocked: [{ userId: 3 }] }), "blocked");
 });
 

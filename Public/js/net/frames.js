@@ -123,6 +123,9 @@ export function conversationProblem(c) {
   if (c.memberCount !== undefined && (!Number.isSafeInteger(c.memberCount) || c.memberCount < c.members.length)) return "conversation.memberCount";
   for (const m of c.members) if (!isObject(m) || !isId(m.userId) || !isString(m.name)) return "conversation.members";
   if (c.notify !== undefined && !NOTIFY.includes(c.notify)) return "conversation.notify";
+  if (c.directUserIds !== undefined && !(Array.isArray(c.directUserIds) && c.directUserIds.every(isId))) return "conversation.directUserIds";
+  if (c.directNames !== undefined && !(Array.isArray(c.directNames) && c.directNames.length === c.directUserIds?.length
+    && c.directNames.every(isString))) return "conversation.directNames";
   return null;
 }
 

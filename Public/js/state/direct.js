@@ -9,12 +9,14 @@ export function otherPerson(c, selfId) {
 
 /**
  * A direct conversation's title: the other person's name as its members say it (a
- * rename and "Deleted account" follow), or as this page last knew it once they left.
+ * rename and "Deleted account" follow), or once they left as the server last named
+ * them (`directNames`, also after a reload) or this page last knew them.
  */
 export function directTitle(c, selfId) {
   const other = otherPerson(c, selfId);
   if (!other) return c.title;
-  const name = c.members?.find((m) => m.userId === other)?.name ?? c.former?.[other];
+  const name = c.members?.find((m) => m.userId === other)?.name
+    || c.directNames?.[c.directUserIds.indexOf(other)] || c.former?.[other];
   return name || (c.title && c.title !== "" ? c.title : "Direct conversation");
 }
 

@@ -70,6 +70,7 @@ enum MessageJSON {
         w.field("memberCount", c.memberCount)
         w.field("createdBy", c.createdBy)
         if let pair = c.directUserIds { w.field("direct", true); w.key("directUserIds"); strings(pair, into: &w) }
+        if let names = c.directNames { w.key("directNames"); strings(names, into: &w) }
         if let read = c.lastReadSeq { w.field("lastReadSeq", read) }
         if let notify = c.notify { w.field("notify", notify.rawValue) }
         w.key("members")

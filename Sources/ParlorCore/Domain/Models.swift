@@ -39,6 +39,8 @@ public struct Conversation: Equatable, Sendable {
     public var memberCount: Int
     /// A direct conversation's two people (Engine+Direct.swift), whoever of them left; nil for a group.
     public var directUserIds: [String]? = nil
+    /// Their names now, in the same order: the one who left is still named (it is theirs).
+    public var directNames: [String]? = nil
     /// Who may rename it and remove members (with the server's admins); nil for
     /// conversations older than that rule whose first member is gone.
     public var createdBy: String?

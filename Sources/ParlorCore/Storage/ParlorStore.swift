@@ -129,6 +129,8 @@ public protocol StoreTransaction {
     func claimDirect(_ a: String, _ b: String, conversationId: String) throws -> Bool
     /// The two people of a direct conversation; nil for a group.
     func directPair(conversationId: String) throws -> [String]?
+    /// The two with their names now (also one who left or deleted their account); nil for a group.
+    func directPeople(conversationId: String) throws -> [Member]?
     /// Whether the two are both members of some conversation now.
     func shareAConversation(_ a: String, _ b: String) throws -> Bool
     func isBlocked(blocker: String, blocked: String) throws -> Bool

@@ -17,6 +17,14 @@ extension SQLiteTransaction {
         try row("SELECT user_a, user_b FROM direct_pairs WHERE conversation_id = ?", [conversationId]).map { [$0[0], $0[1]] }
     }
 
+    func directPeople(conversationId: String) throws -> [Member]? {
+        try row("""
+            SELECT d.user_a, COALESCE(a.name, ''), d.user_b, COALESCE(b.name, '') FROM direct_pairs d
+            LEFT JOIN users a ON a.id = d.user_a LEFT JOIN users b ON b.id = d.user_b
+            WHERE d.conversation_id = ?
+            """, [conversationId]).map { [Member(userId: $0[0], name: $0[1]), Member(userId: $0[2], name: $0[3])] }
+    }
+
     func shareAConversation(_ a: String, _ b: String) throws -> Bool {
         try row("""
             SELECT 1 FROM members x JOIN members y ON y.conversation_id = x.conversation_id AND y.user_id = ?

@@ -220,9 +220,10 @@ struct SQLiteTransaction: StoreTransaction {
 
     private func conversation(_ r: Row) throws -> Conversation {
         let id: String = r[0]
+        let direct = try directPeople(conversationId: id)
         return Conversation(id: id, title: r[1], createdAt: r[2], lastSeq: r[3],
                             members: try listedMembers(id), memberCount: try memberCount(id),
-                            directUserIds: try directPair(conversationId: id), createdBy: r[4])
+                            directUserIds: direct?.map(\.userId), directNames: direct?.map(\.name), createdBy: r[4])
     }
 
     /// A conversation's last seq and last activity are read from its messages (one
