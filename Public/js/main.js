@@ -18,7 +18,7 @@ import { unreadCount, hasConflict, readThrough, firstUnreadSeq, newestUnread, me
 import { participantsKey } from "./state/participants.js";
 import { nameParticipants, previewLine } from "./state/previews.js";
 import { mentionedParticipants } from "./state/text.js";
-import { titleWith, dueNotices, noticeText } from "./state/attention.js";
+import { titleWith, titleCount, dueNotices, noticeText } from "./state/attention.js";
 import { typingNow } from "./state/typing.js";
 import { Previews } from "./sync/previews.js";
 import { SidebarView } from "./views/sidebar.js";
@@ -40,7 +40,7 @@ import { SearchView } from "./views/search.js";
 import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
 import { Notices, noticeState, chooseNotices } from "./views/notices.js";
 import { MentionPicker } from "./views/mentionPicker.js";
-import { wantsNotice, unreadMention } from "./state/mentions.js";
+import { wantsNotice, unreadMention, unreadMentions } from "./state/mentions.js";
 import { People } from "./sync/direct.js";
 import { BlockedList } from "./views/blocked.js";
 import { blockedIds } from "./state/direct.js";
@@ -424,7 +424,9 @@ function attend() {
     // nor is someone blocked heard of in a notification (their message waits folded)
     if (m && !c.left && !blockedIds(s.blocked).has(m.sender)) newest.set(c.id, m);
     else notices.close(c.id);
-    if (!c.left) total += unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
+    // a muted conversation (or one of mentions only) counts only what mentions the person
+    const n = unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
+    if (!c.left) total += titleCount(c.notify, n, unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });

@@ -183,7 +183,7 @@ def conversation_id(page):
     return page.evaluate("decodeURIComponent(location.hash.split('/')[2])")
 
 
-def test_a_muted_conversation_tells_nothing_but_still_counts(people):
+def test_a_muted_conversation_tells_nothing_and_counts_only_a_mention(people):
     ana = ana_who_can_look_away(people)
     ben = ben_joins(people, ana, "Loud group")
     quiet = create_conversation(ana, "Quiet one")
@@ -204,10 +204,24 @@ def test_a_muted_conversation_tells_nothing_but_still_counts(people):
     send_text(ben, "spam spam")
     ben.locator(".conv-item", has_text="Quiet one").locator("a").click()
     send_text(ben, "a real question")
-    expect(ana).to_have_title("(2) Quiet one · Parlor")
+    # the muted one's message is listed, its count grey, and not in the title's
+    loud = ana.locator(".conv-item", has_text="Loud group")
+    count = loud.locator(".badge:not(.mention-badge)")
+    expect(count).to_have_text("1")
+    expect(ana).to_have_title("(1) Quiet one · Parlor")
+    accent = ana.locator(".conv-item", has_text="Quiet one").locator(".badge").evaluate("e => getComputedStyle(e).backgroundColor")
+    assert count.evaluate("e => getComputedStyle(e).backgroundColor") != accent
     assert [n["body"] for n in shown_when(ana, lambda n: n, "a notification")] == ["Ben: a real question"]
     time.sleep(0.5)  # had the muted one been shown, it would be by now
     assert [n["title"] for n in shown(ana)] == ["Quiet one"]
+
+    # a mention of her there asks for her: "@", and counted
+    ben.locator(".conv-item", has_text="Loud group").locator("a").click()
+    send_text(ben, "@Ana are you in?")
+    expect(ana).to_have_title("(2) Quiet one · Parlor")
+    expect(loud.locator(".mention-badge")).to_be_visible()
+    expect(count).to_have_text("2")
+    shot(ana, "attention-muted-mention")
 
 
 def test_a_deleted_message_leaves_its_notification_and_text_cannot_pose_as_another(people):

@@ -2,7 +2,7 @@
 // the title's count, and which conversations a notification tells of.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { titleWith, dueNotices, noticeText } from "../../Public/js/state/attention.js";
+import { titleWith, titleCount, subduedCount, dueNotices, noticeText } from "../../Public/js/state/attention.js";
 import { newestUnread } from "../../Public/js/state/transcript.js";
 
 const text = (seq, sender, more = {}) => ({ seq, sender, kind: "text", text: `m${seq}`, ...more });
@@ -11,6 +11,21 @@ test("the title counts the unread, 99+ past 99, and is itself with none", () => 
   assert.equal(titleWith("Parlor", 0), "Parlor");
   assert.equal(titleWith("Parlor", 3), "(3) Parlor");
   assert.equal(titleWith("Parlor", 250), "(99+) Parlor");
+});
+
+test("a muted conversation adds to the title only what mentions the person, and shows its count subdued", () => {
+  assert.equal(titleCount("all", 5, 1), 5);
+  assert.equal(titleCount(undefined, 5, 0), 5, "no level known: all");
+  assert.equal(titleCount("none", 40, 0), 0, "muted chatter asks for nothing");
+  assert.equal(titleCount("none", 40, 2), 2, "a mention still counts");
+  assert.equal(titleCount("mentions", 7, 0), 0);
+  assert.equal(titleCount("mentions", 7, 1), 1);
+  assert.equal(titleCount("none", 0, 1), 0, "read here now: nothing");
+  assert.equal(subduedCount("all", false), false);
+  assert.equal(subduedCount("none", false), true);
+  assert.equal(subduedCount("none", true), true, "muted: its count stays grey beside the @");
+  assert.equal(subduedCount("mentions", false), true);
+  assert.equal(subduedCount("mentions", true), false, "mentions only, holding one: as loud as any");
 });
 
 test("the newest unread message is another's, current, after the mark and one's own last", () => {

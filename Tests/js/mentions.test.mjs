@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  mentionQuery, mentionChoices, insertMention, mentionsIn, mentionsMe, mentionParts, withMentions, wantsNotice, unreadMention,
+  mentionQuery, mentionChoices, insertMention, mentionsIn, mentionsMe, mentionParts, withMentions, wantsNotice, unreadMention, unreadMentions,
 } from "../../Public/js/state/mentions.js";
 import { edited } from "../../Public/js/state/edits.js";
 import { messageProblem, parseFrame } from "../../Public/js/net/frames.js";
@@ -73,6 +73,7 @@ test("the list's @: an unread message of someone else's that mentions one", () =
   const msgs = [{ seq: 1, sender: "u2", mentions: ["u1"] }, { seq: 2, sender: "u2" }, { seq: 3, sender: "u1", mentions: ["u1"] }];
   assert.equal(unreadMention(msgs, 0, "u1"), true);
   assert.equal(unreadMention(msgs, 1, "u1"), false); // read up to it; one's own does not count
+  assert.equal(unreadMentions([...msgs, { seq: 4, sender: "u3", mentions: ["u1", "u2"] }], 0, "u1"), 2);
 });
 
 test("an edit record brings its text's mentions, or takes them away", () => {

@@ -27,6 +27,25 @@ export function titleWith(base, unread) {
 }
 
 /**
+ * What a conversation's unread messages add to the title's count, by the member's level
+ * there: all of them at "all" (or none known); at "mentions" and "none" (muted) only
+ * those that mention the person. A muted group's chatter kept "(40)" in the title of
+ * someone who had asked it to keep quiet.
+ * @param {string | undefined} level @param {number} unread @param {number} mentions of them, those that mention the person
+ */
+export function titleCount(level, unread, mentions) {
+  return level === "mentions" || level === "none" ? Math.min(mentions, unread) : unread;
+}
+
+/**
+ * Whether the list shows a conversation's unread count subdued (grey, not the accent):
+ * muted, or "mentions" with no unread mention (its "@" then still shows, in colour).
+ */
+export function subduedCount(level, mentioned) {
+  return level === "none" || (level === "mentions" && !mentioned);
+}
+
+/**
  * Which conversations to tell of now. `told` holds, per conversation, the newest seq
  * the person was told of or could see; a conversation is told of when, while they
  * are away, its newest unread message is past that. A conversation met for the first

@@ -129,8 +129,14 @@ export function wantsNotice(level, m, selfId) {
  * @param {object[]} messages the transcript's
  */
 export function unreadMention(messages, readSeq, selfId) {
+  return unreadMentions(messages, readSeq, selfId) > 0;
+}
+
+/** How many unread messages (past `readSeq`, from someone else) mention this user. */
+export function unreadMentions(messages, readSeq, selfId) {
+  let n = 0;
   for (let i = messages.length - 1; i >= 0 && messages[i].seq > readSeq; i--) {
-    if (messages[i].sender !== selfId && mentionsMe(messages[i], selfId)) return true;
+    if (messages[i].sender !== selfId && mentionsMe(messages[i], selfId)) n++;
   }
-  return false;
+  return n;
 }

@@ -6,6 +6,7 @@ import { unreadLabel, shortWhen } from "../state/format.js";
 import { initials, hueFor } from "../state/text.js";
 import { membersLine } from "../state/conversations.js";
 import { typingNow } from "../state/typing.js";
+import { subduedCount } from "../state/attention.js";
 
 export function avatar(name, id, { small = false, online = false } = {}) {
   const el = h("span", { class: ["avatar", small && "small", online && "online"], "aria-hidden": "true" }, initials(name));
@@ -97,7 +98,9 @@ export class SidebarView {
     const when = preview ? shortWhen(preview.at) : "";
     const current = state.currentId === c.id;
     const quiet = c.left ? null : QUIET[c.notify];
-    const shown = [c.title, c.left, n, othersOnline, line, when, current, typing, at, quiet].join("\u0000");
+    // a muted conversation's count stays, subdued: it asks for nothing (state/attention.js)
+    const subdued = subduedCount(c.notify, at);
+    const shown = [c.title, c.left, n, othersOnline, line, when, current, typing, at, quiet, subdued].join("\u0000");
     const held = this.items.get(c.id);
     if (held && held.shown === shown) return held.li;
     const label = `${c.title}${n ? `, ${n} unread` : ""}${at ? ", mentions you" : ""}${quiet ? `, ${quiet.toLowerCase()}` : ""}${c.left ? ", left" : ""}: ${typing || line}${when ? `, ${when}` : ""}`;
@@ -110,7 +113,7 @@ export class SidebarView {
         typing ? h("span", { class: "conv-preview typing" }, typing) : h("span", { class: "conv-preview", dir: "auto" }, line),
         h("span", { class: "conv-end", "aria-hidden": "true" },
           at ? h("span", { class: "badge mention-badge", title: "Mentions you" }, "@") : null,
-          n ? h("span", { class: "badge" }, unreadLabel(n)) : null)));
+          n ? h("span", { class: ["badge", subdued && "quiet-badge"] }, unreadLabel(n)) : null)));
     this.items.set(c.id, { li, shown });
     return li;
   }
