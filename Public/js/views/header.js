@@ -39,7 +39,8 @@ export class HeaderView {
     const others = conversation.members.filter((m) => m.userId !== selfId);
     const here = others.filter((m) => online && online.has(m.userId));
     const parts = [];
-    if (others.length === 0) parts.push(h("span", null, "Just you so far — invite someone"));
+    // a direct conversation the other person left: not "invite someone", which it cannot
+    if (others.length === 0) parts.push(h("span", null, conversation.direct === true ? `${conversation.title} left` : "Just you so far — invite someone"));
     else {
       if (here.length) parts.push(h("span", { class: "presence-dot", "aria-hidden": "true" }));
       const name = (m) => shownName(conversation.members, m);
