@@ -43,7 +43,7 @@ import { MentionPicker } from "./views/mentionPicker.js";
 import { wantsNotice, unreadMention, unreadMentions } from "./state/mentions.js";
 import { People } from "./sync/direct.js";
 import { BlockedList } from "./views/blocked.js";
-import { blockedIds } from "./state/direct.js";
+import { blockedIds, blockedOther } from "./state/direct.js";
 
 const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -102,6 +102,8 @@ const chat = new ChatView($("chat"), {
     setTimeout(() => sidebar.focus(id), 0);
   },
   onInvite: () => invite(store.state.currentId),
+  // "You blocked Ben." in place of the composer: its Unblock
+  onUnblock: ({ userId, name }) => members.api.unblock(userId, name).catch((e) => announce(errorText(e))),
   onMembers: () => {
     const c = store.conversation(store.state.currentId);
     if (c) members.show(c, store.state.user);
@@ -769,13 +771,19 @@ function render() {
     if (parts.has("reports") && admin.dialog.open) reportsSection.refresh();
   }
   const conv = id ? store.conversation(id) : null;
-  if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user"))) {
+  if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user") || parts.has("blocked"))) {
     chat.header.render(conv, s.user?.id, s.presence[id]);
     chat.setLeft(conv.left ? (conv.left === "removed" ? "You were removed from this conversation: you can read it, but no longer send to it." : "You left this conversation: you can read it, but no longer send to it.") : null);
-    // left on another device (or removed) with an app open here: nothing of it can be sent any more
-    if (conv.left) {
+    // a direct conversation with someone blocked (here or on another device): said, with Unblock
+    const blocked = blockedOther(conv, s.user?.id, s.blocked);
+    const newlyBlocked = blocked && !chat.blocked;
+    chat.setBlocked(blocked);
+    // left on another device (or removed), or blocked, with an app open here: nothing of it can be sent any more
+    if (conv.left || newlyBlocked) {
       if (pane.activeAppId) pane.close();
       if (chat.drawer.open) setDrawer(false);
+    }
+    if (conv.left) {
       for (const item of outgoing.staged(id)) outgoing.remove(id, item.key);
       outgoing.setReply(id, null);
     }

@@ -117,3 +117,51 @@ def test_ana_blocks_ben_with_the_keyboard(people):
     expect(blocked.get_by_role("button", name="Unblock Ben")).to_be_visible()
     blocked.get_by_role("button", name="Unblock Ben").scroll_into_view_if_needed()
     shot(ana, "account-blocked-dark")
+
+
+def test_ana_on_a_dark_phone_is_told_she_blocked_ben_and_unblocks_him_there(people):
+    ben = people.join("Ben")
+    link = create_conversation(ben, "Club")
+    ana = people.join("Ana", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True, dark=True)
+    expect(ana.locator("#chat-title")).to_have_text("Club")
+    members_panel(ana).get_by_role("button", name="Message Ben").tap()
+    expect(ana.locator("#chat-title")).to_have_text("Ben")
+    send_text(ana, "hi Ben")
+    expect(row(ana, "hi Ben")).to_have_count(1)
+    other_tab = ana.context.new_page()  # her second device, on the same conversation
+    other_tab.goto(ana.url)
+    expect(other_tab.locator("#chat-title")).to_have_text("Ben")
+
+    # she blocks him from the conversation's panel: the composer gives way to a note
+    members_panel(ana).get_by_role("button", name="Block Ben").tap()
+    ana.get_by_role("dialog", name="Block Ben?").get_by_role("button", name="Block").tap()
+    ana.get_by_role("button", name="Done").tap()
+    note = ana.locator("#blocked-banner")
+    expect(note).to_contain_text("You blocked Ben.")
+    expect(ana.locator("#composer-input")).to_be_hidden()
+    expect(other_tab.locator("#blocked-banner")).to_contain_text("You blocked Ben.")  # the blocked event
+    shot(other_tab, "blocked-note-phone-dark")
+    assert axe_findings(ana, "blocked note phone") == []
+    # Ben is not told: no note, his composer as ever, his message refused in the same words
+    expect(ben.locator("#blocked-banner")).to_be_hidden()
+    ben.get_by_role("link", name=re.compile(r"^Ana")).click()
+    expect(ben.locator("#chat-title")).to_have_text("Ana")
+    expect(ben.locator("#blocked-banner")).to_be_hidden()
+    send_text(ben, "hello?")
+    expect(ben.locator(".row.pending.failed")).to_contain_text("Not sent: you cannot send messages to this person")
+
+    # Unblock on her other device: the composer comes back there, with the focus, and here live
+    other_tab.get_by_role("button", name="Unblock Ben").click()
+    expect(other_tab.locator("#composer-input")).to_be_focused()
+    expect(note).to_be_hidden()
+    expect(ana.locator("#composer-input")).to_be_visible()
+    send_text(ana, "sorry, unblocked")
+    expect(row(ben, "sorry, unblocked")).to_have_count(1)
+
+    # Ben leaves it; after a reload it still bears his name, not "Direct conversation"
+    members_panel(ben).get_by_role("button", name="Leave conversation").click()
+    ben.get_by_role("dialog").get_by_role("button", name="Leave", exact=True).click()
+    expect(ana.locator("#chat-presence")).to_have_text("Ben left")
+    ana.reload()
+    expect(ana.locator("#chat-title")).to_have_text("Ben")
+    shot(ana, "direct-left-phone-dark")

@@ -2,7 +2,7 @@
 // rule that titles a direct conversation after its other person, whatever changed it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { otherPerson, directTitle, nameDirect, directWith, blockedIds, blockedProblem } from "../../Public/js/state/direct.js";
+import { otherPerson, directTitle, nameDirect, directWith, blockedIds, blockedOther, blockedProblem } from "../../Public/js/state/direct.js";
 import { upsertConversation, applyMember, renameEverywhere } from "../../Public/js/state/conversations.js";
 import { parseFrame, resultProblem } from "../../Public/js/net/frames.js";
 import { installFakeStorage } from "./fake-storage.mjs";
@@ -46,6 +46,18 @@ test("naming keeps the list as it is when no title changes", () => {
 test("the direct conversation with someone, unless left", () => {
   assert.equal(directWith([group, dm()], "u1", "u2")?.id, "c9");
   assert.equal(directWith([dm({ left: "left" })], "u1", "u2"), null);
+});
+
+test("a direct conversation with someone blocked says so to the blocker only", () => {
+  const blocked = [{ userId: "u2", name: "Ben" }];
+  assert.deepEqual(blockedOther(dm(), "u1", blocked), { userId: "u2", name: "Ben" });
+  const gone = dm({ members: [{ userId: "u1", name: "Ana" }], directNames: ["Ana", "Benjamin"] });
+  assert.deepEqual(blockedOther(gone, "u1", blocked), { userId: "u2", name: "Benjamin" }, "named as the conversation is");
+  assert.equal(blockedOther(dm(), "u1", []), null, "unblocked");
+  assert.equal(blockedOther(dm(), "u1", undefined), null);
+  // Ben's page holds no list with Ana in it: nothing tells him
+  assert.equal(blockedOther(dm(), "u2", []), null);
+  assert.equal(blockedOther({ ...group, members: [{ userId: "u2", name: "Ben" }] }, "u1", blocked), null, "a group: its messages fold instead");
 });
 
 test("the block list, and its check", () => {

@@ -42,6 +42,18 @@ export function directWith(list, selfId, userId) {
   return list.find((c) => !c.left && otherPerson(c, selfId) === userId) ?? null;
 }
 
+/**
+ * Whom this user blocked that a direct conversation is with ({userId, name}, named as
+ * the conversation is), or null: a group, or no block. Only the blocker's list says it:
+ * the person blocked holds no such list, and learns nothing.
+ * @param {{userId: string}[] | undefined} blocked
+ */
+export function blockedOther(c, selfId, blocked) {
+  const other = otherPerson(c, selfId);
+  if (!other || !(blocked ?? []).some((b) => b.userId === other)) return null;
+  return { userId: other, name: directTitle(c, selfId) };
+}
+
 /** @param {{userId: string}[] | undefined} blocked @returns {Set<string>} */
 export function blockedIds(blocked) {
   return new Set((blocked ?? []).map((b) => b.userId));

@@ -29,6 +29,12 @@ export class ChatView {
     this.typingLine = h("p", { class: "typing-line", hidden: true });
     this.typingEl = h("div", { class: "typing-anchor", role: "status" }, this.typingLine);
     this.leftNote = h("div", { class: "left-banner", id: "left-banner", role: "status", hidden: true });
+    // a direct conversation with someone this user blocked: a send would be refused
+    this.blockedText = h("p", { role: "status" });
+    this.unblockButton = h("button", { class: "button small", type: "button", onclick: () => this.blocked && handlers.onUnblock(this.blocked) }, "Unblock");
+    this.blockedNote = h("div", { class: "left-banner blocked-banner", id: "blocked-banner", hidden: true }, this.blockedText, this.unblockButton);
+    /** {userId, name} of the person blocked, while the open conversation is with them */
+    this.blocked = null;
     this.drawerEl = h("div", { class: "drawer", role: "region" });
     this.paneEl = h("section", { class: "pane", id: "app-pane", role: "region" });
     this.header = new HeaderView(this.headerEl, handlers);
@@ -37,7 +43,7 @@ export class ChatView {
     this.composer = new ComposerView(this.composerEl, { ...handlers, peel });
     this.drawer = new DrawerView(this.drawerEl, handlers);
     this.live = [this.headerEl, this.transcriptEl, this.typingEl, this.composerEl, this.drawerEl, this.paneEl];
-    el.replaceChildren(this.empty, ...this.live, this.leftNote);
+    el.replaceChildren(this.empty, ...this.live, this.leftNote, this.blockedNote);
     this.showConversation(false);
   }
 
@@ -49,7 +55,33 @@ export class ChatView {
   setLeft(text) {
     this.leftNote.textContent = text || "";
     this.leftNote.hidden = !text;
-    this.composerEl.hidden = !!text || this.empty.hidden === false;
+    this.placeComposer();
+  }
+
+  /**
+   * A direct conversation with someone this user blocked: the composer gives way to
+   * "You blocked Ben." and Unblock, which brings it back. Null: no block.
+   * @param {{userId: string, name: string} | null} person
+   */
+  setBlocked(person) {
+    const had = this.blocked;
+    this.blocked = person;
+    if (person && (had?.userId !== person.userId || had?.name !== person.name)) {
+      this.blockedText.textContent = `You blocked ${person.name}.`;
+      this.unblockButton.setAttribute("aria-label", `Unblock ${person.name}`);
+    }
+    if (!person) this.blockedText.textContent = "";
+    this.placeComposer();
+  }
+
+  /** The composer, or the line saying why nothing can be sent (having left says more than a block). */
+  placeComposer() {
+    const left = !this.leftNote.hidden;
+    const hadFocus = this.blockedNote.contains(document.activeElement);
+    this.blockedNote.hidden = left || !this.blocked || this.empty.hidden === false;
+    this.composerEl.hidden = left || !!this.blocked || this.empty.hidden === false;
+    // unblocked: the focus, left on a button that went, goes to the message box that came
+    if (hadFocus && this.blockedNote.hidden && !this.composerEl.hidden) this.composer.input.focus();
   }
 
   /** "Ben is typing…", or nothing. */
@@ -66,5 +98,6 @@ export class ChatView {
     }
     if (!on) this.drawer.open = false;
     if (!on) this.leftNote.hidden = true;
+    if (!on) this.blockedNote.hidden = true;
   }
 }
