@@ -428,7 +428,7 @@ function attend() {
     else notices.close(c.id);
     // a muted conversation (or one of mentions only) counts only what mentions the person
     const n = unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
-    if (!c.left) total += titleCount(c.notify, n, unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId));
+    if (!c.left) total += titleCount(c.notify, n, () => unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });

@@ -31,10 +31,11 @@ export function titleWith(base, unread) {
  * there: all of them at "all" (or none known); at "mentions" and "none" (muted) only
  * those that mention the person. A muted group's chatter kept "(40)" in the title of
  * someone who had asked it to keep quiet.
- * @param {string | undefined} level @param {number} unread @param {number} mentions of them, those that mention the person
+ * @param {string | undefined} level @param {number} unread
+ * @param {() => number} mentions of them, those that mention the person (counted only where the level needs it)
  */
 export function titleCount(level, unread, mentions) {
-  return level === "mentions" || level === "none" ? Math.min(mentions, unread) : unread;
+  return level === "mentions" || level === "none" ? Math.min(mentions(), unread) : unread;
 }
 
 /**

@@ -139,6 +139,7 @@ export class ReportsSection {
     const deleted = first.messageDeletedAt != null;
     const member = this.api.isMember(first.conversationId);
     const id = `report-${first.id}`;
+    const { image } = reportFiles(first.message);
     // one reporter: their reason on the same line; several: one line each
     const reasons = g.reporters.length > 1 ? g.reporters.filter((x) => x.reason) : [];
     const reason = g.reporters.length === 1 && g.reporters[0].reason ? `: “${g.reporters[0].reason}”` : "";
@@ -161,13 +162,12 @@ export class ReportsSection {
           if (await this.api.run(this.api.deleteMessage, first.conversationId, first.seq)) this.api.status(`${sender}'s message is deleted.`);
           await this.refresh();
         } }, "Delete message"),
-        reportFiles(first.message).image && !this.deletedImages.has(reportFiles(first.message).image) ? h("button", { class: "button small danger", type: "button", "aria-label": `Delete ${sender}'s picture everywhere`, onclick: async () => {
+        image && !this.deletedImages.has(image) ? h("button", { class: "button small danger", type: "button", "aria-label": `Delete ${sender}'s picture everywhere`, onclick: async () => {
           const yes = await this.api.confirm({ title: "Delete this picture everywhere?", text: `The picture is no longer served, and every message showing it is deleted, in every conversation. The report stays until you resolve it.`, yes: "Delete" });
           if (!yes) return;
-          const hash = reportFiles(first.message).image;
-          const n = await this.api.run(this.api.deleteImage, hash);
+          const n = await this.api.run(this.api.deleteImage, image);
           if (n !== undefined) {
-            this.deletedImages.add(hash);
+            this.deletedImages.add(image);
             this.api.status(`The picture is deleted, with the ${n === 1 ? "message" : `${n} messages`} showing it.`);
           }
           await this.refresh();

@@ -17,24 +17,20 @@ extension LWSServer {
     /// (each holds an open file: slow readers from a few addresses ran the process out
     /// of file descriptors, an outside review).
     ///
-    /// `validated`: the response carries an ETag (the file's change time and size), and a
-    /// request naming it in If-None-Match is answered 304 without the file: a page opened
-    /// again revalidates its 130 scripts, styles and pictures instead of fetching them
-    /// all (`Cache-Control: no-cache` alone, with no validator, made every load a full one).
-    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String,
-                   validated: Bool = false) -> Int32 {
+    /// Each file carries an ETag (its change time and size), and a request naming it in
+    /// If-None-Match is answered 304 without the file: a page opened again revalidates its
+    /// scripts, styles and pictures instead of fetching them all (`Cache-Control:
+    /// no-cache` alone, with no validator, made every load a full one).
+    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String) -> Int32 {
         var info = stat()
         let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
-        var headers = headers
-        if validated {
-            let tag = EntityTag.of(size: size, changed: info.st_mtim)
-            if EntityTag.matches(tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
-                respond(wsi, id, status: 304, type: mime, body: [], headers: EntityTag.notModifiedHeaders(tag, of: headers),
-                        notModifiedLength: size)
-                return 0
-            }
-            headers += "ETag: \(tag)\r\n"
+        let tag = EntityTag.of(size: size, changed: info.st_mtim)
+        if EntityTag.matches(tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
+            respond(wsi, id, status: 304, type: mime, body: [], headers: EntityTag.notModifiedHeaders(tag, of: headers),
+                    notModifiedLength: size)
+            return 0
         }
+        let headers = headers + "ETag: \(tag)\r\n"
         let address = clientAddress(wsi)
         if downloads.count >= Limits.downloadsInFlight {
             refusedDownloads += 1

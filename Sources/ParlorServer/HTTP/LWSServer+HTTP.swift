@@ -41,7 +41,7 @@ extension LWSServer {
             guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
                 return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
-            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport, validated: true)
+            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
         }
         if isPost { return beginUpload(wsi, id, path) }
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
@@ -79,7 +79,7 @@ extension LWSServer {
             // only members were shown, nor serve it after it is deleted
             let headers = "X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; sandbox\r\n"
                 + "Cache-Control: private, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
-            return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport, validated: true)
+            return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport)
         }
         guard let file = files.resolve(path) else {
             // An app frame (an opaque origin) that asks for a missing file reads the 404,
@@ -87,7 +87,7 @@ extension LWSServer {
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
             return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
         }
-        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport, validated: true)
+        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
     }
 
     /// A request from this machine that did not come through a proxy.
