@@ -65,7 +65,7 @@ import Testing
             close(t.fd)
             return try store.commit(temporary: t.path)
         }
-        let body = Self.webm + [UInt8](repeating: 7, count: 1000)
+        let body = AudioTracksTests.voiceWebm + [UInt8](repeating: 7, count: 1000)
         let stored = try commit(body)
         #expect(stored.type == .audio(.webm))
         #expect(stored.size == body.count)
@@ -79,6 +79,26 @@ import Testing
         #expect(throws: BlobStore.Refusal.self) { try commit(big) }
         do { _ = try commit(big) } catch { #expect(error.code == "too_large") }
         do { _ = try commit(Array("not a file".utf8)) } catch { #expect(error.code == "not_an_image") }
+    }
+
+    @Test func aRecordingWithVideoIsRefusedAndNothingKept() throws {
+        let dir = NSTemporaryDirectory() + "parlor-voice-" + Secrets.hex(Secrets.randomBytes(6))
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try BlobStore(directory: dir)
+        for name in ["video.webm", "video-only.webm", "video.mp4", "video-only.mp4"] {
+            let t = store.makeTemporary()!
+            let bytes = AudioTracksTests.fixture(name)
+            _ = bytes.withUnsafeBytes { write(t.fd, $0.baseAddress, $0.count) }
+            close(t.fd)
+            do {
+                _ = try store.commit(temporary: t.path)
+                Issue.record("\(name) was stored")
+            } catch {
+                #expect(error.status == 415 && error.code == "not_an_image", "\(name)")
+            }
+        }
+        // not stored, and no temporary file left behind
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
     @Test func aVoiceMessageCarriesItsRecordingAndLength() {
@@ -117,7 +137,7 @@ import Testing
             _ = h.engine.process([.blobStored(1, userId: ana, hash: stored.hash, size: stored.size, reply: [])])
             return stored.hash
         }
-        let voice = try upload(Self.webm + [1, 2, 3])
+        let voice = try upload(AudioTracksTests.voiceWebm + [1, 2, 3])
         let picture = try upload(Self.png)
         let sent = send(1, "v1", #"{"kind":"audio","audio":"\#(voice)","durationMs":1200}"#)["result"]?["message"]
         #expect(sent?["kind"] == .string("audio"))

@@ -2,7 +2,8 @@
 recognized by its first bytes (WebM with Opus, MP4 audio), served back with its type and
 the pictures' headers, counted in the same quotas, and released when its last message
 goes. The fixtures are Chromium's own recordings (MediaRecorder, ~0.6 s of the fake
-microphone's tone): audio/webm;codecs=opus and audio/mp4."""
+microphone's tone): audio/webm;codecs=opus and audio/mp4; a file holding video is refused
+(fixtures/README.md says how each was made)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,8 @@ from test_typing import room
 FIXTURES = Path(__file__).parent / "fixtures"
 WEBM = (FIXTURES / "voice.webm").read_bytes()
 M4A = (FIXTURES / "voice.m4a").read_bytes()
+# a test picture with and without a tone: labelled WebM and MP4 audio, not sound only
+VIDEOS = [(FIXTURES / name).read_bytes() for name in ("video.webm", "video-only.webm", "video.mp4", "video-only.mp4")]
 
 
 async def put(srv, data: bytes, token: str, content_type="application/octet-stream"):
@@ -85,11 +88,26 @@ async def test_a_recording_is_stored_served_and_sent(server):
         assert found["messages"] == []
 
 
+async def test_a_recording_holding_video_is_refused_and_nothing_kept(server):
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        blobs = server.data_dir / "blobs"
+        before = sorted(p.name for p in blobs.iterdir())
+        for video in VIDEOS:
+            status, _, body, js = await put(server, video, ana.token, content_type="audio/webm")
+            assert status == 415 and js["code"] == "not_an_image", body[:300]
+            h = hashlib.sha256(video).hexdigest()
+            assert (await asyncio.to_thread(http_get, server, f"/blobs/{h}"))[0] == 404
+        assert sorted(p.name for p in blobs.iterdir()) == before, "a refused upload left a file"
+
+
 async def test_recordings_share_the_pictures_quota_and_leave_with_their_messages(server_factory):
     srv = server_factory(["--limit-stored-image-mb", "1"])
     async with Env(srv) as env:
         ana = await env.register("Ana")
         cid, _ = await env.conversation(ana)
+        # a refused video counts for nothing: were it counted, the recording below would not fit
+        assert (await put(srv, padded(VIDEOS[0], 600_000), ana.token))[0] == 415
         picture = (await put(srv, big_png(1), ana.token))[3]["hash"]
         shown = await ana.send_message(cid, {"kind": "attachment", "image": picture})
         voice = padded(WEBM, 600_000)

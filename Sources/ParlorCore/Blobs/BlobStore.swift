@@ -59,6 +59,7 @@ public struct BlobStore: Sendable {
             guard bytes.count <= Limits.audioBytes else {
                 throw Refusal(status: 413, code: "too_large", message: "voice messages are limited to 2 MiB")
             }
+            try Self.checkSoundOnly(bytes, t)
             (type, clean) = (.audio(t), bytes)
         case nil:
             throw Refusal(status: 415, code: "not_an_image",
@@ -94,6 +95,17 @@ public struct BlobStore: Sendable {
             throw Refusal(status: 415, code: "not_an_image", message: "the image's structure is damaged")
         }
         return clean
+    }
+
+    /// A recording that is sound only: a video would be stored and served as audio.
+    private static func checkSoundOnly(_ bytes: [UInt8], _ type: AudioType) throws(Refusal) {
+        let message = switch AudioTracks.read(bytes, type: type) {
+        case .audioOnly: nil as String?
+        case .other: "a voice recording must be sound only; this file holds video or another kind of track"
+        case .noAudio: "this recording holds no sound track"
+        case .unreadable: "the recording's track list was not found or is damaged"
+        }
+        if let message { throw Refusal(status: 415, code: "not_an_image", message: message) }
     }
 
     /// The stored files last changed before `before`, by hash.
