@@ -5,7 +5,7 @@ closed once it is read."""
 import time
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Error as PlaywrightError, expect
 
 from conftest import ProtocolPerson, create_conversation, send_text, shot
 
@@ -32,7 +32,41 @@ AWAY = """
     covered = value;
     window.dispatchEvent(new Event(value ? "blur" : "focus"));
   };
+  // each notification the page asked for, and how the browser answered (a failure's message)
+  const calls = window.__noticeCalls = [];
+  // The test's reads of what is shown wait for the page's calls, as the page's own do
+  // (views/notices.js): Chromium drops a notification being shown from a list asked for
+  // meanwhile, and the test polls.
+  const proto = ServiceWorkerRegistration.prototype;
+  const showNotification = proto.showNotification, getNotifications = proto.getNotifications;
+  let queue = Promise.resolve();
+  const inTurn = (call) => { const turn = queue.then(call); queue = turn.catch(() => {}); return turn; };
+  proto.showNotification = function (title, options) {
+    const call = { title, body: options?.body, at: Math.round(performance.now()), active: this.active?.state ?? null, outcome: "pending" };
+    calls.push(call);
+    return inTurn(() => showNotification.call(this, title, options)).then(
+      (v) => { call.outcome = "shown"; return v; },
+      (e) => { call.outcome = `refused: ${e}`; throw e; });
+  };
+  proto.getNotifications = function (filter) {
+    return inTurn(() => getNotifications.call(this, filter));
+  };
 })();
+"""
+
+# What the page asked for and holds, for a failure's message: its showNotification calls
+# (AWAY records them), the worker's state, the permission, the locks held and awaited.
+ASKED = """
+async () => {
+  const r = await navigator.serviceWorker.getRegistration("/js/notices-worker.js");
+  const locks = navigator.locks ? await navigator.locks.query() : {};
+  return {
+    calls: window.__noticeCalls ?? "not recorded", at: Math.round(performance.now()),
+    worker: r ? { active: r.active?.state ?? null, installing: r.installing?.state ?? null, waiting: r.waiting?.state ?? null } : null,
+    permission: Notification.permission, chosen: Object.keys(localStorage).filter((k) => k.startsWith("parlor.notify.")), visibility: document.visibilityState, title: document.title,
+    held: (locks.held ?? []).map((l) => l.name), awaited: (locks.pending ?? []).map((l) => l.name),
+  };
+}
 """
 
 # What the browser shows: the notifications of the site, as its service worker holds them.
@@ -61,7 +95,8 @@ def shown_when(page, wanted, what, seconds=10):
         now = shown(page)
         if wanted(now):
             return now
-        assert time.monotonic() < deadline, f"{what} within {seconds} s: the browser shows {now}"
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} within {seconds} s: the browser shows {now}; the page: {page.evaluate(ASKED)}")
         time.sleep(0.05)
 
 
@@ -85,11 +120,21 @@ def ben_joins(people, ana, title):
 
 
 def turn_on_notifications(page, expected_note):
+    """Turns them on and waits until the page says they are on. The note before the
+    choice also says "also in the background", and the click alone checks the box (the
+    browser may still be asking): a test that went on then waited in vain for what
+    nothing would show."""
     page.get_by_role("button", name="Account", exact=True).click()
     box = page.get_by_label("Tell me of new messages while Parlor is in the background")
-    box.check()
-    expect(box).to_be_checked()
-    expect(page.locator("#notify-note")).to_contain_text(expected_note)
+    note = page.locator("#notify-note")
+    try:
+        box.check()
+        expect(note).not_to_contain_text("asks first", timeout=5_000)
+        expect(box).to_be_checked(timeout=1)
+    except (PlaywrightError, AssertionError) as e:
+        raise AssertionError(f"{str(e).splitlines()[0]}; the note says {note.text_content()!r}; "
+                             f"the page: {page.evaluate(ASKED)}") from e
+    expect(note).to_contain_text(expected_note)
     page.get_by_role("button", name="Done").click()
 
 
