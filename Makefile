@@ -69,8 +69,10 @@ PYTEST        := timeout --kill-after 60 --signal INT $(SUITE_TIMEOUT) \
 integration:
 	PARLOR_BIN=$(DEBUG_BIN) CI=1 $(PYTEST) -n $(INTEGRATION_WORKERS) --dist loadfile Tests/integration
 
+# worksteal: a worker that runs out takes tests queued for another, so the suite does not
+# end with one worker still going through a queue of slow tests while the others idle.
 browser:
-	PARLOR_BIN=$(DEBUG_BIN) CI=1 $(PYTEST) -n $(BROWSER_WORKERS) Tests/browser
+	PARLOR_BIN=$(DEBUG_BIN) CI=1 $(PYTEST) -n $(BROWSER_WORKERS) --dist worksteal Tests/browser
 
 bench: deps build
 	bench/run
