@@ -32,15 +32,16 @@ AWAY = """
     covered = value;
     window.dispatchEvent(new Event(value ? "blur" : "focus"));
   };
-  // each notification the page asked for, and how the browser answered (a failure's message)
+  // each notification the page asked for, and how the browser answered (a failure's message);
+  // once, though a test adds this script to the page and to its context both
+  if (window.__noticeCalls) return;
   const calls = window.__noticeCalls = [];
-  // The test's reads of what is shown wait for the page's calls, as the page's own do
-  // (views/notices.js): Chromium drops a notification being shown from a list asked for
-  // meanwhile, and the test polls.
+  // The test's reads of what is shown wait for the calls of every tab, as the page's own
+  // do (views/notices.js; a lock of another name, taken inside the page's): Chromium drops
+  // a notification being shown from a list asked for meanwhile, and the test polls.
   const proto = ServiceWorkerRegistration.prototype;
   const showNotification = proto.showNotification, getNotifications = proto.getNotifications;
-  let queue = Promise.resolve();
-  const inTurn = (call) => { const turn = queue.then(call); queue = turn.catch(() => {}); return turn; };
+  const inTurn = (call) => navigator.locks.request("test.notification.calls", () => call());
   proto.showNotification = function (title, options) {
     const call = { title, body: options?.body, at: Math.round(performance.now()), active: this.active?.state ?? null, outcome: "pending" };
     calls.push(call);

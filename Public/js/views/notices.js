@@ -54,10 +54,10 @@ export class Notices {
     /** the worker's registration, once asked for (only when notifications are on) */
     this.worker = null;
     /**
-     * The browser's notifications are shown, listed and closed one call at a time:
-     * Chromium drops a notification still being shown from a list asked for meanwhile
-     * (8 to 14 of 30 in a test that listed while it showed, none without), and then
-     * nothing can close it once it is read.
+     * The browser's notifications are shown, listed and closed one call at a time, in
+     * all of this browser's tabs (a lock): Chromium drops a notification still being
+     * shown from a list asked for meanwhile (8 to 14 of 30 in a test that listed while
+     * it showed, none without), and then nothing can close it once it is read.
      */
     this.queue = Promise.resolve();
     /** conversationId → the seq of the message told of, each closed once read */
@@ -167,8 +167,9 @@ export class Notices {
     }
   }
 
-  /** Runs `call` once the calls before it have ended (see `queue`). */
+  /** Runs `call` once the calls before it have ended, this tab's and the others' (see `queue`). */
   inTurn(call) {
+    if (globalThis.navigator?.locks) return navigator.locks.request(CALLS_LOCK, () => call());
     const turn = this.queue.then(call);
     this.queue = turn.catch(() => {});
     return turn;
@@ -201,3 +202,4 @@ export class Notices {
 
 const tag = (conversationId) => `parlor:${conversationId}`;
 const TAB_LOCK = "parlor.tab.";
+const CALLS_LOCK = "parlor.notices.calls";
