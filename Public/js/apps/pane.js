@@ -50,8 +50,11 @@ export class AppPane extends EventTarget {
     sync.addEventListener("sendfailed", (e) => {
       if (e.detail.error.code === "session_conflict") this.offerRefused();
     });
+    // not an Escape pressed in a dialog: that one closes the dialog, and the dialog may
+    // be closed already when this hears it (then the pane closed too, and the focus
+    // went to the message box: seen once under load, after the App Store)
     document.addEventListener("keydown", (e) => {
-      if (e.key === "Escape" && this.escape()) e.preventDefault();
+      if (e.key === "Escape" && !(e.target instanceof Element && e.target.closest("dialog")) && this.escape()) e.preventDefault();
     });
   }
 
