@@ -415,20 +415,21 @@ function attend() {
   const away = !here && !notices.attendedElsewhere;
   let total = 0;
   const newest = new Map();
+  const blocked = blockedIds(s.blocked);
   const seen = s.conversations.map((c) => {
     const t = store.transcript(c.id);
-    let m = newestUnread(t, s.lastRead[c.id] || 0, selfId);
+    let m = newestUnread(t, s.lastRead[c.id] || 0, selfId, blocked);
     // a reader far up in a long conversation has its newest messages held back, not in
     // the transcript (sync.js: HOLD): the list's last message stands for them
     const last = c.lastMessage;
     if (heldNew(t) && last && last.sender !== selfId && last.kind !== "deleted" && last.seq > (m?.seq ?? 0)) m = last;
     // one left (here or elsewhere) tells nothing more, and what it told goes
     // nor is someone blocked heard of in a notification (their message waits folded)
-    if (m && !c.left && !blockedIds(s.blocked).has(m.sender)) newest.set(c.id, m);
+    if (m && !c.left && !blocked.has(m.sender)) newest.set(c.id, m);
     else notices.close(c.id);
     // a muted conversation (or one of mentions only) counts only what mentions the person
     const n = unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
-    if (!c.left) total += titleCount(c.notify, n, () => unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId));
+    if (!c.left) total += titleCount(c.notify, n, () => unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId, blocked));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
@@ -444,7 +445,7 @@ function attend() {
   for (const id of [...due, ...stale].filter((c) => wantsNotice(store.conversation(c)?.notify, newest.get(c), selfId))) {
     const c = store.conversation(id);
     const m = newest.get(id);
-    const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId) + heldNew(store.transcript(id));
+    const n = unreadCount(store.transcript(id), s.lastRead[id] || 0, selfId, blocked) + heldNew(store.transcript(id));
     notices.show(id, m.seq, noticeText(n > 1 ? `${c.title}: ${n} new messages` : c.title), noticeBody(id, m), { quiet: !due.includes(id) });
     toldEdits.set(id, m.editCount ?? 0);
   }
@@ -544,7 +545,8 @@ function looking() {
 
 function unread(conversationId) {
   if (conversationId === store.state.currentId && looking()) return 0;
-  return unreadCount(store.transcript(conversationId), store.state.lastRead[conversationId] || 0, store.state.user?.id);
+  const s = store.state;
+  return unreadCount(store.transcript(conversationId), s.lastRead[conversationId] || 0, s.user?.id, blockedIds(s.blocked));
 }
 
 function bubbleContext(conversationId) {
@@ -746,7 +748,7 @@ let newLine = { id: null, mark: 0, seq: undefined, fixed: false };
 function newLineSeq(id, t) {
   if (newLine.id !== id) return undefined;
   if (!newLine.fixed && t.loaded) {
-    newLine.seq = firstUnreadSeq(t, newLine.mark, store.state.user?.id);
+    newLine.seq = firstUnreadSeq(t, newLine.mark, store.state.user?.id, blockedIds(store.state.blocked));
     newLine.fixed = true;
   }
   return newLine.seq;
@@ -762,9 +764,11 @@ function render() {
     if (s.status === "online") everOnline = true;
     status.render(s.status, everOnline, s.restarting);
   }
-  if (["conversations", "previews", "user", "presence", "current", "apps", "typing"].some((p) => parts.has(p))) {
+  // a block or an unblock changes what counts as unread there
+  if (["conversations", "previews", "user", "presence", "current", "apps", "typing", "blocked"].some((p) => parts.has(p))) {
+    const blocked = blockedIds(s.blocked);
     sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId),
-      (conversationId) => unreadMention(store.transcript(conversationId).messages, s.lastRead[conversationId] || 0, s.user?.id));
+      (conversationId) => unreadMention(store.transcript(conversationId).messages, s.lastRead[conversationId] || 0, s.user?.id, blocked));
   }
   if (parts.has("reports") || parts.has("user")) {
     showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);
@@ -819,7 +823,7 @@ function render() {
     chat.drawer.render(s.installedApps, catalog);
     if (appStore.dialog.open) appStore.render(catalog, s.installedApps);
   }
-  if ([...parts].some((p) => p.startsWith("transcript:") || p === "conversations" || p === "current" || p === "user" || p === "attention")) attend();
+  if ([...parts].some((p) => p.startsWith("transcript:") || p === "conversations" || p === "current" || p === "user" || p === "attention" || p === "blocked")) attend();
 }
 
 /** What the open conversation shows down to its foot is read, while the person looks. */

@@ -97,10 +97,20 @@ def test_ana_blocks_ben_with_the_keyboard(people):
     expect(pending).to_contain_text("Not sent: you cannot send messages to this person")
     shot(ben, "blocked-sender-light")
 
-    # his next message in the group: folded for Ana, Show brings it
+    # his next message in the group, while she is in another conversation: listed
+    # folded, and not unread anywhere (not in the list, not in the tab's title)
+    create_conversation(ana, "Notes")
     ben.get_by_role("link", name=re.compile(r"^Club")).click()
     expect(ben.locator("#chat-title")).to_have_text("Club")
     send_text(ben, "hello all")
+    club = ana.get_by_role("link", name=re.compile(r"^Club"))
+    expect(club).to_have_attribute("aria-label", re.compile(r"^Club: Message from someone you blocked"))
+    expect(club.locator(".badge")).to_have_count(0)
+    expect(ana).to_have_title("Notes · Parlor")
+    shot(ana, "blocked-listed-dark")
+
+    # in the group, folded for Ana, Show brings it
+    club.click()
     folded = ana.locator(".row.folded")
     expect(folded).to_contain_text("Message from someone you blocked")
     expect(row(ana, "hello all")).to_have_count(0)

@@ -74,6 +74,9 @@ test("the list's @: an unread message of someone else's that mentions one", () =
   assert.equal(unreadMention(msgs, 0, "u1"), true);
   assert.equal(unreadMention(msgs, 1, "u1"), false); // read up to it; one's own does not count
   assert.equal(unreadMentions([...msgs, { seq: 4, sender: "u3", mentions: ["u1", "u2"] }], 0, "u1"), 2);
+  // someone blocked who names one is not heard of
+  assert.equal(unreadMentions([...msgs, { seq: 4, sender: "u3", mentions: ["u1"] }], 0, "u1", new Set(["u3"])), 1);
+  assert.equal(unreadMention(msgs, 0, "u1", new Set(["u2"])), false);
 });
 
 test("an edit record brings its text's mentions, or takes them away", () => {

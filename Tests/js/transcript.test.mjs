@@ -124,6 +124,20 @@ test("unread counts others' current messages after the last read one and one's o
   assert.equal(unreadCount(t, 0, ME), 1);
 });
 
+test("a blocked person's messages are not unread, nor where the New messages line stands", async () => {
+  const { firstUnreadSeq, newestUnread } = await import("../../Public/js/state/transcript.js");
+  const m = (seq, sender) => ({ seq, sender, kind: "text", text: `m${seq}`, createdAt: seq });
+  const t = { messages: [m(1, "uMe"), m(2, "uEve"), m(3, "uBen"), m(4, "uEve")] };
+  const blocked = new Set(["uEve"]);
+  assert.equal(unreadCount(t, 1, "uMe"), 3, "counted while not blocked");
+  assert.equal(unreadCount(t, 1, "uMe", blocked), 1);
+  assert.equal(newestUnread(t, 1, "uMe", blocked).seq, 3, "the newest one not blocked is told of");
+  assert.equal(firstUnreadSeq(t, 1, "uMe", blocked), 3);
+  assert.equal(unreadCount({ messages: [m(1, "uMe"), m(2, "uEve")] }, 0, "uMe", blocked), 0);
+  // their message is no sign of anything read: what came before it still counts
+  assert.equal(unreadCount({ messages: [m(1, "uBen"), m(2, "uEve")] }, 0, "uMe", blocked), 1);
+});
+
 test("a refused app move is dropped once its app has something staged", () => {
   let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x", session: { id: "s1", baseVersion: 1 } } });
   t = addPending(t, { clientId: "b", sender: "u1", createdAt: 2, message: { kind: "text", text: "hi" } });

@@ -125,18 +125,20 @@ export function wantsNotice(level, m, selfId) {
 
 /**
  * Whether the list marks a conversation "@": one of its unread messages (past `readSeq`,
- * from someone else) mentions this user.
+ * from someone else, not someone in `blocked`) mentions this user.
  * @param {object[]} messages the transcript's
+ * @param {Set<string>} [blocked] user ids
  */
-export function unreadMention(messages, readSeq, selfId) {
-  return unreadMentions(messages, readSeq, selfId) > 0;
+export function unreadMention(messages, readSeq, selfId, blocked) {
+  return unreadMentions(messages, readSeq, selfId, blocked) > 0;
 }
 
-/** How many unread messages (past `readSeq`, from someone else) mention this user. */
-export function unreadMentions(messages, readSeq, selfId) {
+/** How many unread messages (past `readSeq`, from someone else, not someone in `blocked`) mention this user. */
+export function unreadMentions(messages, readSeq, selfId, blocked) {
   let n = 0;
   for (let i = messages.length - 1; i >= 0 && messages[i].seq > readSeq; i--) {
-    if (messages[i].sender !== selfId && mentionsMe(messages[i], selfId)) n++;
+    const m = messages[i];
+    if (m.sender !== selfId && !blocked?.has(m.sender) && mentionsMe(m, selfId)) n++;
   }
   return n;
 }

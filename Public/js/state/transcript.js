@@ -430,37 +430,41 @@ function quoted(t, m) {
   return m?.replyTo ? messageBySeq(t, m.replyTo) : undefined;
 }
 
+const NOBODY = new Set();
+
 /**
  * The unread messages, newest first: from others, after `lastReadSeq` and after one's
  * own last message, still current (a session updated three times while you were away
  * counts once), not deleted. One's own message, sent from another device too, says
  * what came before was read: a reply on the phone left the laptop's badge (a review of
- * one person on two devices; a newly linked device counted all history).
+ * one person on two devices; a newly linked device counted all history). Messages of
+ * the people in `blocked` wait folded (views/blocked.js): they are not news.
  * @param {Transcript} t
  * @param {number} lastReadSeq
  * @param {string} selfId
+ * @param {Set<string>} [blocked] user ids
  */
-function* unreadMessages(t, lastReadSeq, selfId) {
+function* unreadMessages(t, lastReadSeq, selfId, blocked = NOBODY) {
   for (let i = t.messages.length - 1; i >= 0; i--) {
     const m = t.messages[i];
     if (m.seq <= lastReadSeq) return;
     // a reaction is neither news nor a sign of having read what came before
     if (m.kind === "reaction") continue;
     if (m.sender === selfId && m.kind !== "deleted") return;
-    if (m.supersededBy === undefined && m.kind !== "deleted") yield m;
+    if (m.supersededBy === undefined && m.kind !== "deleted" && !blocked.has(m.sender)) yield m;
   }
 }
 
 /** How many messages are unread (`unreadMessages`). */
-export function unreadCount(t, lastReadSeq, selfId) {
+export function unreadCount(t, lastReadSeq, selfId, blocked) {
   let n = 0;
-  for (const _ of unreadMessages(t, lastReadSeq, selfId)) n++;
+  for (const _ of unreadMessages(t, lastReadSeq, selfId, blocked)) n++;
   return n;
 }
 
 /** The newest unread message, if any: what a notification tells of. */
-export function newestUnread(t, lastReadSeq, selfId) {
-  return unreadMessages(t, lastReadSeq, selfId).next().value;
+export function newestUnread(t, lastReadSeq, selfId, blocked) {
+  return unreadMessages(t, lastReadSeq, selfId, blocked).next().value;
 }
 
 /**
@@ -468,9 +472,9 @@ export function newestUnread(t, lastReadSeq, selfId) {
  * when the conversation is opened.
  * @returns {number | undefined}
  */
-export function firstUnreadSeq(t, lastReadSeq, selfId) {
+export function firstUnreadSeq(t, lastReadSeq, selfId, blocked) {
   let first;
-  for (const m of unreadMessages(t, lastReadSeq, selfId)) first = m.seq;
+  for (const m of unreadMessages(t, lastReadSeq, selfId, blocked)) first = m.seq;
   return first;
 }
 
