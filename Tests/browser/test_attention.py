@@ -291,17 +291,16 @@ def test_a_deleted_message_leaves_its_notification_and_text_cannot_pose_as_anoth
     assert shown_when(ana, lambda n: n and n[0]["body"] != "Ben: hi Ana", "the next one told")[0]["body"] == "Ben: yap ot eerga I :anA"
 
 
-# Counts the notifications a page asks for (whichever tab asks, the browser shows each),
-# and keeps what the tabs say to each other of who is in front.
-COUNT_SHOWN = """
+# Keeps what the tabs say to each other of who is in front (AWAY counts the
+# notifications each tab asks for: whichever tab asks, the browser shows each).
+IN_FRONT = """
 (() => {
-  window.__shows = 0;
-  const show = ServiceWorkerRegistration.prototype.showNotification;
-  ServiceWorkerRegistration.prototype.showNotification = function (...a) { window.__shows++; return show.apply(this, a); };
   window.__inFront = {};
   new BroadcastChannel("parlor.attention").onmessage = (e) => { window.__inFront[e.data.tab] = e.data.attended; };
 })();
 """
+
+SHOWS = "window.__noticeCalls.length"
 
 
 # What each tab did and heard, for a failure to say (it failed once in some hundreds of
@@ -357,7 +356,7 @@ def test_two_tabs_of_one_browser_ring_once_and_not_while_one_is_in_front(people)
     ben = ben_joins(people, ana, "Room")
     turn_on_notifications(ana, "also in the background")
     ana.context.add_init_script(AWAY)
-    ana.context.add_init_script(COUNT_SHOWN)
+    ana.context.add_init_script(IN_FRONT)
     ana.context.add_init_script(TAB_LOG)
     ana.reload()
     ana.locator(".me .name", has_text="Ana").wait_for(state="attached")
@@ -370,7 +369,7 @@ def test_two_tabs_of_one_browser_ring_once_and_not_while_one_is_in_front(people)
     send_text(ben, "hello while you read")
     expect(front.locator(".row:not(.mine) .text-bubble").last).to_have_text("hello while you read")
     time.sleep(1.5)  # past the read mark's way to the server and back (0.7 s and a round trip)
-    assert ana.evaluate("window.__shows") + front.evaluate("window.__shows") == 0
+    assert ana.evaluate(SHOWS) + front.evaluate(SHOWS) == 0
 
     # both in the back: one of them rings, once a message
     away(front)
@@ -383,7 +382,7 @@ def test_two_tabs_of_one_browser_ring_once_and_not_while_one_is_in_front(people)
     except AssertionError as e:
         raise AssertionError(f"{e}\n{tab_logs(ana=ana, front=front)}") from None
     time.sleep(0.5)
-    shows = ana.evaluate("window.__shows") + front.evaluate("window.__shows")
+    shows = ana.evaluate(SHOWS) + front.evaluate(SHOWS)
     assert shows == 1, f"{shows} notifications asked for\n{tab_logs(ana=ana, front=front)}"
 
 
