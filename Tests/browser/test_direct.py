@@ -149,6 +149,12 @@ def test_ana_on_a_dark_phone_is_told_she_blocked_ben_and_unblocks_him_there(peop
     note = ana.locator("#blocked-banner")
     expect(note).to_contain_text("You blocked Ben.")
     expect(ana.locator("#composer-input")).to_be_hidden()
+    # said in a toast too, which stands above the note, not over it (for 3.5 s)
+    toast = ana.locator("#toast")
+    expect(toast).to_have_text("Ben is blocked.")
+    shot(ana, "blocked-toast-phone-dark")
+    said, under = toast.bounding_box(), note.bounding_box()
+    assert said["y"] + said["height"] <= under["y"], f"the toast {said} covers the note {under}"
     expect(other_tab.locator("#blocked-banner")).to_contain_text("You blocked Ben.")  # the blocked event
     shot(other_tab, "blocked-note-phone-dark")
     assert axe_findings(ana, "blocked note phone") == []

@@ -37,9 +37,24 @@ export class StatusView {
 
   announce(text) {
     this.toastEl.textContent = text;
+    this.toastEl.style.bottom = toastBottom();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.toastEl.textContent = "";
     }, 3500);
   }
+}
+
+/**
+ * Where the toast stands: just above the open conversation's foot (the message box, or
+ * the note in its place: "You blocked Ben." with Unblock), not over what it says; its
+ * place in the stylesheet when no conversation is shown.
+ */
+function toastBottom() {
+  let top = Infinity;
+  for (const el of document.querySelectorAll("#chat .composer-area, #chat .left-banner")) {
+    const r = el.getBoundingClientRect();
+    if (r.height > 0 && r.bottom <= innerHeight + 1) top = Math.min(top, r.top);
+  }
+  return top === Infinity ? "" : `${Math.round(innerHeight - top + 12)}px`;
 }
