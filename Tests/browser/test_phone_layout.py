@@ -195,3 +195,15 @@ def test_a_messages_delete_takes_a_finger_sized_tap(people):
     assert "one" in hit(x, top - 2) and "two" in hit(x, bottom + 2), "a bubble lost a tap to Delete"
     ana.touchscreen.tap(x, top + 1)
     expect(ana.get_by_role("dialog", name="Delete this message?")).to_be_visible()
+
+
+def test_a_line_under_the_title_too_long_for_a_phone_ends_in_an_ellipsis(people):
+    """"Ben Wide online · 2 memb" was cut mid-word, with nothing to say it was cut."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    link = create_conversation(ana, "Colour Mood")
+    people.join("Ben Wide", link.replace(people.server.base, ""))
+    line = ana.locator("#chat-presence span:not(.presence-dot)")
+    expect(line).to_have_text("Ben Wide online · 2 members")
+    cut = line.evaluate("el => ({ over: el.scrollWidth > el.clientWidth, style: getComputedStyle(el).textOverflow })")
+    assert cut == {"over": True, "style": "ellipsis"}, cut
+    shot(ana, "phone-header-ellipsis")
