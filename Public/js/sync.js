@@ -19,6 +19,7 @@ import { PendingImages } from "./sync/pendingImages.js";
 import { PlayingMarks } from "./sync/playing.js";
 import { ReadMarks } from "./sync/readMarks.js";
 import { mentionsIn } from "./state/mentions.js";
+import { blockedIds } from "./state/direct.js";
 import { NotifyLevels } from "./sync/notifyLevels.js";
 import { TypingNotices } from "./sync/typing.js";
 
@@ -150,7 +151,7 @@ export class Sync extends EventTarget {
     const reaction = message.kind === "reaction" || message.kind === "edit";
     const startOver = !reaction && t.hasMoreAfter && message.sender === selfId && t.pending.some((p) => p.clientId === message.clientId);
     if (startOver) t = resync(t, t.lastSeq);
-    if (!reaction && (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max))) t = heldBack(t, message, supersedes, selfId);
+    if (!reaction && (t.hasMoreAfter || (reader !== null && heldAfter(t, reader) >= HOLD.max))) t = heldBack(t, message, supersedes, selfId, blockedIds(this.store.state.blocked));
     else t = applyMessage(t, message, supersedes, selfId);
     if (t.messages.length > HOLD.max && !readingBack && !t.hasMoreAfter) t = trimmed(t, HOLD.keep);
     this.store.setTranscript(conversationId, t, ["conversations"]);

@@ -138,6 +138,21 @@ test("a blocked person's messages are not unread, nor where the New messages lin
   assert.equal(unreadCount({ messages: [m(1, "uBen"), m(2, "uEve")] }, 0, "uMe", blocked), 1);
 });
 
+test("a blocked person's messages held back from a reader far up are not counted for the pill, nor when paged in", async () => {
+  const { heldBack, applyNewer } = await import("../../Public/js/state/transcript.js");
+  const m = (seq, sender) => ({ seq, sender, kind: "text", text: `m${seq}`, createdAt: seq });
+  const blocked = new Set(["uEve"]);
+  let t = { ...emptyTranscript(), messages: [m(1, "uBen")], lastSeq: 1 };
+  t = heldBack(t, m(2, "uEve"), undefined, "uMe", blocked);
+  t = heldBack(t, m(3, "uBen"), undefined, "uMe", blocked);
+  assert.equal(t.heldBackNew, 1, "Ben's, not Eve's");
+  assert.equal(heldBack(t, m(4, "uEve"), undefined, "uMe").heldBackNew, 2, "counted while not blocked");
+  t = heldBack(t, m(4, "uBen"), undefined, "uMe", blocked);
+  // a page with Eve's and one of Ben's is drawn: the pill counts Ben's other one still
+  t = applyNewer(t, [m(2, "uEve"), m(3, "uBen")], true, "uMe", blocked);
+  assert.equal(t.heldBackNew, 1);
+});
+
 test("a refused app move is dropped once its app has something staged", () => {
   let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x", session: { id: "s1", baseVersion: 1 } } });
   t = addPending(t, { clientId: "b", sender: "u1", createdAt: 2, message: { kind: "text", text: "hi" } });

@@ -17,6 +17,9 @@
 import { foldReactions, chipsKey } from "./reactions.js";
 import { edited } from "./edits.js";
 
+/** No one blocked (the unread and held-back counts take whom the person blocked). */
+const NOBODY = new Set();
+
 /**
  * @typedef {object} Message       a message as the server sends it
  * @property {number} seq
@@ -133,12 +136,13 @@ export function applyMessage(t, message, supersedes, selfId) {
  * @param {Message} message
  * @param {{seq:number, summary:string}} [supersedes]
  * @param {string} [selfId]
+ * @param {Set<string>} [blocked] user ids whose messages are not news (they wait folded)
  * @returns {Transcript}
  */
-export function heldBack(t, message, supersedes, selfId) {
+export function heldBack(t, message, supersedes, selfId, blocked = NOBODY) {
   let u = message.kind === "deletion" ? applyDeletion(t, message) : message.kind === "edit" ? applyEdit(t, message) : t;
   if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
-  const news = isNews(message) && message.sender !== selfId ? 1 : 0;
+  const news = isNews(message) && message.sender !== selfId && !blocked.has(message.sender) ? 1 : 0;
   return { ...u, hasMoreAfter: true, heldBackNew: (t.heldBackNew ?? 0) + news, lastSeq: Math.max(t.lastSeq, message.seq) };
 }
 
@@ -168,15 +172,16 @@ export function newerCursor(t) {
  * @param {Message[]} page
  * @param {boolean} hasMore newer ones follow this page
  * @param {string} [selfId]
+ * @param {Set<string>} [blocked] as `heldBack` counted
  */
-export function applyNewer(t, page, hasMore, selfId) {
+export function applyNewer(t, page, hasMore, selfId, blocked = NOBODY) {
   const u = withPage(t, page);
   const cursor = newerCursor(t);
   const newest = page.reduce((acc, m) => Math.max(acc, m.seq), cursor);
   // one held back after the page was read (live, from another node, say) is still to come
   const more = hasMore || t.lastSeq > newest;
   // the pill's count of others' held back: those in the page are drawn now (the view counts them)
-  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId).length;
+  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId && !blocked.has(m.sender)).length;
   return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more, heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn) : 0 };
 }
 
@@ -429,8 +434,6 @@ export function transcriptRows(t) {
 function quoted(t, m) {
   return m?.replyTo ? messageBySeq(t, m.replyTo) : undefined;
 }
-
-const NOBODY = new Set();
 
 /**
  * The unread messages, newest first: from others, after `lastReadSeq` and after one's

@@ -6,6 +6,7 @@
 import { applyHistory, applyNewer, resync, startAt, historyCursor, newerCursor } from "../state/transcript.js";
 import { aroundPage } from "../state/search.js";
 import { upsertConversation } from "../state/conversations.js";
+import { blockedIds } from "../state/direct.js";
 
 export class Resume {
   /**
@@ -90,7 +91,7 @@ export class Resume {
       const r = await this.client.request("history", { conversationId, afterSeq: newerCursor(t), limit });
       const now = this.store.transcript(conversationId);
       if ((now.epoch ?? 0) !== (t.epoch ?? 0) || !now.hasMoreAfter) return;
-      this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore, this.store.state.user?.id));
+      this.store.setTranscript(conversationId, applyNewer(now, r.messages, r.hasMore, this.store.state.user?.id, blockedIds(this.store.state.blocked)));
       for (const m of r.messages) this.learn(conversationId, m.sender);
     });
   }
