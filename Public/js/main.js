@@ -428,8 +428,8 @@ function attend() {
     if (m && !c.left && !blocked.has(m.sender)) newest.set(c.id, m);
     else notices.close(c.id);
     // a muted conversation (or one of mentions only) counts only what mentions the person
-    const n = unread(c.id) + (c.id === s.currentId && here ? 0 : heldNew(t));
-    if (!c.left) total += titleCount(c.notify, n, () => unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId, blocked));
+    const n = unread(c.id);
+    if (!c.left) total += titleCount(c.notify, n, () => unreadMentions(t.messages, s.lastRead[c.id] || 0, selfId, blocked) + heldMentions(t));
     // after a reload the kept preview says what this browser already saw
     return { id: c.id, newestSeq: Math.max(t.messages.at(-1)?.seq ?? 0, s.previews[c.id]?.seq ?? 0), unreadSeq: m?.seq ?? 0 };
   });
@@ -453,6 +453,8 @@ function attend() {
 
 /** Others' messages held back from a transcript (a reader far up), not in its messages. */
 const heldNew = (t) => (t.hasMoreAfter ? t.heldBackNew ?? 0 : 0);
+/** Those of them that mention the reader. */
+const heldMentions = (t) => (t.hasMoreAfter ? t.heldBackMentions ?? 0 : 0);
 
 /**
  * A recorded voice message: into the outbox at once, its recording uploaded just before
@@ -543,10 +545,12 @@ function looking() {
   return document.visibilityState === "visible" && document.hasFocus();
 }
 
+/** What the list counts unread there: what the transcript holds, and what it holds back (a reader far up). */
 function unread(conversationId) {
   if (conversationId === store.state.currentId && looking()) return 0;
   const s = store.state;
-  return unreadCount(store.transcript(conversationId), s.lastRead[conversationId] || 0, s.user?.id, blockedIds(s.blocked));
+  const t = store.transcript(conversationId);
+  return unreadCount(t, s.lastRead[conversationId] || 0, s.user?.id, blockedIds(s.blocked)) + heldNew(t);
 }
 
 function bubbleContext(conversationId) {
@@ -768,7 +772,10 @@ function render() {
   if (["conversations", "previews", "user", "presence", "current", "apps", "typing", "blocked"].some((p) => parts.has(p))) {
     const blocked = blockedIds(s.blocked);
     sidebar.render(s, unread, (conversationId, userId) => store.memberName(conversationId, userId),
-      (conversationId) => unreadMention(store.transcript(conversationId).messages, s.lastRead[conversationId] || 0, s.user?.id, blocked));
+      (conversationId) => {
+        const t = store.transcript(conversationId);
+        return heldMentions(t) > 0 || unreadMention(t.messages, s.lastRead[conversationId] || 0, s.user?.id, blocked);
+      });
   }
   if (parts.has("reports") || parts.has("user")) {
     showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);

@@ -2,6 +2,7 @@
 when they chose it, a notification tells of each conversation's newest, and is
 closed once it is read."""
 
+import re
 import time
 
 import pytest
@@ -417,6 +418,20 @@ def test_a_reader_far_up_a_long_conversation_is_told_of_what_is_held_back(people
         expect(ana).to_have_title("(6) Long · Parlor")
         assert shown_when(ana, lambda n: n, "a notification") == [
             {"title": "Long: 6 new messages", "body": "Ben: Your move, Ana!", "tag": f"parlor:{cid}"}]
+
+        # "Mentions only" there: the title counts what mentions her, held back too, and
+        # the list marks it "@" (neither counted a mention held back)
+        ana.get_by_role("button", name="Members and settings of this conversation").click()
+        ana.get_by_role("group", name="Notifications").get_by_role("radio", name="Mentions only").check()
+        ana.get_by_role("button", name="Done").click()
+        expect(ana).to_have_title("Long · Parlor")
+        ana_id = next(m["userId"] for c in ben.call("conversations.list")["conversations"] if c["id"] == cid
+                      for m in c["members"] if m["name"] == "Ana")
+        ben.run(ben.client.send_message(cid, {"kind": "text", "text": "@Ana look", "mentions": [ana_id]}))
+        expect(ana).to_have_title("(1) Long · Parlor")
+        item = ana.locator(".conv-item", has_text="Long").locator("a")
+        expect(item).to_have_accessible_name(re.compile(r"^Long, 7 unread, mentions you, mentions only: "))
+        expect(ana.locator(".row[data-seq]", has_text="@Ana look")).to_have_count(0)  # still held back
     finally:
         ben.close()
 

@@ -153,6 +153,22 @@ test("a blocked person's messages held back from a reader far up are not counted
   assert.equal(t.heldBackNew, 1);
 });
 
+test("mentions of the reader among messages held back are counted, and drawn when paged in", async () => {
+  const { heldBack, applyNewer } = await import("../../Public/js/state/transcript.js");
+  const m = (seq, sender, mentions) => ({ seq, sender, kind: "text", text: `m${seq}`, createdAt: seq, ...(mentions ? { mentions } : {}) });
+  let t = { ...emptyTranscript(), messages: [m(1, "uBen")], lastSeq: 1 };
+  t = heldBack(t, m(2, "uBen", ["uMe"]), undefined, "uMe");
+  t = heldBack(t, m(3, "uBen", ["uCy"]), undefined, "uMe");
+  t = heldBack(t, m(4, "uEve", ["uMe"]), undefined, "uMe", new Set(["uEve"]));
+  t = heldBack(t, m(5, "uMe", ["uMe"]), undefined, "uMe");
+  t = heldBack(t, m(6, "uCy", ["uMe"]), undefined, "uMe");
+  assert.equal(t.heldBackMentions, 2, "Ben's and Cy's: not one naming someone else, not a blocked person's, not one's own");
+  t = applyNewer(t, [m(2, "uBen", ["uMe"]), m(3, "uBen", ["uCy"])], true, "uMe");
+  assert.equal(t.heldBackMentions, 1, "the one paged in is drawn");
+  t = applyNewer(t, [m(4, "uEve", ["uMe"]), m(5, "uMe", ["uMe"]), m(6, "uCy", ["uMe"])], false, "uMe");
+  assert.equal(t.heldBackMentions, 0);
+});
+
 test("a refused app move is dropped once its app has something staged", () => {
   let t = addPending(emptyTranscript(), { clientId: "a", sender: "u1", createdAt: 1, message: { kind: "app", appId: "partylist", url: "?x", session: { id: "s1", baseVersion: 1 } } });
   t = addPending(t, { clientId: "b", sender: "u1", createdAt: 2, message: { kind: "text", text: "hi" } });

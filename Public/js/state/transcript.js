@@ -16,6 +16,7 @@
 
 import { foldReactions, chipsKey } from "./reactions.js";
 import { edited } from "./edits.js";
+import { mentionsMe } from "./mentions.js";
 
 /** No one blocked (the unread and held-back counts take whom the person blocked). */
 const NOBODY = new Set();
@@ -47,6 +48,7 @@ const NOBODY = new Set();
  * @property {boolean} [hasMoreAfter] newer messages exist that are not held: they came
  *   while the reader was far up (heldBack), and come back by paging forward (applyNewer)
  * @property {number} [heldBackNew] how many of those were others' (the "new messages" pill)
+ * @property {number} [heldBackMentions] how many of those mention the reader (the list's "@")
  * @property {boolean} loaded      history was fetched at least once
  * @property {number} [epoch]      counts the times the transcript started over or let
  *   older messages go: a page of history asked for before belongs to no place in it
@@ -143,7 +145,11 @@ export function heldBack(t, message, supersedes, selfId, blocked = NOBODY) {
   let u = message.kind === "deletion" ? applyDeletion(t, message) : message.kind === "edit" ? applyEdit(t, message) : t;
   if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
   const news = isNews(message) && message.sender !== selfId && !blocked.has(message.sender) ? 1 : 0;
-  return { ...u, hasMoreAfter: true, heldBackNew: (t.heldBackNew ?? 0) + news, lastSeq: Math.max(t.lastSeq, message.seq) };
+  const mention = news && mentionsMe(message, selfId) ? 1 : 0;
+  return {
+    ...u, hasMoreAfter: true, lastSeq: Math.max(t.lastSeq, message.seq),
+    heldBackNew: (t.heldBackNew ?? 0) + news, heldBackMentions: (t.heldBackMentions ?? 0) + mention,
+  };
 }
 
 /** How many held messages are newer than `seq`. */
@@ -181,8 +187,13 @@ export function applyNewer(t, page, hasMore, selfId, blocked = NOBODY) {
   // one held back after the page was read (live, from another node, say) is still to come
   const more = hasMore || t.lastSeq > newest;
   // the pill's count of others' held back: those in the page are drawn now (the view counts them)
-  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId && !blocked.has(m.sender)).length;
-  return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more, heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn) : 0 };
+  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId && !blocked.has(m.sender));
+  const mentions = drawn.filter((m) => mentionsMe(m, selfId)).length;
+  return {
+    ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more,
+    heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn.length) : 0,
+    heldBackMentions: more ? Math.max(0, (t.heldBackMentions ?? 0) - mentions) : 0,
+  };
 }
 
 /** The seq up to which the reader has seen everything, at the bottom of what is drawn. */
