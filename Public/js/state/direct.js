@@ -54,9 +54,19 @@ export function blockedOther(c, selfId, blocked) {
   return { userId: other, name: directTitle(c, selfId) };
 }
 
-/** @param {{userId: string}[] | undefined} blocked @returns {Set<string>} */
+const idsOf = new WeakMap();
+const NO_ONE = new Set();
+
+/**
+ * The ids of a blocked list, made once per list (the store replaces the list on every
+ * change, never alters it): the unread counts ask for them per conversation at each render.
+ * @param {{userId: string}[] | undefined} blocked @returns {Set<string>}
+ */
 export function blockedIds(blocked) {
-  return new Set((blocked ?? []).map((b) => b.userId));
+  if (!blocked) return NO_ONE;
+  let ids = idsOf.get(blocked);
+  if (!ids) idsOf.set(blocked, (ids = new Set(blocked.map((b) => b.userId))));
+  return ids;
 }
 
 /** Checks the `blocked` list of a sign-in result or a `blocked` event; a reason or null. */
