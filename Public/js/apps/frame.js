@@ -74,7 +74,9 @@ const seen = {
   move: null,       // where the mouse last moved in the host, and when
   field: null,      // the host element that last had focus
   pressed: null,    // a frame's <iframe> the host itself saw pressed, and when
+  moved: -Infinity, // the last time the host's focus or a host field's text changed, not by takeBack
 };
+let returning = false; // takeBack is giving the focus back (its focusin is not the user's)
 function hostInput(e) {
   if (!e.isTrusted) return;
   seen.input = performance.now();
@@ -90,7 +92,12 @@ function pointerMoved(e) {
   if (e.isTrusted && e.pointerType !== "touch") seen.move = { x: e.clientX, y: e.clientY, t: performance.now() };
 }
 function hostFocus(e) {
-  if (!(e.target instanceof HTMLIFrameElement)) seen.field = e.target;
+  if (e.target instanceof HTMLIFrameElement) return;
+  seen.field = e.target;
+  if (!returning) seen.moved = performance.now();
+}
+function hostEdited() {
+  seen.moved = performance.now();
 }
 function windowBlurred() {
   const el = document.activeElement;
@@ -107,6 +114,7 @@ if (typeof window !== "undefined" && typeof document !== "undefined") {
   window.addEventListener("pointermove", pointerMoved, true);
   window.addEventListener("pointerover", pointerMoved, true);
   document.addEventListener("focusin", hostFocus, true);
+  document.addEventListener("input", hostEdited, true);
   window.addEventListener("blur", windowBlurred);
 }
 
@@ -237,9 +245,14 @@ export class AppFrame {
   takeBack(field, jump) {
     setTimeout(() => {
       if (jump.genuine || document.activeElement !== this.iframe) return;
-      window.focus();
-      if (field && field.isConnected) field.focus();
-      else this.iframe.blur();
+      returning = true;
+      try {
+        window.focus();
+        if (field && field.isConnected) field.focus();
+        else this.iframe.blur();
+      } finally {
+        returning = false;
+      }
     }, 0);
   }
 
@@ -250,7 +263,10 @@ export class AppFrame {
     if (genuine) {
       jump.genuine = true;
       this.focusedAt = performance.now();
-      if (document.activeElement !== this.iframe && !this.closed && !this.hidden) this.iframe.focus();
+      // Given back, unless the host moved the focus or took text since (its Send button
+      // after the app staged a move): a word that came late must not pull it away.
+      const moved = seen.moved > jump.t;
+      if (document.activeElement !== this.iframe && !moved && !this.closed && !this.hidden) this.iframe.focus();
       return jump;
     }
     const now = performance.now();
