@@ -570,27 +570,34 @@ def app_frame(page):
     return page.locator("#app-pane iframe").element_handle().content_frame()
 
 
-# App frames opened after `hear_did_transition_late(page)` hold didTransition back while
-# in `did_transition_held(page)`, as a loaded machine or a slow phone does: the app's
-# view has switched at willTransition and the pane has its new size, `presentationStyle`
-# not yet.
-LATE_DID_TRANSITION = """
+def holding_in_app_frames(event_type, held_when="true"):
+    """An init script: app frames (not the host) hold back their `event_type` events
+    for which `held_when` (JavaScript of the event `e`) is true, from `holdEvents()` to
+    `releaseEvents()` (which delivers them and says how many), as a loaded machine or a
+    slow phone's app process does."""
+    return """
 if (window.top !== window) {
   const held = [];
   let holding = false;
-  window.holdDidTransition = () => { holding = true; };
-  window.releaseDidTransition = () => {
+  window.holdEvents = () => { holding = true; };
+  window.releaseEvents = () => {
     holding = false;
     const n = held.length;
     held.splice(0).forEach((deliver) => deliver());
     return n;
   };
   const add = window.addEventListener.bind(window);
-  window.addEventListener = (type, fn, ...rest) => add(type, type !== "message" ? fn : (e) => {
-    if (holding && e.data && e.data.name === "didTransition") held.push(() => fn(e)); else fn(e);
+  window.addEventListener = (type, fn, ...rest) => add(type, type !== "%s" ? fn : (e) => {
+    if (holding && (%s)) held.push(() => fn(e)); else fn(e);
   }, ...rest);
 }
-"""
+""" % (event_type, held_when)
+
+
+# App frames opened after `hear_did_transition_late(page)` hold didTransition back while
+# in `did_transition_held(page)`: the app's view has switched at willTransition and the
+# pane has its new size, `presentationStyle` not yet.
+LATE_DID_TRANSITION = holding_in_app_frames("message", 'e.data && e.data.name === "didTransition"')
 
 
 def app_hearing_did_transition_late(people, app_name, title):
@@ -607,12 +614,12 @@ def app_hearing_did_transition_late(people, app_name, title):
 @contextmanager
 def did_transition_held(page):
     """What the block does comes before the app hears of the one transition made in it."""
-    app_frame(page).evaluate("holdDidTransition()")
+    app_frame(page).evaluate("holdEvents()")
     yield
     # else the test proves nothing. The block's last tap may start a transition back
     # (Done collapses the pane), whose didTransition is held too when it got that far
     # before the block ended: 2 on a loaded machine, 1 in many runs.
-    assert app_frame(page).evaluate("releaseDidTransition()") >= 1, "the transition made in the block was held until its end"
+    assert app_frame(page).evaluate("releaseEvents()") >= 1, "the transition made in the block was held until its end"
 
 
 def app_rows(page):

@@ -9,7 +9,7 @@ on its activation, is what tells the host it was the user. The hostile side
 import pytest
 from playwright.sync_api import expect
 
-from conftest import app_frame, create_conversation, frame, install_app, open_from_drawer, send_text
+from conftest import app_frame, create_conversation, frame, holding_in_app_frames, install_app, open_from_drawer, send_text
 
 APP = "Ice Cream Builder"
 
@@ -22,25 +22,9 @@ COUNT_FOCUSED = """() => {
     });
 }"""
 
-# App frames hold their "focused" notice back while asked, as a loaded phone's app
-# process does: the host hears of the tap only after it moved on.
-LATE_FOCUS_NOTICE = """
-if (window.top !== window) {
-  const held = [];
-  let holding = false;
-  window.holdFocusNotice = () => { holding = true; };
-  window.releaseFocusNotice = () => {
-    holding = false;
-    const n = held.length;
-    held.splice(0).forEach((deliver) => deliver());
-    return n;
-  };
-  const add = window.addEventListener.bind(window);
-  window.addEventListener = (type, fn, ...rest) => add(type, type !== "focus" ? fn : (e) => {
-    if (holding) held.push(() => fn(e)); else fn(e);
-  }, ...rest);
-}
-"""
+# App frames hold their "focused" notice back while asked (the SDK posts it on the
+# window's focus event): the host hears of the tap only after it moved on.
+LATE_FOCUS_NOTICE = holding_in_app_frames("focus")
 
 
 def heard_focused(page):
@@ -112,12 +96,12 @@ def test_a_late_word_on_a_tap_does_not_pull_the_focus_from_where_the_host_moved_
     send_text(ana, "first")
     expect(composer).to_be_focused()
 
-    app_frame(ana).evaluate("holdFocusNotice()")
+    app_frame(ana).evaluate("holdEvents()")
     frame(ana).locator("#history-title").tap()
     # no word yet: the guard gives the keyboard back to the message box
     expect(composer).to_be_focused()
     composer.fill("second")
-    assert app_frame(ana).evaluate("releaseFocusNotice()") == 1
+    assert app_frame(ana).evaluate("releaseEvents()") == 1
     ana.wait_for_function("() => window.focusedHeard > 0", timeout=10_000)
     # before the fix, the word pulled the focus into the app, and the "!" went there
     ana.keyboard.type("!")
