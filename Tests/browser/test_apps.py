@@ -271,6 +271,11 @@ def test_a_note_over_the_drawer_does_not_take_the_tap_meant_for_it(people):
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     under = ana.evaluate("([x, y]) => document.elementFromPoint(x, y)?.closest('#toast') === null", [x, y])
     assert under, "the note takes the tap"
+    # it moved up with the message box, which the drawer pushed up: above it, not over
+    # the drawer (before, it stayed where it was shown)
+    ana.wait_for_function("""() => { const t = document.querySelector('#toast').getBoundingClientRect();
+        const c = document.querySelector('#chat .composer-area').getBoundingClientRect();
+        return t.height > 0 && t.bottom <= c.top; }""", timeout=3000)
     expect(toast).to_contain_text("installed")  # still showing: the tap went past it
 
 

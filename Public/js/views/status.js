@@ -14,6 +14,7 @@ export class StatusView {
     this.toastEl = toastEl;
     this.banner = h("div", { class: "offline-banner", id: "offline-banner", role: "status", hidden: true });
     this.timer = null;
+    this.frame = 0;
   }
 
   /** Where the banner goes (top of the conversation column). */
@@ -37,24 +38,40 @@ export class StatusView {
 
   announce(text) {
     this.toastEl.textContent = text;
-    this.toastEl.style.bottom = toastBottom();
     clearTimeout(this.timer);
+    cancelAnimationFrame(this.frame);
+    this.place();
     this.timer = setTimeout(() => {
       this.toastEl.textContent = "";
+      cancelAnimationFrame(this.frame);
     }, 3500);
+  }
+
+  /** Keeps the toast above what it must not cover, every frame while it shows: that can
+   * move under it (on a phone, "WenderPic installed." and then its pane opening under
+   * the message box, which went up past the toast). */
+  place() {
+    const { bottom, left } = toastPlace();
+    if (this.toastEl.style.bottom !== bottom) this.toastEl.style.bottom = bottom;
+    if (this.toastEl.style.left !== left) this.toastEl.style.left = left;
+    this.frame = requestAnimationFrame(() => this.place());
   }
 }
 
 /**
- * Where the toast stands: just above the open conversation's foot (the message box, or
- * the note in its place: "You blocked Ben." with Unblock), not over what it says; its
- * place in the stylesheet when no conversation is shown.
+ * Where the toast stands: just above the foot of what is shown under it (the message
+ * box, or the note in its place: "You blocked Ben." with Unblock; the list's "Signed in
+ * as" bar on a phone), not over what it says, and in the middle of it (the conversation's
+ * column beside the list); its place in the stylesheet when none is. Only a foot across
+ * the middle of the window counts (not the list's bar beside a conversation).
  */
-function toastBottom() {
-  let top = Infinity;
-  for (const el of document.querySelectorAll("#chat .composer-area, #chat .left-banner")) {
+function toastPlace() {
+  let foot = null;
+  const middle = innerWidth / 2;
+  for (const el of document.querySelectorAll("#chat .composer-area, #chat .left-banner, .sidebar .me")) {
     const r = el.getBoundingClientRect();
-    if (r.height > 0 && r.bottom <= innerHeight + 1) top = Math.min(top, r.top);
+    if (r.height > 0 && r.bottom <= innerHeight + 1 && r.left <= middle && r.right >= middle && (!foot || r.top < foot.top)) foot = r;
   }
-  return top === Infinity ? "" : `${Math.round(innerHeight - top + 12)}px`;
+  if (!foot) return { bottom: "", left: "" };
+  return { bottom: `${Math.round(innerHeight - foot.top + 12)}px`, left: `${Math.round(foot.left + foot.width / 2)}px` };
 }
