@@ -207,3 +207,36 @@ def test_a_line_under_the_title_too_long_for_a_phone_ends_in_an_ellipsis(people)
     cut = line.evaluate("el => ({ over: el.scrollWidth > el.clientWidth, style: getComputedStyle(el).textOverflow })")
     assert cut == {"over": True, "style": "ellipsis"}, cut
     shot(ana, "phone-header-ellipsis")
+
+
+# The longest name a person may pick (64 characters), with no space to break it at.
+LONGEST_NAME = "Wolfeschlegelsteinhausenbergerdorffwelchevoralternwarengewissenh"
+
+NO_WIDER_THAN_THE_WINDOW = "() => document.documentElement.scrollWidth <= innerWidth"
+
+
+def test_the_longest_name_leaves_a_phones_page_its_width(people):
+    """A person named with 64 letters and no space: "Signed in as …" made the list wider
+    than the phone, and with it the page, so the recovery key's dialog stood half off
+    the screen and its Done could not be tapped (a click on it landed on its text)."""
+    assert len(LONGEST_NAME) == 64
+    # join() taps the recovery key's Done: before the fix, it timed out there
+    ana = people.join(LONGEST_NAME, viewport=(360, 740), mobile=True)
+    assert ana.evaluate(NO_WIDER_THAN_THE_WINDOW), ana.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    line = ana.locator(".me-line")
+    cut = line.evaluate("el => ({ over: el.scrollWidth > el.clientWidth, style: getComputedStyle(el).textOverflow })")
+    assert cut == {"over": True, "style": "ellipsis"}, cut
+    shot(ana, "phone-longest-name-list")
+
+    link = create_conversation(ana, LONGEST_NAME)
+    ben = people.join(LONGEST_NAME[::-1].capitalize(), link.replace(people.server.base, ""), viewport=(360, 740), mobile=True)
+    send_text(ben, "Hello from the other long name")
+    expect(ana.locator("#transcript").get_by_text("Hello from the other long name")).to_be_visible()
+    assert ana.evaluate(NO_WIDER_THAN_THE_WINDOW)
+    ana.get_by_role("button", name="Members").click()
+    members = ana.locator("#members[open]")
+    members.wait_for()
+    box = members.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+    assert ana.evaluate(NO_WIDER_THAN_THE_WINDOW)
+    shot(ana, "phone-longest-name-members")
