@@ -233,6 +233,11 @@ def test_the_longest_name_leaves_a_phones_page_its_width(people):
     send_text(ben, "Hello from the other long name")
     expect(ana.locator("#transcript").get_by_text("Hello from the other long name")).to_be_visible()
     assert ana.evaluate(NO_WIDER_THAN_THE_WINDOW)
+    # his name over his message breaks inside the conversation (it ran off its right edge)
+    sender = ana.locator("#transcript .row:not(.mine) .sender").first
+    expect(sender).to_have_text(LONGEST_NAME[::-1].capitalize())
+    inside = sender.evaluate("el => el.getBoundingClientRect().right <= document.getElementById('transcript').getBoundingClientRect().right")
+    assert inside, "the sender's name runs past the conversation's edge"
     ana.get_by_role("button", name="Members").click()
     members = ana.locator("#members[open]")
     members.wait_for()
