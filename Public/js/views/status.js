@@ -51,9 +51,11 @@ export class StatusView {
    * move under it (on a phone, "WenderPic installed." and then its pane opening under
    * the message box, which went up past the toast). */
   place() {
-    const { bottom, left } = toastPlace();
-    if (this.toastEl.style.bottom !== bottom) this.toastEl.style.bottom = bottom;
-    if (this.toastEl.style.left !== left) this.toastEl.style.left = left;
+    const { bottom, left, maxWidth } = toastPlace();
+    const style = this.toastEl.style;
+    if (style.bottom !== bottom) style.bottom = bottom;
+    if (style.left !== left) style.left = left;
+    if (style.maxWidth !== maxWidth) style.maxWidth = maxWidth;
     this.frame = requestAnimationFrame(() => this.place());
   }
 }
@@ -72,6 +74,12 @@ function toastPlace() {
     const r = el.getBoundingClientRect();
     if (r.height > 0 && r.bottom <= innerHeight + 1 && r.left <= middle && r.right >= middle && (!foot || r.top < foot.top)) foot = r;
   }
-  if (!foot) return { bottom: "", left: "" };
-  return { bottom: `${Math.round(innerHeight - foot.top + 12)}px`, left: `${Math.round(foot.left + foot.width / 2)}px` };
+  if (!foot) return { bottom: "", left: "", maxWidth: "" };
+  const middleOfFoot = Math.round(foot.left + foot.width / 2);
+  return {
+    bottom: `${Math.round(innerHeight - foot.top + 12)}px`,
+    left: `${middleOfFoot}px`,
+    // as wide as the window lets it be around that middle
+    maxWidth: `${Math.max(0, 2 * Math.min(middleOfFoot, innerWidth - middleOfFoot) - 32)}px`,
+  };
 }
