@@ -163,6 +163,11 @@ struct ServeSettings {
         if let bus, !bus.hasPrefix("nats://") { throw ValidationError("bus is a NATS URL (nats://host:4222)") }
         if bus != nil && store == nil { throw ValidationError("bus needs store: the nodes of a cluster share a PostgreSQL database") }
         guard (tlsCert == nil) == (tlsKey == nil) else { throw ValidationError("tls-cert and tls-key go together") }
+        for (name, path) in [("tls-cert", tlsCert), ("tls-key", tlsKey)] {
+            if let path, !FileManager.default.isReadableFile(atPath: path) {
+                throw ValidationError("\(name) \(path) cannot be read (no such file, or no permission)")
+            }
+        }
         guard (0...65535).contains(port) else { throw ValidationError("port must be 0–65535") }
         // an allowed origin with a path or a slash matched no browser's Origin header:
         // every handshake from that site was refused, with nothing said at start

@@ -498,6 +498,32 @@ def test_a_proxy_or_origin_that_can_match_nothing_is_refused_at_start(tmp_path, 
         assert not data.exists(), "refused before anything was made"
 
 
+def test_a_port_taken_an_address_not_here_or_an_unreadable_certificate_stops_the_start_saying_why(tmp_path, public_dir):
+    """A self-hoster's first start: a port another program holds said only "could not
+    listen"; an address this machine does not have started anyway, logged "listening
+    on" and listened nowhere (lws waits for the interface); a certificate path with a
+    typo said "could not listen on 0.0.0.0:0". Each now stops the start (not 0) with
+    the reason."""
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    try:
+        for flags, says in ((["--host", "127.0.0.1", "--port", str(port)], f"could not listen on 127.0.0.1:{port}: Address already in use"),
+                            (["--host", "198.51.100.7", "--port", "0"], "could not listen on 198.51.100.7:0: Cannot assign requested address"),
+                            (["--host", "127.0.0.1", "--port", "0", "--tls-cert", str(tmp_path / "typo.pem"), "--tls-key", str(tmp_path / "typo.key")],
+                             f"tls-cert {tmp_path / 'typo.pem'} cannot be read")):
+            out = subprocess.run([str(PARLOR_BIN), "serve", "--data", str(tmp_path / "data"), "--public", str(public_dir), *flags],
+                                 capture_output=True, text=True, timeout=30)
+            assert out.returncode != 0, flags
+            assert says in out.stderr, (flags, out.stderr)
+            assert "listening on" not in out.stderr, (flags, out.stderr)
+    finally:
+        taken.close()
+
+
 def test_what_a_client_sends_cannot_forge_or_color_a_log_line(server):
     """A refused Origin or path is logged quoted, with control characters escaped: a
     space and `by=shell` forged an audit line's field, and an escape byte reached the

@@ -175,6 +175,14 @@ public final class LWSServer: @unchecked Sendable {
             finished.signal()
             return
         }
+        // An address this machine does not have: lws says the interface does not exist
+        // yet and starts anyway, listening nowhere, while "listening on" was logged.
+        if let why = listen.bindError(port: config.port) {
+            startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port): \(why)")) }
+            started.signal()
+            finished.signal()
+            return
+        }
         // lws holds this server's address (the context's user pointer, the sweep timer)
         // from here until lws_context_destroy returns: a reference taken for that span
         // and given back below, rather than relying on the thread's closure holding self.
@@ -191,7 +199,11 @@ public final class LWSServer: @unchecked Sendable {
         }
         guard let ctx = made else {
             cMemory.free()
-            startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port)")) }
+            // lws says only that it failed: the system's word on the port, else the certificate
+            let why = listen.bindError(port: config.port)
+                ?? (config.tlsCertificate != nil ? "the TLS certificate and key did not load (see the lws lines above)" : nil)
+            let description = "could not listen on \(config.host):\(config.port)" + (why.map { ": \($0)" } ?? "")
+            startResult.withLock { $0 = .failure(ServerError(description: description)) }
             started.signal()
             finished.signal()
             return
