@@ -269,6 +269,13 @@ int parlor_walbuf_register(void) {
     return registered;
 }
 
+/* As the program (or the test bundle) is loaded, before any of its code can initialize
+ * SQLite: once it is, every sqlite3_config is refused (SQLITE_MISUSE) and the page cache
+ * and the thread mode above are SQLite's own. A unit test that opened a GRDB queue of
+ * its own before the first SQLiteStore did that, and the page cache's test found its
+ * counters at 0 (a fresh clone's `make test`). */
+__attribute__((constructor)) static void wbRegisterAtLoad(void) { (void)parlor_walbuf_register(); }
+
 parlor_walbuf_counts parlor_walbuf_counters(const char *walPath) {
     parlor_walbuf_counts c = { 0, 0 };
     pthread_mutex_lock(&walsLock);
