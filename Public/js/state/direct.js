@@ -1,6 +1,8 @@
 // Direct conversations and blocks, as plain data (no DOM): a direct conversation is
 // named after the other person, as now named; whom the person blocked.
 
+import { NOBODY } from "./transcript.js";
+
 /** The other person of a direct conversation (its `directUserIds`), or null for a group. */
 export function otherPerson(c, selfId) {
   if (c?.direct !== true || !Array.isArray(c.directUserIds)) return null;
@@ -55,7 +57,6 @@ export function blockedOther(c, selfId, blocked) {
 }
 
 const idsOf = new WeakMap();
-const NO_ONE = new Set();
 
 /**
  * The ids of a blocked list, made once per list (the store replaces the list on every
@@ -63,7 +64,7 @@ const NO_ONE = new Set();
  * @param {{userId: string}[] | undefined} blocked @returns {Set<string>}
  */
 export function blockedIds(blocked) {
-  if (!blocked) return NO_ONE;
+  if (!blocked) return NOBODY;
   let ids = idsOf.get(blocked);
   if (!ids) idsOf.set(blocked, (ids = new Set(blocked.map((b) => b.userId))));
   return ids;

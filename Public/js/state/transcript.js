@@ -19,7 +19,7 @@ import { edited } from "./edits.js";
 import { mentionsMe } from "./mentions.js";
 
 /** No one blocked (the unread and held-back counts take whom the person blocked). */
-const NOBODY = new Set();
+export const NOBODY = new Set();
 
 /**
  * @typedef {object} Message       a message as the server sends it

@@ -166,22 +166,24 @@ public final class LWSServer: @unchecked Sendable {
         }
     }
 
+    /// The start failed before the loop ran: `start()` throws `description`.
+    private func failStart(_ description: String) {
+        startResult.withLock { $0 = .failure(ServerError(description: description)) }
+        started.signal()
+        finished.signal()
+    }
+
     private func serviceLoop() {
         serviceThread = pthread_self()
         LibWebSocketsLog.route()
         guard let listen = ListenAddress.resolve(config.host) else {
-            startResult.withLock { $0 = .failure(ServerError(description: "--host \(config.host) is not an address this machine can resolve")) }
-            started.signal()
-            finished.signal()
-            return
+            return failStart("--host \(config.host) is not an address this machine can resolve")
         }
-        // An address this machine does not have: lws says the interface does not exist
-        // yet and starts anyway, listening nowhere, while "listening on" was logged.
+        // Asked first, as lws says no more than "failed" (a port in use), or starts with no
+        // listener at all for an address this machine does not have (it waits for the
+        // interface), after which "listening on" was logged.
         if let why = listen.bindError(port: config.port) {
-            startResult.withLock { $0 = .failure(ServerError(description: "could not listen on \(config.host):\(config.port): \(why)")) }
-            started.signal()
-            finished.signal()
-            return
+            return failStart("could not listen on \(config.host):\(config.port): \(why)")
         }
         // lws holds this server's address (the context's user pointer, the sweep timer)
         // from here until lws_context_destroy returns: a reference taken for that span
@@ -191,22 +193,16 @@ public final class LWSServer: @unchecked Sendable {
         var made = createContext(listen, user: cReference.toOpaque())
         if made == nil && config.eventLoop == .libev {
             // Without Debian's libwebsockets-evlib-ev the plugin cannot load: poll() still
-            // works. (lws says no more than "failed": a port in use fails here too, and
-            // then fails again on poll() with the error below.)
+            // works (and fails again below for any other cause).
             log.warning("could not start on the libev event loop; trying poll()")
             config.eventLoop = .poll
             made = createContext(listen, user: cReference.toOpaque())
         }
         guard let ctx = made else {
             cMemory.free()
-            // lws says only that it failed: the system's word on the port, else the certificate
-            let why = listen.bindError(port: config.port)
-                ?? (config.tlsCertificate != nil ? "the TLS certificate and key did not load (see the lws lines above)" : nil)
-            let description = "could not listen on \(config.host):\(config.port)" + (why.map { ": \($0)" } ?? "")
-            startResult.withLock { $0 = .failure(ServerError(description: description)) }
-            started.signal()
-            finished.signal()
-            return
+            // the port was free a moment ago: a certificate that does not load, most likely
+            let why = config.tlsCertificate != nil ? ": the TLS certificate and key did not load (see the lws lines above)" : ""
+            return failStart("could not listen on \(config.host):\(config.port)\(why)")
         }
         context = ctx
         wakeAddress.withLock { $0 = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(ctx))) }

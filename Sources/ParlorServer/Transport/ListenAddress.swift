@@ -24,28 +24,20 @@ struct ListenAddress: Equatable {
     }
 
     /// Why the port cannot be bound here, as the system says it ("Address already in
-    /// use"), or nil when it can: asked once lws failed to listen, which says no more
-    /// than "failed".
+    /// use", "Cannot assign requested address"), or nil when it can.
     func bindError(port: Int) -> String? {
-        let fd = socket(isIPv4 ? AF_INET : AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(address, String(port), &hints, &list)
+        guard rc == 0, let a = list else { return String(cString: gai_strerror(rc)) }
+        defer { freeaddrinfo(list) }
+        let fd = socket(a.pointee.ai_family, a.pointee.ai_socktype, 0)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         defer { close(fd) }
-        var on: Int32 = 1
+        var on: Int32 = 1 // as lws sets it: a port a server just left (TIME_WAIT) is free
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        let result: Int32
-        if isIPv4 {
-            var a = sockaddr_in()
-            a.sin_family = sa_family_t(AF_INET)
-            a.sin_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET, address, &a.sin_addr)
-            result = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
-        } else {
-            var a = sockaddr_in6()
-            a.sin6_family = sa_family_t(AF_INET6)
-            a.sin6_port = in_port_t(UInt16(port).bigEndian)
-            inet_pton(AF_INET6, address, &a.sin6_addr)
-            result = withUnsafePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) } }
-        }
-        return result == 0 ? nil : String(cString: strerror(errno))
+        return bind(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) == 0 ? nil : String(cString: strerror(errno))
     }
 }
