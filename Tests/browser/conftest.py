@@ -415,6 +415,14 @@ def answer_invite(page, button):
     expect(ask).to_have_count(0)
 
 
+def open_conversation(page, title):
+    """Opens a conversation from the list, and waits until it is the one shown. The
+    switch runs on the page's hashchange, after the click returns: text typed before it
+    was the previous conversation's draft, and the Enter after it sent nothing."""
+    page.locator(".conv-item", has_text=title).locator("a").click()
+    expect(page.locator("#chat-title")).to_have_text(title)
+
+
 def send_text(page, text):
     page.fill("#composer-input", text)
     page.keyboard.press("Enter")

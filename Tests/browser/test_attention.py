@@ -8,7 +8,7 @@ import time
 import pytest
 from playwright.sync_api import Error as PlaywrightError, expect
 
-from conftest import ProtocolPerson, create_conversation, send_text, shot
+from conftest import ProtocolPerson, create_conversation, open_conversation, send_text, shot
 
 # Notifications: the headless shell always says "denied" (conftest.py).
 pytestmark = pytest.mark.full_chromium
@@ -239,17 +239,16 @@ def test_a_muted_conversation_tells_nothing_and_counts_only_a_mention(people):
     expect(ben.locator("#chat-title")).to_have_text("Quiet one")
     turn_on_notifications(ana, "also in the background")
 
-    ana.locator(".conv-item", has_text="Loud group").locator("a").click()
+    open_conversation(ana, "Loud group")
     ana.get_by_role("button", name="Members and settings of this conversation").click()
     ana.get_by_role("radio", name="None").check()  # kept by the server: every device of hers
     ana.get_by_role("button", name="Done").click()
-    ana.locator(".conv-item", has_text="Quiet one").locator("a").click()
-    expect(ana.locator("#chat-title")).to_have_text("Quiet one")
+    open_conversation(ana, "Quiet one")
 
     away(ana)
-    ben.locator(".conv-item", has_text="Loud group").locator("a").click()
+    open_conversation(ben, "Loud group")
     send_text(ben, "spam spam")
-    ben.locator(".conv-item", has_text="Quiet one").locator("a").click()
+    open_conversation(ben, "Quiet one")
     send_text(ben, "a real question")
     # the muted one's message is listed, its count grey, and not in the title's
     loud = ana.locator(".conv-item", has_text="Loud group")
@@ -263,7 +262,7 @@ def test_a_muted_conversation_tells_nothing_and_counts_only_a_mention(people):
     assert [n["title"] for n in shown(ana)] == ["Quiet one"]
 
     # a mention of her there asks for her: "@", and counted
-    ben.locator(".conv-item", has_text="Loud group").locator("a").click()
+    open_conversation(ben, "Loud group")
     send_text(ben, "@Ana are you in?")
     expect(ana).to_have_title("(2) Quiet one · Parlor")
     expect(loud.locator(".mention-badge")).to_be_visible()

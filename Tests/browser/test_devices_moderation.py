@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import expect
 
-from conftest import create_conversation, frame, install_app, pane_ready, send_text, shot
+from conftest import create_conversation, frame, install_app, open_conversation, pane_ready, send_text, shot
 import test_app_partylist as party
 
 
@@ -76,7 +76,7 @@ def test_a_device_signed_out_while_closed_forgets_the_account_when_opened(people
     link = ana.locator("#device-link").input_value()
     phone = people.open(link.replace(people.server.base, ""), mobile=True, viewport=(390, 844))
     expect(phone.locator(".conv-item")).to_have_count(1)
-    phone.locator(".conv-item").click()
+    open_conversation(phone, "Plans")
     send_text(phone, "secret plan: 7788")
     phone.fill("#composer-input", "half-typed on the phone")
     phone.wait_for_function("() => Object.values(localStorage).some((v) => v.includes('7788'))")

@@ -115,9 +115,77 @@ def test_index_is_served(server, public_dir):
     status, headers, body = http_get(server, "/")
     assert status == 200
     assert headers.get("content-type", "").startswith("text/html"), headers
-    assert body == (public_dir / "index.html").read_bytes()
+    # the file as written, its scripts and stylesheet named by version (below)
+    plain = re.sub(rb'\?v=[0-9a-f]+-[0-9a-f]+"', b'"', body)
+    plain = re.sub(rb'<script type="importmap">.*?</script>\n(  <link rel="modulepreload" [^>]*>\n)*  ', b"", plain)
+    assert plain == (public_dir / "index.html").read_bytes()
     status, headers, body2 = http_get(server, "/index.html")
     assert status == 200 and body2 == body
+
+
+def import_map(body: bytes) -> tuple[str, dict]:
+    m = re.search(rb'<script type="importmap">(.*?)</script>', body)
+    assert m, body[:600]
+    return m.group(1).decode(), json.loads(m.group(1))["imports"]
+
+
+def test_a_page_opened_again_asks_for_its_scripts_by_version_and_keeps_them(server, public_dir):
+    """A phone opening Parlor again waited 2 s on 100 ms round trips while each of ~90
+    modules was revalidated, one import level after another. The host page now names
+    each script by its version in an import map (a relative import resolves, then
+    maps), preloads them, and a script asked for by its current version is kept for
+    good; a file changed on disk gets a new version, named by the next load."""
+    status, headers, body = http_get(server, "/")
+    text, imports = import_map(body)
+    modules = sorted("/" + p.relative_to(public_dir).as_posix() for p in (public_dir / "js").rglob("*.js"))
+    assert modules and all(m in imports for m in modules), set(modules) - set(imports)
+    for path, named in imports.items():
+        assert re.fullmatch(re.escape(path) + r"\?v=[0-9a-f]+-[0-9a-f]+", named), (path, named)
+    # the entry script and the stylesheet are named by version too; modules are preloaded
+    assert f'<script type="module" src="{imports["/js/main.js"]}">'.encode() in body
+    assert re.search(rb'<link rel="stylesheet" href="/css/app.css\?v=[0-9a-f]+-[0-9a-f]+">', body)
+    assert f'<link rel="modulepreload" href="{imports["/js/state/transcript.js"]}">'.encode() in body
+    assert b"notices-worker.js?v=" not in body.split(b"</script>", 1)[1], "the service worker is no module"
+    # the one inline script runs by its hash, and nothing else inline may
+    policy = headers["content-security-policy"]
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    assert f"script-src 'self' 'sha256-{digest}';" in policy, policy
+    assert "unsafe-inline" not in policy.split("style-src")[0]
+
+    # a script by its version is kept for good; by another (an older page's), revalidated
+    status, h, got = http_get(server, imports["/js/main.js"])
+    assert status == 200 and got == (public_dir / "js/main.js").read_bytes()
+    assert h["cache-control"] == "public, max-age=31536000, immutable", h
+    for other in ("/js/main.js?v=0-0", "/js/main.js"):
+        assert http_get(server, other)[1]["cache-control"] == "no-cache"
+    # the page itself is revalidated: same page, 304
+    assert headers["cache-control"] == "no-cache" and headers["etag"].startswith('"')
+    assert http_get(server, "/", headers={"If-None-Match": headers["etag"]})[0] == 304
+
+    # a module added or changed under Public/ (an upgrade) is named anew by a load
+    # within a second (the server looks at the files at most once a second)
+    def page_once(wanted):
+        deadline = time.monotonic() + 5
+        while True:
+            _, h, body = http_get(server, "/")
+            imports = import_map(body)[1]
+            if wanted(imports) or time.monotonic() > deadline:
+                return h, imports
+            time.sleep(0.1)
+
+    added = public_dir / "js" / "_itest_added.js"
+    try:
+        added.write_text("export const x = 1;\n")
+        h2, imports2 = page_once(lambda i: "/js/_itest_added.js" in i)
+        first = imports2["/js/_itest_added.js"]
+        assert h2["etag"] != headers["etag"]
+        added.write_text("export const x = 22;\n")
+        _, imports3 = page_once(lambda i: i["/js/_itest_added.js"] != first)
+        assert imports3["/js/_itest_added.js"] != first
+        assert http_get(server, "/", headers={"If-None-Match": h2["etag"]})[0] == 200
+        assert http_get(server, first)[1]["cache-control"] == "no-cache", "an old version is not kept for good"
+    finally:
+        added.unlink()
 
 
 @pytest.mark.parametrize("path,ctype", [

@@ -87,7 +87,36 @@ extension LWSServer {
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
             return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
         }
-        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
+        if file.file == files.root + "/" + HostPage.page, let page = hostPage.current() {
+            return serveHostPage(wsi, id, page)
+        }
+        var headers = file.headers
+        if HostPage.versionedAreas.contains(file.area), let asked = urlArgument(wsi, "v="),
+           asked == HostPage.version(of: file.file) {
+            headers = StaticFiles.versioned(headers)
+        }
+        return serveFile(wsi, id, file.file, file.mime, headers + strictTransport)
+    }
+
+    /// The host page, built with its scripts' versions; revalidated on every load.
+    private func serveHostPage(_ wsi: OpaquePointer, _ id: UInt64, _ page: HostPage.Built) -> Int32 {
+        let type = StaticFiles.mimeTypes["html"]!
+        if EntityTag.matches(page.tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
+            respond(wsi, id, status: 304, type: type, body: [],
+                    headers: [("etag:", page.tag), ("cache-control:", "no-cache")], notModifiedLength: page.body.count)
+            return 0
+        }
+        respond(wsi, id, status: 200, type: type, body: page.body,
+                headers: files.hostPageHeaders(mapSource: page.mapSource) + [("etag:", page.tag)])
+        return 0
+    }
+
+    /// A query argument's value (`name` ends with "="), or nil.
+    func urlArgument(_ wsi: OpaquePointer, _ name: String) -> String? {
+        var buf = [CChar](repeating: 0, count: 128)
+        return buf.withUnsafeMutableBufferPointer { b in
+            lws_get_urlarg_by_name(wsi, name, b.baseAddress, Int32(b.count)).map { String(cString: $0) }
+        }
     }
 
     /// A request from this machine that did not come through a proxy.

@@ -67,7 +67,7 @@ struct StaticFiles {
     }
 
     private func headers(area: String, ext: String) -> String {
-        var h = "X-Content-Type-Options: nosniff\r\nCache-Control: no-cache\r\n"
+        var h = "X-Content-Type-Options: nosniff\r\n" + Self.revalidated
         if area == "apps" || area == "sdk" {
             // Sandboxed app frames have an opaque origin: their module loads are cross-origin.
             h += "Access-Control-Allow-Origin: *\r\n"
@@ -80,6 +80,27 @@ struct StaticFiles {
         }
         if ext == "html" { h += area == "apps" ? Self.permissionsPolicy : Self.hostPermissionsPolicy }
         return h
+    }
+
+    /// A script or stylesheet asked for by the version the host page named (`?v=`, see
+    /// HostPage): the browser keeps it for good, since a new version has a new URL.
+    static func versioned(_ headers: String) -> String {
+        headers.replacingOccurrences(of: revalidated, with: "Cache-Control: public, max-age=31536000, immutable\r\n")
+    }
+
+    private static let revalidated = "Cache-Control: no-cache\r\n"
+
+    /// The host page's headers as pairs (it is built, not sent as a file), its policy
+    /// letting its one inline script, the import map, run by its hash.
+    func hostPageHeaders(mapSource: String) -> [(String, String)] {
+        let raw = headers(area: "", ext: "html")
+            .replacingOccurrences(of: "script-src 'self';", with: "script-src 'self' \(mapSource);")
+        return raw.split(separator: "\r\n").compactMap { line in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            // `respond` adds nosniff to every answer itself
+            guard parts.count == 2, parts[0].lowercased() != "x-content-type-options" else { return nil }
+            return (parts[0].lowercased() + ":", parts[1].trimmingCharacters(in: .whitespaces))
+        }
     }
 
     /// Apps use no device: a script that got into an app's page cannot even ask for the
