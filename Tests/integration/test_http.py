@@ -188,6 +188,28 @@ def test_a_page_opened_again_asks_for_its_scripts_by_version_and_keeps_them(serv
         added.unlink()
 
 
+def test_an_apps_page_names_the_sdk_and_its_own_scripts_by_version(server, public_dir):
+    """An app's page gets the same: its map names the SDK and the files of its own
+    folder (as the page spells them, relative ones included), under the app's own
+    sandboxing policy; a page with no module script is served as written."""
+    status, headers, body = http_get(server, "/apps/wenderpic/index.html")
+    text, imports = import_map(body)
+    assert "/sdk/index.js" in imports and "/apps/wenderpic/views/draw.js" in imports, imports
+    assert not [p for p in imports if not p.startswith(("/sdk/", "/apps/wenderpic/"))], "only its own and the SDK's"
+    version = imports["/apps/wenderpic/app.js"].split("?v=")[1]
+    assert f'<script type="module" src="app.js?v={version}">'.encode() in body
+    assert re.search(rb'<link rel="stylesheet" href="style.css\?v=[0-9a-f]+-[0-9a-f]+">', body)
+    policy = headers["content-security-policy"]
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    assert policy.startswith("sandbox allow-scripts;") and f"script-src 'self' 'sha256-{digest}';" in policy, policy
+    assert "frame-ancestors" in policy and headers["access-control-allow-origin"] == "*"
+    status, h, got = http_get(server, imports["/sdk/index.js"])
+    assert status == 200 and got == (public_dir / "sdk/index.js").read_bytes()
+    assert h["cache-control"] == "public, max-age=31536000, immutable" and h["access-control-allow-origin"] == "*"
+    status, h, got = http_get(server, "/apps/testapp/index.html")
+    assert got == (public_dir / "apps/testapp/index.html").read_bytes() and h["cache-control"] == "no-cache"
+
+
 @pytest.mark.parametrize("path,ctype", [
     ("/_itest/app.js", "text/javascript"),
     ("/_itest/style.css", "text/css"),

@@ -41,7 +41,7 @@ extension LWSServer {
             guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
                 return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
-            return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport)
+            return serveStatic(wsi, id, file)
         }
         if isPost { return beginUpload(wsi, id, path) }
         guard isGet else { return respondError(wsi, id, 405, "method_not_allowed", "only GET, HEAD and POST are served") }
@@ -87,19 +87,25 @@ extension LWSServer {
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
             return respondError(wsi, id, 404, "not_found", "no such file", cors: fromApps)
         }
-        if file.file == files.root + "/" + HostPage.page, let page = hostPage.current() {
-            return serveHostPage(wsi, id, page)
+        return serveStatic(wsi, id, file)
+    }
+
+    /// A file of `Public/`: a page built with its scripts' versions, a script asked for
+    /// by its current version (kept for good), or the file as it is (revalidated).
+    private func serveStatic(_ wsi: OpaquePointer, _ id: UInt64, _ file: StaticFiles.Resolved) -> Int32 {
+        if let page = pages.current(file.file) {
+            return servePage(wsi, id, page, area: file.area)
         }
         var headers = file.headers
-        if HostPage.versionedAreas.contains(file.area), let asked = urlArgument(wsi, "v="),
-           asked == HostPage.version(of: file.file) {
+        if VersionedPages.versionedAreas.contains(file.area), let asked = urlArgument(wsi, "v="),
+           asked == VersionedPages.version(of: file.file) {
             headers = StaticFiles.versioned(headers)
         }
         return serveFile(wsi, id, file.file, file.mime, headers + strictTransport)
     }
 
-    /// The host page, built with its scripts' versions; revalidated on every load.
-    private func serveHostPage(_ wsi: OpaquePointer, _ id: UInt64, _ page: HostPage.Built) -> Int32 {
+    /// A page built with its scripts' versions; revalidated on every load.
+    private func servePage(_ wsi: OpaquePointer, _ id: UInt64, _ page: VersionedPages.Built, area: String) -> Int32 {
         let type = StaticFiles.mimeTypes["html"]!
         if EntityTag.matches(page.tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
             respond(wsi, id, status: 304, type: type, body: [],
@@ -107,7 +113,7 @@ extension LWSServer {
             return 0
         }
         respond(wsi, id, status: 200, type: type, body: page.body,
-                headers: files.hostPageHeaders(mapSource: page.mapSource) + [("etag:", page.tag)])
+                headers: files.pageHeaders(area: area, mapSource: page.mapSource) + [("etag:", page.tag)])
         return 0
     }
 

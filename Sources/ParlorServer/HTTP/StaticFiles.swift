@@ -48,7 +48,9 @@ struct StaticFiles {
 
     /// The file for a request path, or nil if there is none (or it would leave the root).
     /// `area` is the top folder under Public/ the file is in ("apps", "sdk", …).
-    func resolve(_ path: String) -> (file: String, mime: String, headers: String, area: String)? {
+    typealias Resolved = (file: String, mime: String, headers: String, area: String)
+
+    func resolve(_ path: String) -> Resolved? {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
@@ -82,18 +84,18 @@ struct StaticFiles {
         return h
     }
 
-    /// A script or stylesheet asked for by the version the host page named (`?v=`, see
-    /// HostPage): the browser keeps it for good, since a new version has a new URL.
+    /// A script or stylesheet asked for by the version a page named (`?v=`, see
+    /// VersionedPages): the browser keeps it for good, since a new version has a new URL.
     static func versioned(_ headers: String) -> String {
         headers.replacingOccurrences(of: revalidated, with: "Cache-Control: public, max-age=31536000, immutable\r\n")
     }
 
     private static let revalidated = "Cache-Control: no-cache\r\n"
 
-    /// The host page's headers as pairs (it is built, not sent as a file), its policy
-    /// letting its one inline script, the import map, run by its hash.
-    func hostPageHeaders(mapSource: String) -> [(String, String)] {
-        let raw = headers(area: "", ext: "html")
+    /// A built page's headers as pairs (it is not sent as a file), its policy letting
+    /// its one inline script, the import map, run by its hash.
+    func pageHeaders(area: String, mapSource: String) -> [(String, String)] {
+        let raw = headers(area: area, ext: "html")
             .replacingOccurrences(of: "script-src 'self';", with: "script-src 'self' \(mapSource);")
         return raw.split(separator: "\r\n").compactMap { line in
             let parts = line.split(separator: ":", maxSplits: 1)

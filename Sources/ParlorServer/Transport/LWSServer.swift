@@ -17,8 +17,8 @@ public final class LWSServer: @unchecked Sendable {
 
     // Service-thread state: touched only on the service thread (see `assertOnServiceThread`).
     var context: OpaquePointer?
-    /// `index.html` with its scripts named by version (HTTP/HostPage.swift).
-    var hostPage: HostPage
+    /// The host's and the apps' pages with their scripts named by version (HTTP/VersionedPages.swift).
+    var pages: VersionedPages
     /// Connections, subscriptions, queues: everything live, as a value (Live/).
     var live: LiveState
     /// Each open WebSocket's lws handle, by the id the live state knows it by.
@@ -86,7 +86,7 @@ public final class LWSServer: @unchecked Sendable {
         self.blobs = blobs
         self.files = StaticFiles(root: config.publicDirectory, appsOrigin: config.appsOrigin,
                                  hostOrigins: config.publicOrigins + config.allowedOrigins)
-        hostPage = HostPage(root: files.root)
+        pages = VersionedPages(root: files.root)
         peerLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: PeerLimits.processCapacity())
         forwardedLimits = PeerLimits(perAddress: config.maxConnectionsPerIP, total: .max)
         connectionRate = RateLimiter(config.newConnectionsPerAddress)
