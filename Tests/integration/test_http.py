@@ -174,7 +174,9 @@ def test_a_page_opened_again_asks_for_its_scripts_by_version_and_keeps_them(serv
             time.sleep(0.1)
 
     added = public_dir / "js" / "_itest_added.js"
+    odd = public_dir / "js" / '_itest_a"><b>.js'  # a name the page could not carry as it is
     try:
+        odd.write_text("export const y = 2;\n")
         added.write_text("export const x = 1;\n")
         h2, imports2 = page_once(lambda i: "/js/_itest_added.js" in i)
         first = imports2["/js/_itest_added.js"]
@@ -184,8 +186,10 @@ def test_a_page_opened_again_asks_for_its_scripts_by_version_and_keeps_them(serv
         assert imports3["/js/_itest_added.js"] != first
         assert http_get(server, "/", headers={"If-None-Match": h2["etag"]})[0] == 200
         assert http_get(server, first)[1]["cache-control"] == "no-cache", "an old version is not kept for good"
+        assert not [p for p in imports3 if '_itest_a"' in p] and b"<b>" not in http_get(server, "/")[2]
     finally:
         added.unlink()
+        odd.unlink()
 
 
 def test_an_apps_page_names_the_sdk_and_its_own_scripts_by_version(server, public_dir):

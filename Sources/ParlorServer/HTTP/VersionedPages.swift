@@ -117,17 +117,30 @@ struct VersionedPages {
     }
 
     /// Every script and stylesheet under `folder` (relative to the root), with its
-    /// current version, in path order; dot-files and symlinks out of the root left out.
+    /// current version, in path order; dot-files, symlinks and names that are not plain
+    /// left out.
     private func versions(in folder: String) -> [(path: String, version: String)] {
         var out: [(path: String, version: String)] = []
         guard let walk = FileManager.default.enumerator(atPath: root + "/" + folder) else { return out }
         while let relative = walk.nextObject() as? String {
             guard relative.hasSuffix(".js") || relative.hasSuffix(".css"),
+                  relative.utf8.allSatisfy(Self.isPlain),
                   !relative.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
                   let version = Self.version(of: root + "/" + folder + "/" + relative) else { continue }
             out.append(("/" + folder + "/" + relative, version))
         }
         return out.sorted { $0.path < $1.path }
+    }
+
+    /// Names written into the page as they are (in its map and its attributes): letters,
+    /// digits, `.`, `_`, `-` and `/`. A file named otherwise is served unversioned.
+    static func isPlain(_ c: UInt8) -> Bool {
+        switch c {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "-"), UInt8(ascii: "/"): return true
+        default: return false
+        }
     }
 
     /// A file's version: its ETag without the quotes (its change time and size).
