@@ -46,10 +46,10 @@ struct StaticFiles {
             + "frame-ancestors \(ancestors)"
     }
 
-    /// The file for a request path, or nil if there is none (or it would leave the root).
-    /// `area` is the top folder under Public/ the file is in ("apps", "sdk", …).
     typealias Resolved = (file: String, mime: String, headers: String, area: String)
 
+    /// The file for a request path, or nil if there is none (or it would leave the root).
+    /// `area` is the top folder under Public/ the file is in ("apps", "sdk", …).
     func resolve(_ path: String) -> Resolved? {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
