@@ -24,12 +24,6 @@ enum EntityTag {
     /// What a 304 repeats of the full answer: its validator and its caching rule
     /// (§15.4.5); the rest stays as the browser cached it.
     static func notModifiedHeaders(_ tag: String, of headers: String) -> [(String, String)] {
-        var out = [("etag:", tag)]
-        for line in headers.split(separator: "\r\n") {
-            let parts = line.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2, parts[0].lowercased() == "cache-control" else { continue }
-            out.append(("cache-control:", parts[1].trimmingCharacters(in: .whitespaces)))
-        }
-        return out
+        [("etag:", tag)] + StaticFiles.pairs(headers).filter { $0.0 == "cache-control:" }
     }
 }

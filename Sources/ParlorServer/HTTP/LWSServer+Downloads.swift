@@ -21,16 +21,21 @@ extension LWSServer {
     /// If-None-Match is answered 304 without the file: a page opened again revalidates its
     /// scripts, styles and pictures instead of fetching them all (`Cache-Control:
     /// no-cache` alone, with no validator, made every load a full one).
-    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String) -> Int32 {
+    ///
+    /// `askedVersion` is the `?v=` a page named the file by (VersionedPages): the file's
+    /// current tag, and the browser may keep it for good.
+    func serveFile(_ wsi: OpaquePointer, _ id: UInt64, _ path: String, _ mime: String, _ headers: String,
+                   askedVersion: String? = nil) -> Int32 {
         var info = stat()
         let size = stat(path, &info) == 0 ? Int(info.st_size) : 0
         let tag = EntityTag.of(size: size, changed: info.st_mtim)
+        let kept = askedVersion.map { "\"" + $0 + "\"" } == tag ? StaticFiles.versioned(headers) : headers
         if EntityTag.matches(tag, header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH)) {
-            respond(wsi, id, status: 304, type: mime, body: [], headers: EntityTag.notModifiedHeaders(tag, of: headers),
+            respond(wsi, id, status: 304, type: mime, body: [], headers: EntityTag.notModifiedHeaders(tag, of: kept),
                     notModifiedLength: size)
             return 0
         }
-        let headers = headers + "ETag: \(tag)\r\n"
+        let headers = kept + "ETag: \(tag)\r\n"
         let address = clientAddress(wsi)
         if downloads.count >= Limits.downloadsInFlight {
             refusedDownloads += 1

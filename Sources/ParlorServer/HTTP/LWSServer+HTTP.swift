@@ -96,12 +96,8 @@ extension LWSServer {
         if let page = pages.current(file.file) {
             return servePage(wsi, id, page, area: file.area)
         }
-        var headers = file.headers
-        if VersionedPages.versionedAreas.contains(file.area), let asked = urlArgument(wsi, "v="),
-           asked == VersionedPages.version(of: file.file) {
-            headers = StaticFiles.versioned(headers)
-        }
-        return serveFile(wsi, id, file.file, file.mime, headers + strictTransport)
+        let asked = VersionedPages.versionedAreas.contains(file.area) ? urlArgument(wsi, "v=") : nil
+        return serveFile(wsi, id, file.file, file.mime, file.headers + strictTransport, askedVersion: asked)
     }
 
     /// A page built with its scripts' versions; revalidated on every load.

@@ -97,10 +97,15 @@ struct StaticFiles {
     func pageHeaders(area: String, mapSource: String) -> [(String, String)] {
         let raw = headers(area: area, ext: "html")
             .replacingOccurrences(of: "script-src 'self';", with: "script-src 'self' \(mapSource);")
-        return raw.split(separator: "\r\n").compactMap { line in
+        // `respond` adds nosniff to every answer itself
+        return Self.pairs(raw).filter { $0.0 != "x-content-type-options:" }
+    }
+
+    /// Header lines ("Name: value\r\n…") as `respond` takes them: ("name:", "value").
+    static func pairs(_ raw: String) -> [(String, String)] {
+        raw.split(separator: "\r\n").compactMap { line in
             let parts = line.split(separator: ":", maxSplits: 1)
-            // `respond` adds nosniff to every answer itself
-            guard parts.count == 2, parts[0].lowercased() != "x-content-type-options" else { return nil }
+            guard parts.count == 2 else { return nil }
             return (parts[0].lowercased() + ":", parts[1].trimmingCharacters(in: .whitespaces))
         }
     }

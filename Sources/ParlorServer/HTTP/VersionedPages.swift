@@ -49,20 +49,14 @@ struct VersionedPages {
         guard let scope = scope(of: file) else { return nil }
         let now = ContinuousClock.now
         if let page = pages[file], now - page.checkedAt < Self.recheck { return page.built }
-        guard let source = FileManager.default.contents(atPath: file),
-              let html = String(data: source, encoding: .utf8),
-              let scriptAt = html.range(of: "<script type=\"module\"") else {
-            pages[file] = Page(checkedAt: now, built: nil, fingerprint: "")
-            return nil
-        }
         let named = scope.folders.flatMap { versions(in: $0) }
-        let fingerprint = named.map { "\($0.path)=\($0.version)" }.joined(separator: "\n")
-            + "\n" + Secrets.hex(Secrets.sha256(source))
+        let fingerprint = ([Self.version(of: file) ?? ""] + named.map { "\($0.path)=\($0.version)" }).joined(separator: "\n")
         if let page = pages[file], page.fingerprint == fingerprint {
             pages[file]?.checkedAt = now
             return page.built
         }
-        let built = Self.build(html, scriptAt: scriptAt, versions: named, folder: scope.folder, preload: scope.preload)
+        let built = FileManager.default.contents(atPath: file).flatMap { String(data: $0, encoding: .utf8) }
+            .flatMap { Self.build($0, versions: named, folder: scope.folder, preload: scope.preload) }
         pages[file] = Page(checkedAt: now, built: built, fingerprint: fingerprint)
         return built
     }
@@ -81,21 +75,21 @@ struct VersionedPages {
         return (["sdk", "apps/" + inside[1]], "/apps/" + inside[1] + "/", { $0.hasSuffix(".js") })
     }
 
-    private static func build(_ html: String, scriptAt: Range<String.Index>, versions: [(path: String, version: String)],
-                              folder: String, preload: (String) -> Bool) -> Built {
-        var head = String(html[..<scriptAt.lowerBound])
-        var rest = String(html[scriptAt.lowerBound...])
+    /// nil when the page has no module script (nothing to name by version).
+    private static func build(_ html: String, versions: [(path: String, version: String)],
+                              folder: String, preload: (String) -> Bool) -> Built? {
+        var html = html
         for (path, version) in versions {
             // as written in the page: from the root, or (an app's files) from its folder
             let spellings = path.hasPrefix(folder) && folder != "/" ? [path, String(path.dropFirst(folder.count))] : [path]
             for spelling in spellings {
                 for attribute in ["src=\"", "href=\""] {
-                    let plain = attribute + spelling + "\"", named = attribute + spelling + "?v=" + version + "\""
-                    head = head.replacingOccurrences(of: plain, with: named)
-                    rest = rest.replacingOccurrences(of: plain, with: named)
+                    html = html.replacingOccurrences(of: attribute + spelling + "\"",
+                                                     with: attribute + spelling + "?v=" + version + "\"")
                 }
             }
         }
+        guard let scriptAt = html.range(of: "<script type=\"module\"") else { return nil }
         let map = JSONWriter.object { w in
             w.key("imports")
             w.beginObject()
@@ -110,7 +104,8 @@ struct VersionedPages {
         for (path, version) in versions where preload(path) {
             inserted += "  <link rel=\"modulepreload\" href=\"\(path)?v=\(version)\">\n"
         }
-        let body = Array((head + inserted + "  " + rest).utf8)
+        html.replaceSubrange(scriptAt.lowerBound..<scriptAt.lowerBound, with: inserted + "  ")
+        let body = Array(html.utf8)
         return Built(body: body,
                      tag: "\"" + Secrets.hex(Array(Secrets.sha256(body).prefix(12))) + "\"",
                      mapSource: "'sha256-" + Data(Secrets.sha256(Array(mapText.utf8))).base64EncodedString() + "'")
