@@ -42,6 +42,10 @@ def test_the_others_see_who_is_typing_until_the_message_comes(people):
     # he stops typing without sending: it runs out (6 s after his last notice)
     composer.press_sequentially("hmm")
     expect(line).to_have_text("Ben is typing…")
+    # the transcript's foot keeps room for it: the last message's time and buttons stay clear
+    meta = ana.locator(".row", has_text="pizza?").locator(".meta").bounding_box()
+    box = line.bounding_box()
+    assert meta["y"] + meta["height"] <= box["y"], f"the line {box} over the last row's meta {meta}"
     started = time.monotonic()
     expect(line).to_be_hidden(timeout=10_000)
     assert time.monotonic() - started > 3, "the notice ended before its time"

@@ -114,8 +114,6 @@ export class TranscriptView {
       this.news = [];
     }
     this.pill.hidden = unseen === 0;
-    // "Ben is typing…" stands above the pill then, not under it (on a phone they met)
-    this.el.classList.toggle("pill-showing", unseen !== 0);
     this.pill.textContent = `${counted(unseen, "new message", "new messages")} ↓`;
   }
 
