@@ -514,3 +514,25 @@ def test_two_steps_sent_offline_are_told_as_ones_own(people):
     status = frame(ben).locator("#status")
     expect(status).to_contain_text("You added a raspberry scoop just before", timeout=30_000)
     expect(status).not_to_contain_text("A friend")
+
+
+def test_an_app_opened_for_the_first_time_offline_says_so_in_its_pane_and_opens_once_back(people):
+    """The first opening of an app in a conversation asks for its participant map while
+    the app's page loads. Offline, that cannot come: the pane says so, as when the app's
+    files could not come, and opens the app by itself once back (before, a toast said
+    "not connected" and nothing opened)."""
+    ana = people.join("Ana", viewport=(390, 844), mobile=True)
+    create_conversation(ana, "Offline game")
+    install_app(ana, APP)
+    ana.context.set_offline(True)
+    expect(ana.locator("#offline-banner")).to_be_visible()
+    ana.get_by_role("button", name="Apps", exact=True).click()
+    ana.locator("#drawer").get_by_role("button", name=f"Open {APP}").click()
+    note = ana.locator("#app-pane .pane-note")
+    expect(note).to_have_text(f"You're offline: {APP} could not be loaded. It opens when you're back. Try again")
+    expect(ana.locator("#toast")).to_have_text(f"You're offline: {APP} could not be loaded.")
+    shot(ana, "offline-first-opening-phone")
+    ana.context.set_offline(False)
+    expect(frame(ana).get_by_role("button", name="New Game")).to_be_visible(timeout=15_000)
+    pane_ready(ana, "compact")
+    expect(note).to_have_count(0)

@@ -137,7 +137,7 @@ export class AppPane extends EventTarget {
    */
   startFailed(ctx, step, note, why) {
     const name = ctx.app.name;
-    const offline = this.sync.client.status !== "online" || navigator.onLine === false;
+    const offline = this.offline;
     note.replaceChildren(
       offline ? `You're offline: ${name} could not be loaded. It opens when you're back.` : `${name} did not start.`,
     );
@@ -156,6 +156,10 @@ export class AppPane extends EventTarget {
         ? `Parlor: ${name} (${ctx.app.entry}) loaded but never said it was ready: does its script call YourApp.start()? See the app frame's console for an error.`
         : `Parlor: ${name} (${ctx.app.entry}) did not load within a minute.`);
     }
+  }
+
+  get offline() {
+    return this.sync.client.status !== "online" || navigator.onLine === false;
   }
 
   /** Closes the app and opens it again as it was asked for. */
@@ -180,7 +184,8 @@ export class AppPane extends EventTarget {
   async handOver() {
     const s = this.state;
     const frame = this.frame;
-    if (!s.active || !frame || s.style === "transcript") return;
+    // a frame that never started hears nothing: what it would hear waits for the next one
+    if (!s.active || !frame || frame.failed || s.style === "transcript") return;
     await this.handOverUnheard();
     const due = dueRefused(this.store.state.refused, { conversationId: s.conversationId, appId: s.appId, sessionId: s.selected?.session?.id ?? null });
     for (const record of due) {
@@ -274,7 +279,7 @@ export class AppPane extends EventTarget {
 
   async callStep(step) {
     const f = this.frame;
-    if (!f) return;
+    if (!f || f.failed) return; // hooks are not sent to it (nor their snapshots made)
     switch (step.call) {
       case "willBecomeActive":
         await f.hook("willBecomeActive", { style: this.state.style, conversation: this.conversationFor(this.state.selected) });
@@ -315,9 +320,14 @@ export class AppPane extends EventTarget {
   async doStepOnly(step, ctx) {
     switch (step.do) {
       case "mount": {
-        await this.sync.participants(ctx.conversationId, step.appId); // into the store, where this.participants reads it
+        // The participant map (into the store, where this.participants reads it) is
+        // asked for while the app's page loads: a first opening waited a round trip
+        // for it before making the frame. The app's calls wait for it (handleCall).
+        const asked = this.sync.participants(ctx.conversationId, step.appId);
+        const before = this.state;
         const selected = step.message ? this.snapshotOf(step.message) : null;
         this.frame = new AppFrame({ app: ctx.app, style: step.style, handle: (m, a, f, activation) => this.handleCall(m, a, f, activation), onHidden: (f) => this.showHidden(f), onEscape: () => this.escape() });
+        this.frame.participantsAsked = asked.then(() => {}, () => {});
         this.title.replaceChildren(appIcon(ctx.app, "small"), ctx.app.name);
         this.element.setAttribute("aria-label", `${ctx.app.name} app`);
         this.element.dataset.style = step.style;
@@ -330,6 +340,18 @@ export class AppPane extends EventTarget {
         this.dispatchEvent(new Event("layout"));
         const note = h("p", { class: "pane-note", role: "status" }, `Opening ${ctx.app.name}…`);
         this.body.append(note);
+        try {
+          await asked;
+        } catch (error) {
+          this.frame.failed = true; // no hooks, no calls: it has no map (a reopening asks again)
+          if (!this.offline) {
+            this.mountUndone(before);
+            throw error;
+          }
+          // offline: said in the pane, and opened once back, as when its files could not come
+          this.startFailed(ctx, step, note, "offline");
+          break;
+        }
         try {
           await this.frame.ready;
           note.remove();
@@ -369,6 +391,19 @@ export class AppPane extends EventTarget {
         this.dispatchEvent(new Event("closed"));
         break;
     }
+  }
+
+  /** The participant map was refused while online (no longer a member): the pane goes
+   * as if never opened, and the opening says why (open()'s caller announces it). */
+  mountUndone(before) {
+    this.frame.destroy();
+    this.frame = null;
+    delete this.element.dataset.appId;
+    this.body.replaceChildren();
+    this.element.classList.remove("mounting");
+    this.element.hidden = true;
+    this.setState(before);
+    this.dispatchEvent(new Event("layout"));
   }
 
   /** Someone else's message came to the open conversation: said in the bar while expanded. */
@@ -505,6 +540,8 @@ export class AppPane extends EventTarget {
 
   async handleCall(method, args, frame, activation = null) {
     if (frame !== this.frame) throw refused("inactive", "this app is not active");
+    await frame.participantsAsked; // a call made as the app starts, before the map came
+    if (frame !== this.frame || frame.failed) throw refused("inactive", "this app is not active");
     if (frame.leaving && PUTS_IN_COMPOSER.has(method)) throw refused("inactive", "this app is closing");
     const appId = this.state.appId;
     const conversationId = this.conversationId;
