@@ -49,7 +49,8 @@ const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 
 const store = new Store();
-const client = new ParlorClient({ url: wsURL });
+// the list every sign-in starts with goes with it: a reload shows it a round trip sooner
+const client = new ParlorClient({ url: wsURL, withSignIn: ["conversations.list"] });
 const sync = new Sync(client, store);
 const catalog = new AppCatalog();
 const outgoing = new Outgoing(store, sync);

@@ -289,6 +289,26 @@ async def test_requests_before_auth(server, world):
         await s.assert_unaffected(anon)
 
 
+async def test_requests_sent_right_behind_the_credential_are_answered_as_signed_in(server, world):
+    """The web client sends conversations.list with its auth, before the answer (a reload
+    shows the list a round trip sooner): the server takes a connection's frames in order,
+    so they are answered as signed in, or refused with the credential."""
+    async with Env(server) as env:
+        s = await Scene(env, world).open()
+        c = await env.connect(label="pipelined")
+        answers = await c.start_burst([("auth", {"token": world["ana"]}), ("conversations.list", {}),
+                                       ("history", {"conversationId": world["cid"]})])
+        signed, listed, page = [await asyncio.wait_for(f, 10) for f in answers]
+        assert signed["result"]["user"]["id"] == world["ana_uid"]
+        assert world["cid"] in [x["id"] for x in listed["result"]["conversations"]], listed
+        assert page["type"] == "result", page
+        refused = await env.connect(label="pipelined-refused")
+        answers = await refused.start_burst([("auth", {"token": "x" * 43}), ("conversations.list", {})])
+        bad, behind = [await asyncio.wait_for(f, 10) for f in answers]
+        assert (bad.get("code"), behind.get("code")) == ("invalid_token", "not_authenticated"), (bad, behind)
+        await s.assert_unaffected(c)
+
+
 async def test_invalid_token_then_valid(server, world):
     async with Env(server) as env:
         s = await Scene(env, world).open()

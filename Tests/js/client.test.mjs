@@ -97,6 +97,42 @@ test("an unknown token stops the client and says so", async () => {
   assert.equal(FakeSocket.all.length, 1);
 });
 
+test("a request sent with the sign-in goes right behind it, and its answer is taken once", async () => {
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn: ["conversations.list"] });
+  let ready = 0;
+  c.addEventListener("ready", () => ready++);
+  c.start({ token: "T" });
+  await tick();
+  const ws = FakeSocket.all[0];
+  // both at once, the sign-in first: the server takes them in order
+  assert.deepEqual(ws.sent.map((f) => f.type), ["auth", "conversations.list"]);
+  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
+  ws.serverSends({ type: "result", re: ws.sent[1].id, result: { conversations: [] } });
+  await tick();
+  assert.equal(ready, 1);
+  const answer = c.signInAnswer("conversations.list");
+  assert.deepEqual(await answer, { conversations: [] });
+  assert.equal(c.signInAnswer("conversations.list"), null, "taken once: a later list is asked anew");
+  assert.equal(c.signInAnswer("history"), null);
+  c.stop();
+});
+
+test("a request sent with a refused sign-in is refused with it, unheard", async () => {
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn: ["conversations.list"] });
+  let failed = null;
+  c.addEventListener("authfailed", (e) => (failed = e.detail));
+  c.start({ token: "bad" });
+  await tick();
+  const ws = FakeSocket.all[0];
+  ws.serverSends({ type: "error", re: ws.sent[0].id, code: "invalid_token", message: "unknown" });
+  ws.serverSends({ type: "error", re: ws.sent[1].id, code: "not_authenticated", message: "send auth or register first" });
+  await tick();
+  await tick();
+  assert.equal(failed.code, "invalid_token"); // and no unhandled rejection ends the run
+});
+
 // ---- close codes ---------------------------------------------------------------------------
 
 async function online(c, ws) {

@@ -6,6 +6,9 @@ export class FakeClient extends EventTarget {
     this.status = "online";
     this.requests = [];
   }
+  signInAnswer() {
+    return null;
+  }
   request(type, fields) {
     return new Promise((resolve, reject) => this.requests.push({ type, fields, resolve, reject }));
   }

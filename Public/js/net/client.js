@@ -77,12 +77,18 @@ export class ParlorClient extends EventTarget {
    * @param {string} opts.url              ws(s)://host/ws
    * @param {typeof WebSocket} [opts.WebSocket]
    * @param {() => number} [opts.random]
+   * @param {string[]} [opts.withSignIn] requests (of no fields) sent right behind each sign-in
+   *   frame, before its answer: the server takes a connection's frames in order, so they are
+   *   answered as signed in (or refused with it), a round trip sooner (`signInAnswer`)
    */
-  constructor({ url, WebSocket: WS = globalThis.WebSocket, random = Math.random }) {
+  constructor({ url, WebSocket: WS = globalThis.WebSocket, random = Math.random, withSignIn = [] }) {
     super();
     this.url = url;
     this.WS = WS;
     this.random = random;
+    this.withSignIn = withSignIn;
+    /** type → the answer on its way to this connection's `withSignIn` request, until taken */
+    this.early = new Map();
     this.ws = null;
     this.status = "offline";
     this.authenticated = false;
@@ -196,7 +202,13 @@ export class ParlorClient extends EventTarget {
     const how = howOf(c);
     try {
       const [type, fields] = SIGN_IN[how](c);
-      const result = await this.rawRequest(ws, type, fields);
+      const signIn = this.rawRequest(ws, type, fields);
+      this.early = new Map(this.withSignIn.map((t) => {
+        const answer = this.rawRequest(ws, t, {});
+        answer.catch(() => {}); // refused with the sign-in, or never taken
+        return [t, answer];
+      }));
+      const result = await signIn;
       if (ws !== this.ws) return;
       this.credentials = { token: result.token ?? c.token };
       this.user = result.user;
@@ -296,6 +308,13 @@ export class ParlorClient extends EventTarget {
         reject(new ProtocolError({ code: "offline", message: "not connected" }));
       }
     });
+  }
+
+  /** The answer to `type` sent with this connection's sign-in (withSignIn), once; else null. */
+  signInAnswer(type) {
+    const answer = this.early.get(type) ?? null;
+    this.early.delete(type);
+    return answer;
   }
 
   /**
