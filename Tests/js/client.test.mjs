@@ -81,21 +81,26 @@ test("authenticates first, answers requests by id, validates frames, reconnects"
   c.stop();
 });
 
-test("an unknown token stops the client and says so", async () => {
-  FakeSocket.all = [];
-  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket });
-  let failed = null;
-  c.addEventListener("authfailed", (e) => (failed = e.detail));
-  c.start({ token: "bad" });
-  await tick();
-  const ws = FakeSocket.all[0];
-  ws.serverSends({ type: "error", re: ws.sent[0].id, code: "invalid_token", message: "unknown" });
-  await tick();
-  await tick();
-  assert.equal(failed.code, "invalid_token");
-  assert.equal(c.stopped, true);
-  assert.equal(FakeSocket.all.length, 1);
-});
+// a request sent with the sign-in (withSignIn) is refused with it, unheard: no
+// unhandled rejection ends the run
+for (const withSignIn of [[], ["conversations.list"]]) {
+  test(`an unknown token stops the client and says so (sent with it: ${withSignIn.join() || "nothing"})`, async () => {
+    FakeSocket.all = [];
+    const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn });
+    let failed = null;
+    c.addEventListener("authfailed", (e) => (failed = e.detail));
+    c.start({ token: "bad" });
+    await tick();
+    const ws = FakeSocket.all[0];
+    ws.serverSends({ type: "error", re: ws.sent[0].id, code: "invalid_token", message: "unknown" });
+    for (const behind of ws.sent.slice(1)) ws.serverSends({ type: "error", re: behind.id, code: "not_authenticated", message: "send auth or register first" });
+    await tick();
+    await tick();
+    assert.equal(failed.code, "invalid_token");
+    assert.equal(c.stopped, true);
+    assert.equal(FakeSocket.all.length, 1);
+  });
+}
 
 test("a request sent with the sign-in goes right behind it, and its answer is taken once", async () => {
   FakeSocket.all = [];
@@ -116,21 +121,6 @@ test("a request sent with the sign-in goes right behind it, and its answer is ta
   assert.equal(c.signInAnswer("conversations.list"), null, "taken once: a later list is asked anew");
   assert.equal(c.signInAnswer("history"), null);
   c.stop();
-});
-
-test("a request sent with a refused sign-in is refused with it, unheard", async () => {
-  FakeSocket.all = [];
-  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn: ["conversations.list"] });
-  let failed = null;
-  c.addEventListener("authfailed", (e) => (failed = e.detail));
-  c.start({ token: "bad" });
-  await tick();
-  const ws = FakeSocket.all[0];
-  ws.serverSends({ type: "error", re: ws.sent[0].id, code: "invalid_token", message: "unknown" });
-  ws.serverSends({ type: "error", re: ws.sent[1].id, code: "not_authenticated", message: "send auth or register first" });
-  await tick();
-  await tick();
-  assert.equal(failed.code, "invalid_token"); // and no unhandled rejection ends the run
 });
 
 // ---- close codes ---------------------------------------------------------------------------
