@@ -93,3 +93,20 @@ test("a blocked person's message is folded in the list's line too", async () => 
   assert.equal(previewLine({ kind: "text", text: "hello all", sender: "u2" }, how), "Message from someone you blocked");
   assert.equal(previewLine({ kind: "text", text: "hi", sender: "u3" }, how), "Ben: hi");
 });
+
+test("a block or an unblock counts the messages held back from a reader far up again", async () => {
+  const { People } = await import("../../Public/js/sync/direct.js");
+  const { heldBack } = await import("../../Public/js/state/transcript.js");
+  const { FakeClient } = await import("./fake-client.mjs");
+  const storage = installFakeStorage();
+  const store = signedInStore(storage, { id: "u1", name: "Ana" });
+  const people = new People(new FakeClient(), store, { subscribe: async () => {} });
+  let t = { ...store.transcript("c1"), messages: [{ seq: 1, sender: "u2", kind: "text", text: "a", createdAt: 1 }], lastSeq: 1 };
+  for (const seq of [2, 3]) t = heldBack(t, { seq, sender: "u3", kind: "text", text: "@Ana", mentions: ["u1"], createdAt: seq }, undefined, "u1");
+  store.setTranscript("c1", t);
+  assert.equal(store.transcript("c1").heldBackNew, 2);
+  people.set([{ userId: "u3", name: "Eve" }]);
+  assert.deepEqual([store.transcript("c1").heldBackNew, store.transcript("c1").heldBackMentions], [0, 0], "Eve's, blocked since");
+  people.set([]);
+  assert.deepEqual([store.transcript("c1").heldBackNew, store.transcript("c1").heldBackMentions], [2, 2]);
+});

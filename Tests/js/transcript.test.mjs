@@ -146,11 +146,26 @@ test("a blocked person's messages held back from a reader far up are not counted
   t = heldBack(t, m(2, "uEve"), undefined, "uMe", blocked);
   t = heldBack(t, m(3, "uBen"), undefined, "uMe", blocked);
   assert.equal(t.heldBackNew, 1, "Ben's, not Eve's");
-  assert.equal(heldBack(t, m(4, "uEve"), undefined, "uMe").heldBackNew, 2, "counted while not blocked");
+  assert.equal(heldBack(t, m(4, "uEve"), undefined, "uMe").heldBackNew, 3, "counted while not blocked, hers before too");
   t = heldBack(t, m(4, "uBen"), undefined, "uMe", blocked);
   // a page with Eve's and one of Ben's is drawn: the pill counts Ben's other one still
   t = applyNewer(t, [m(2, "uEve"), m(3, "uBen")], true, "uMe", blocked);
   assert.equal(t.heldBackNew, 1);
+});
+
+test("held-back messages are counted again after a block or an unblock made since", async () => {
+  const { heldBack, applyNewer, recountHeld } = await import("../../Public/js/state/transcript.js");
+  const m = (seq, sender, mentions) => ({ seq, sender, kind: "text", text: `m${seq}`, createdAt: seq, ...(mentions ? { mentions } : {}) });
+  let t = { ...emptyTranscript(), messages: [m(1, "uBen")], lastSeq: 1 };
+  for (const [seq, sender] of [[2, "uEve"], [3, "uBen"], [4, "uEve"]]) t = heldBack(t, m(seq, sender, ["uMe"]), undefined, "uMe");
+  assert.deepEqual([t.heldBackNew, t.heldBackMentions], [3, 3]);
+  // Eve blocked now: hers no longer count, though they came before the block
+  t = recountHeld(t, new Set(["uEve"]));
+  assert.deepEqual([t.heldBackNew, t.heldBackMentions], [1, 1]);
+  // unblocked: they count again; one of hers paged in is drawn
+  t = applyNewer(recountHeld(t, new Set()), [m(2, "uEve", ["uMe"])], true, "uMe");
+  assert.deepEqual([t.heldBackNew, t.heldBackMentions], [2, 2]);
+  assert.equal(recountHeld(emptyTranscript(), new Set(["uEve"])).heldBackNew, undefined, "nothing held: unchanged");
 });
 
 test("mentions of the reader among messages held back are counted, and drawn when paged in", async () => {
@@ -159,13 +174,14 @@ test("mentions of the reader among messages held back are counted, and drawn whe
   let t = { ...emptyTranscript(), messages: [m(1, "uBen")], lastSeq: 1 };
   t = heldBack(t, m(2, "uBen", ["uMe"]), undefined, "uMe");
   t = heldBack(t, m(3, "uBen", ["uCy"]), undefined, "uMe");
-  t = heldBack(t, m(4, "uEve", ["uMe"]), undefined, "uMe", new Set(["uEve"]));
-  t = heldBack(t, m(5, "uMe", ["uMe"]), undefined, "uMe");
-  t = heldBack(t, m(6, "uCy", ["uMe"]), undefined, "uMe");
+  const eve = new Set(["uEve"]);
+  t = heldBack(t, m(4, "uEve", ["uMe"]), undefined, "uMe", eve);
+  t = heldBack(t, m(5, "uMe", ["uMe"]), undefined, "uMe", eve);
+  t = heldBack(t, m(6, "uCy", ["uMe"]), undefined, "uMe", eve);
   assert.equal(t.heldBackMentions, 2, "Ben's and Cy's: not one naming someone else, not a blocked person's, not one's own");
-  t = applyNewer(t, [m(2, "uBen", ["uMe"]), m(3, "uBen", ["uCy"])], true, "uMe");
+  t = applyNewer(t, [m(2, "uBen", ["uMe"]), m(3, "uBen", ["uCy"])], true, "uMe", eve);
   assert.equal(t.heldBackMentions, 1, "the one paged in is drawn");
-  t = applyNewer(t, [m(4, "uEve", ["uMe"]), m(5, "uMe", ["uMe"]), m(6, "uCy", ["uMe"])], false, "uMe");
+  t = applyNewer(t, [m(4, "uEve", ["uMe"]), m(5, "uMe", ["uMe"]), m(6, "uCy", ["uMe"])], false, "uMe", eve);
   assert.equal(t.heldBackMentions, 0);
 });
 

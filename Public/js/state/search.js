@@ -185,6 +185,8 @@ export function aroundPage(t, page, hasMore) {
     hasMoreBefore: hasMore,
     hasMoreAfter: newest < t.lastSeq,
     heldBackNew: 0,
+    heldBackMentions: 0,
+    heldBackBy: {},
     loaded: true,
     epoch: (t.epoch ?? 0) + 1,
   };

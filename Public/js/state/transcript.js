@@ -47,8 +47,11 @@ export const NOBODY = new Set();
  * @property {boolean} hasMoreBefore  older messages exist that are not loaded
  * @property {boolean} [hasMoreAfter] newer messages exist that are not held: they came
  *   while the reader was far up (heldBack), and come back by paging forward (applyNewer)
- * @property {number} [heldBackNew] how many of those were others' (the "new messages" pill)
+ * @property {number} [heldBackNew] how many of those were others' (the "new messages" pill),
+ *   not a blocked person's
  * @property {number} [heldBackMentions] how many of those mention the reader (the list's "@")
+ * @property {Object<string, number[]>} [heldBackBy] sender → [messages, mentions] held back,
+ *   blocked or not: a block or an unblock made afterwards counts them again (recountHeld)
  * @property {boolean} loaded      history was fetched at least once
  * @property {number} [epoch]      counts the times the transcript started over or let
  *   older messages go: a page of history asked for before belongs to no place in it
@@ -144,12 +147,32 @@ export function applyMessage(t, message, supersedes, selfId) {
 export function heldBack(t, message, supersedes, selfId, blocked = NOBODY) {
   let u = message.kind === "deletion" ? applyDeletion(t, message) : message.kind === "edit" ? applyEdit(t, message) : t;
   if (supersedes) u = { ...u, messages: markSuperseded(u.messages, supersedes.seq, message.seq, supersedes.summary) };
-  const news = isNews(message) && message.sender !== selfId && !blocked.has(message.sender) ? 1 : 0;
-  const mention = news && mentionsMe(message, selfId) ? 1 : 0;
-  return {
-    ...u, hasMoreAfter: true, lastSeq: Math.max(t.lastSeq, message.seq),
-    heldBackNew: (t.heldBackNew ?? 0) + news, heldBackMentions: (t.heldBackMentions ?? 0) + mention,
-  };
+  const by = isNews(message) && message.sender !== selfId
+    ? tallied(t.heldBackBy, message.sender, 1, mentionsMe(message, selfId) ? 1 : 0) : t.heldBackBy ?? {};
+  return { ...u, hasMoreAfter: true, lastSeq: Math.max(t.lastSeq, message.seq), ...heldCounts(by, blocked) };
+}
+
+/** `by` with `n` more (or fewer) messages and `mentions` of `sender`'s held back. */
+function tallied(by = {}, sender, n, mentions) {
+  const [had, hadMentions] = by[sender] ?? [0, 0];
+  return { ...by, [sender]: [Math.max(0, had + n), Math.max(0, hadMentions + mentions)] };
+}
+
+/** What the counts of held-back messages say, from whom they are, without the blocked. */
+function heldCounts(by, blocked) {
+  let news = 0;
+  let mentions = 0;
+  for (const [sender, [n, m]] of Object.entries(by)) {
+    if (blocked.has(sender)) continue;
+    news += n;
+    mentions += m;
+  }
+  return { heldBackBy: by, heldBackNew: news, heldBackMentions: mentions };
+}
+
+/** Held-back messages counted again after a block or an unblock (their senders are kept). */
+export function recountHeld(t, blocked) {
+  return t.heldBackBy ? { ...t, ...heldCounts(t.heldBackBy, blocked) } : t;
 }
 
 /** How many held messages are newer than `seq`. */
@@ -187,13 +210,14 @@ export function applyNewer(t, page, hasMore, selfId, blocked = NOBODY) {
   // one held back after the page was read (live, from another node, say) is still to come
   const more = hasMore || t.lastSeq > newest;
   // the pill's count of others' held back: those in the page are drawn now (the view counts them)
-  const drawn = page.filter((m) => m.seq > cursor && isNews(m) && m.sender !== selfId && !blocked.has(m.sender));
-  const mentions = drawn.filter((m) => mentionsMe(m, selfId)).length;
-  return {
-    ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more,
-    heldBackNew: more ? Math.max(0, (t.heldBackNew ?? 0) - drawn.length) : 0,
-    heldBackMentions: more ? Math.max(0, (t.heldBackMentions ?? 0) - mentions) : 0,
-  };
+  let by = {};
+  if (more) {
+    by = t.heldBackBy ?? {};
+    for (const m of page) {
+      if (m.seq > cursor && isNews(m) && m.sender !== selfId) by = tallied(by, m.sender, -1, mentionsMe(m, selfId) ? -1 : 0);
+    }
+  }
+  return { ...u, lastSeq: Math.max(t.lastSeq, newest), hasMoreAfter: more, ...heldCounts(by, blocked) };
 }
 
 /** The seq up to which the reader has seen everything, at the bottom of what is drawn. */

@@ -4,6 +4,8 @@
 // kept in the store (part "blocked").
 
 import { upsertConversation } from "../state/conversations.js";
+import { blockedIds } from "../state/direct.js";
+import { recountHeld } from "../state/transcript.js";
 
 export class People {
   /**
@@ -17,8 +19,14 @@ export class People {
     client.addEventListener("blocked", (e) => this.set(e.detail.users));
   }
 
+  /** The list, and the messages held back from a reader far up counted again by it. */
   set(blocked) {
-    this.store.update(["blocked"], () => ({ blocked }));
+    const ids = blockedIds(blocked);
+    const held = Object.entries(this.store.state.transcripts).filter(([, t]) => t.heldBackBy);
+    this.store.update(["blocked", ...held.map(([id]) => `transcript:${id}`)], (s) => ({
+      blocked,
+      ...(held.length && { transcripts: { ...s.transcripts, ...Object.fromEntries(held.map(([id, t]) => [id, recountHeld(t, ids)])) } }),
+    }));
   }
 
   /** The direct conversation with `userId` (made if need be), subscribed; its id. */
