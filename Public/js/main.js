@@ -49,8 +49,9 @@ const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 
 const store = new Store();
-// the list every sign-in starts with goes with it: a reload shows it a round trip sooner
-const client = new ParlorClient({ url: wsURL, withSignIn: ["conversations.list"] });
+// What every sign-in starts with goes with it, a round trip sooner: the list, and what
+// an invite link opened leads to (joinThrough asks it first)
+const client = new ParlorClient({ url: wsURL, withSignIn: () => [["conversations.list", {}], ...invitePeekInRoute()] });
 const sync = new Sync(client, store);
 const catalog = new AppCatalog();
 const outgoing = new Outgoing(store, sync);
@@ -65,6 +66,12 @@ let everOnline = false;
 // ---- views -----------------------------------------------------------------------
 
 const thisDevice = deviceName(navigator.userAgent);
+
+/** invites.peek of the invite link the page is at, as joinThrough asks it; none elsewhere. */
+function invitePeekInRoute() {
+  const r = parseRoute(location.hash, location.search);
+  return r.name === "join" ? [["invites.peek", { invite: r.code }]] : [];
+}
 
 /** The invite or registration link that brought a person here, if any: sign-up carries it. */
 function inviteInRoute() {
@@ -1048,7 +1055,7 @@ async function joinThrough(code) {
   joinQuestion.dismiss(); // another link opened while asked about one: that one is a no
   joining = code;
   try {
-    const { conversation: peek } = await client.request("invites.peek", { invite: code });
+    const { conversation: peek } = await (client.signInAnswer("invites.peek", { invite: code }) ?? client.request("invites.peek", { invite: code }));
     if (!stillAt(code)) return;
     // one left (or removed from) is joined again through a new invite: it only opened,
     // read-only, and the Leave dialog's "you will need a new invite" led nowhere

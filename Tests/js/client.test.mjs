@@ -83,8 +83,8 @@ test("authenticates first, answers requests by id, validates frames, reconnects"
 
 // a request sent with the sign-in (withSignIn) is refused with it, unheard: no
 // unhandled rejection ends the run
-for (const withSignIn of [[], ["conversations.list"]]) {
-  test(`an unknown token stops the client and says so (sent with it: ${withSignIn.join() || "nothing"})`, async () => {
+for (const withSignIn of [() => [], () => [["conversations.list", {}]]]) {
+  test(`an unknown token stops the client and says so (sent with it: ${withSignIn().map(([t]) => t).join() || "nothing"})`, async () => {
     FakeSocket.all = [];
     const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn });
     let failed = null;
@@ -104,14 +104,15 @@ for (const withSignIn of [[], ["conversations.list"]]) {
 
 test("a request sent with the sign-in goes right behind it, and its answer is taken once", async () => {
   FakeSocket.all = [];
-  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn: ["conversations.list"] });
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, withSignIn: () => [["conversations.list", {}], ["invites.peek", { invite: "K" }]] });
   let ready = 0;
   c.addEventListener("ready", () => ready++);
   c.start({ token: "T" });
   await tick();
   const ws = FakeSocket.all[0];
   // both at once, the sign-in first: the server takes them in order
-  assert.deepEqual(ws.sent.map((f) => f.type), ["auth", "conversations.list"]);
+  assert.deepEqual(ws.sent.map((f) => f.type), ["auth", "conversations.list", "invites.peek"]);
+  assert.equal(ws.sent[2].invite, "K");
   ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, installedApps: [] } });
   ws.serverSends({ type: "result", re: ws.sent[1].id, result: { conversations: [] } });
   await tick();
@@ -120,6 +121,8 @@ test("a request sent with the sign-in goes right behind it, and its answer is ta
   assert.deepEqual(await answer, { conversations: [] });
   assert.equal(c.signInAnswer("conversations.list"), null, "taken once: a later list is asked anew");
   assert.equal(c.signInAnswer("history"), null);
+  assert.equal(c.signInAnswer("invites.peek", { invite: "other" }), null, "another invite's is asked anew");
+  assert.ok(c.signInAnswer("invites.peek", { invite: "K" }));
   c.stop();
 });
 

@@ -61,6 +61,8 @@ const SIGN_IN = {
   recover: (c) => ["recover", { recoveryKey: c.recover, revokeOthers: !!c.revokeOthers, deviceName: c.deviceName }],
 };
 const howOf = (c) => Object.keys(SIGN_IN).find((k) => k in c);
+/** A request sent with a sign-in, as asked again: its type and its fields. */
+const earlyKey = (type, fields) => `${type} ${JSON.stringify(fields)}`;
 /** Answers to a first frame that a retry would only repeat. */
 const TRANSIENT_SIGN_IN = new Set(["offline", "timeout", "internal"]);
 
@@ -77,17 +79,18 @@ export class ParlorClient extends EventTarget {
    * @param {string} opts.url              ws(s)://host/ws
    * @param {typeof WebSocket} [opts.WebSocket]
    * @param {() => number} [opts.random]
-   * @param {string[]} [opts.withSignIn] requests (of no fields) sent right behind each sign-in
-   *   frame, before its answer: the server takes a connection's frames in order, so they are
-   *   answered as signed in (or refused with it), a round trip sooner (`signInAnswer`)
+   * @param {() => [string, object][]} [opts.withSignIn] the requests ([type, fields]) to send
+   *   right behind each sign-in frame, before its answer: the server takes a connection's
+   *   frames in order, so they are answered as signed in (or refused with it), a round
+   *   trip sooner (`signInAnswer`)
    */
-  constructor({ url, WebSocket: WS = globalThis.WebSocket, random = Math.random, withSignIn = [] }) {
+  constructor({ url, WebSocket: WS = globalThis.WebSocket, random = Math.random, withSignIn = () => [] }) {
     super();
     this.url = url;
     this.WS = WS;
     this.random = random;
     this.withSignIn = withSignIn;
-    /** type → the answer on its way to this connection's `withSignIn` request, until taken */
+    /** the answers on their way to this connection's `withSignIn` requests (by earlyKey), until taken */
     this.early = new Map();
     this.ws = null;
     this.status = "offline";
@@ -203,10 +206,10 @@ export class ParlorClient extends EventTarget {
     try {
       const [type, fields] = SIGN_IN[how](c);
       const signIn = this.rawRequest(ws, type, fields);
-      this.early = new Map(this.withSignIn.map((t) => {
-        const answer = this.rawRequest(ws, t, {});
+      this.early = new Map(this.withSignIn().map(([t, f]) => {
+        const answer = this.rawRequest(ws, t, f);
         answer.catch(() => {}); // refused with the sign-in, or never taken
-        return [t, answer];
+        return [earlyKey(t, f), answer];
       }));
       const result = await signIn;
       if (ws !== this.ws) return;
@@ -310,10 +313,11 @@ export class ParlorClient extends EventTarget {
     });
   }
 
-  /** The answer to `type` sent with this connection's sign-in (withSignIn), once; else null. */
-  signInAnswer(type) {
-    const answer = this.early.get(type) ?? null;
-    this.early.delete(type);
+  /** The answer to this request if it was sent with this connection's sign-in (withSignIn), once; else null. */
+  signInAnswer(type, fields = {}) {
+    const key = earlyKey(type, fields);
+    const answer = this.early.get(key) ?? null;
+    this.early.delete(key);
     return answer;
   }
 

@@ -34,7 +34,7 @@ export class Resume {
    */
   async catchUp() {
     // asked with the sign-in (main.js), else now
-    const { conversations } = await (this.client.signInAnswer("conversations.list") ?? this.client.request("conversations.list"));
+    const { conversations } = await (this.client.signInAnswer("conversations.list", {}) ?? this.client.request("conversations.list"));
     const byId = new Map(this.store.state.conversations.map((c) => [c.id, c]));
     const list = conversations.map((c) => ({ ...byId.get(c.id), ...c }));
     // one this user left or was removed from stays in view, marked, until the page is left
