@@ -19,7 +19,9 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "Tests" / "integration"))
+sys.path.insert(0, str(ROOT / "Tests" / "browser"))
 from server import relaxed_args  # noqa: E402
+from conftest import create_conversation as new_conversation  # noqa: E402
 
 
 def delay_proxy(target_port, one_way):
@@ -78,18 +80,6 @@ def signed_up(page, name):
     page.locator("#recovery[open]").wait_for(timeout=30_000)
     page.locator("#recovery-saved").check()
     page.locator("#recovery").get_by_role("button", name="Done").click()
-
-
-def new_conversation(page, title):
-    """Makes a conversation and closes its invite dialog; returns the invite link."""
-    page.get_by_role("button", name="New conversation").click()
-    page.fill("#new-conversation-input", title)
-    page.locator("#new-conversation button[type=submit]").click()
-    page.locator("#invite .invite-item").wait_for()
-    link = page.input_value("#invite-link")
-    page.locator("#invite").get_by_role("button", name="Done").click()
-    page.locator("#chat-title", has_text=title).wait_for()
-    return link
 
 
 def one_run(browser, base, near):
