@@ -371,7 +371,7 @@ extension MessageContent {
                     w.endObject()
                 }
                 if let r = s.replyTo { w.field("replyTo", r) }
-            case .attachment(let image, let name, let r):
+            case .attachment(let image, let name, let r, _):
                 w.field("image", image)
                 w.field("name", name)
                 if let r { w.field("replyTo", r) }

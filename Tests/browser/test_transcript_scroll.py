@@ -3,6 +3,9 @@ its size after it is drawn, and the transcript follows it while the reader is
 at the bottom; a reader who scrolled up is left where they are and gets a
 "new messages" pill. On a touch phone, 390x844."""
 
+import json
+import urllib.request
+
 from playwright.sync_api import expect
 
 from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button, send_text, shot
@@ -62,6 +65,53 @@ def test_a_new_image_bubble_arrives_fully_in_view(people):
     ben.wait_for_function("() => { const img = document.querySelector('#transcript .row[data-kind=app] .app-image img'); return img && img.complete && img.naturalWidth > 0; }")
     wait_in_view(ben, "#transcript .row[data-seq][data-kind=app]", whole=True)
     shot(ben, "scroll-phone-dark-image-in-view")
+
+
+PICTURES = "#transcript .row[data-seq] :is(.attachment-bubble, .app-image) img"
+BOXES = """() => [...document.querySelectorAll('%s')].map((img) => {
+    const r = img.getBoundingClientRect();
+    return [img.closest('.row').dataset.seq, img.complete && img.naturalWidth > 0, Math.round(r.width), Math.round(r.height)];
+})""" % PICTURES
+
+
+def test_a_pictures_bubble_has_its_shape_before_the_picture_comes(people):
+    """On a slow network a picture comes a while after its message: the bubble takes the
+    picture's shape at once (its size comes with the message), so nothing below or
+    around it moves when it arrives. Before, it was a sliver that then grew."""
+    from test_reports import red_png
+    ana = people.join("Ana", **PHONE)
+    link = create_conversation(ana, "Pictures")
+    cat = people.on_protocol("Cat")
+    cid = cat.call("conversations.join", invite=link.rstrip("/").rsplit("/", 1)[1])["conversation"]["id"]
+    cat.call("apps.install", appId="icecream")
+    held = []
+    ana.route("**/blobs/*", lambda route: held.append(route))
+
+    def uploaded(w, h):
+        upload = urllib.request.Request(people.server.base + "/blobs", data=red_png(w, h),
+                                        headers={"Authorization": f"Bearer {cat.token}"}, method="POST")
+        with urllib.request.urlopen(upload, timeout=10) as r:
+            return json.loads(r.read())["hash"]
+    cat.call("send", conversationId=cid, clientId="photo",
+             message={"kind": "attachment", "image": uploaded(600, 400), "name": "beach.png"})
+    cat.call("send", conversationId=cid, clientId="sundae",
+             message={"kind": "app", "appId": "icecream", "url": "?s=1", "layout": {"image": uploaded(300, 300), "caption": "Sundae"}})
+    expect(ana.locator(PICTURES)).to_have_count(2)
+    while len(held) < 2:
+        ana.wait_for_timeout(50)
+    before = ana.evaluate(BOXES)
+    # neither has come: the photo is 260 wide and 600:400 high, the sundae's picture square
+    assert [b[1] for b in before] == [False, False], before
+    assert before[0][2:] == [260, 173], before
+    assert before[1][2] > 100 and abs(before[1][2] - before[1][3]) <= 1, before
+    shot(ana, "scroll-phone-light-pictures-coming")
+    for route in held:
+        route.continue_()
+    ana.wait_for_function("s => [...document.querySelectorAll(s)].every((i) => i.complete && i.naturalWidth > 0)", arg=PICTURES)
+    after = ana.evaluate(BOXES)
+    assert [b[2:] for b in after] == [b[2:] for b in before], "a bubble changed its size as its picture came"
+    wait_in_view(ana, "#transcript .row[data-seq][data-kind=app]", whole=True)
+    shot(ana, "scroll-phone-light-pictures-came")
 
 
 def test_a_reader_who_scrolled_up_gets_a_pill_not_a_jump(people):

@@ -10,6 +10,7 @@ import http.client
 import json
 import re
 import socket
+import sqlite3
 import struct
 import zlib
 
@@ -17,6 +18,7 @@ import pytest
 
 from client import Env, new_client_id
 from conftest import SECRET_MARKER, run
+from server import ParlorServer
 
 MiB = 1024 * 1024
 
@@ -660,14 +662,78 @@ async def test_messages_reference_blobs(server, token):
         stuck = await ana.send_message(cid, {"kind": "sticker", "image": h,
                                              "stuckTo": {"seq": t["seq"], "x": 0.25, "y": 1.0}})
         assert stuck["stuckTo"] == {"seq": t["seq"], "x": 0.25, "y": 1.0}
-        att = await ana.send_message(cid, {"kind": "attachment", "image": h, "name": "dot.png"})
-        assert att["name"] == "dot.png" and att["image"] == h
+        # a picture's size (3 × 2) goes with it, as the server read it, whatever the sender says
+        att = await ana.send_message(cid, {"kind": "attachment", "image": h, "name": "dot.png", "width": 900})
+        assert att == {**att, "name": "dot.png", "image": h, "width": 3, "height": 2}
         appm = await ana.send_message(cid, {"kind": "app", "appId": "testapp", "url": "?i=1",
-                                            "layout": {"image": h, "caption": "pic"}})
-        assert appm["layout"] == {"image": h, "caption": "pic"}
+                                            "layout": {"image": h, "caption": "pic", "imageHeight": 1}})
+        assert appm["layout"] == {"image": h, "imageWidth": 3, "imageHeight": 2, "caption": "pic"}
+        assert "width" not in st and "width" not in stuck
         ev = await ben.wait_message(cid, seq=appm["seq"])
         assert ev["message"] == appm
-        assert [m["seq"] for m in (await ben.history(cid))["messages"]] == list(range(1, appm["seq"] + 1))
+        history = (await ben.history(cid))["messages"]
+        assert [m["seq"] for m in history] == list(range(1, appm["seq"] + 1))
+        assert history[-2] == att and history[-1] == appm
+        # sent again with the same clientId (an answer lost on the way), it is the same message
+        again = {"kind": "attachment", "image": h, "name": "again.png"}
+        first = await ana.call("send", conversationId=cid, clientId="retry-1", message=again)
+        retried = await ana.call("send", conversationId=cid, clientId="retry-1", message=again)
+        assert retried["message"] == first["message"] and first["message"]["width"] == 3
+
+
+async def test_a_pictures_size_goes_with_it_as_it_is_drawn(server, token):
+    """A bubble has its picture's shape before the picture comes: the server puts the
+    stored image's size in the message, a phone's photo turned a quarter by its EXIF
+    orientation with its sides swapped, as a browser draws it."""
+    async with Env(server) as env:
+        ana, ben, cid, _, _ = await blob_scene(env, server, token, (5, 6, 7))
+        turned = JPEG_3x2[:2] + segment(0xE1, b"Exif\0\0" + exif_tiff(6)) + JPEG_3x2[20:]
+        for image, size in ((png_bytes(w=40, h=7), (40, 7)), (JPEG_3x2, (3, 2)), (turned, (2, 3))):
+            status, _, _, js = upload(server, image, token)
+            assert status == 201
+            att = await ana.send_message(cid, {"kind": "attachment", "image": js["hash"]})
+            assert (att["width"], att["height"]) == size
+            assert (await ben.wait_message(cid, seq=att["seq"]))["message"] == att
+
+
+def test_a_picture_sent_before_sizes_were_stored_is_the_same_message_when_sent_again(tmp_path, public_dir):
+    """A send answered by an older server, whose answer was lost, is sent again after the
+    upgrade with the same clientId: it is the message stored then, not a clientId refused
+    as used for something else (the new server's body for it has the picture's size)."""
+    data = tmp_path / "data"
+    srv = ParlorServer(data, public_dir, name="before-sizes").start()
+    try:
+        async def first():
+            async with Env(srv) as env:
+                ana = await env.register("Ana")
+                ben = await env.register("Ben")
+                cid, _ = await env.conversation(ana, ben)
+                status, _, _, js = upload(srv, png_bytes(), ana.token)
+                assert status == 201
+                message = {"kind": "attachment", "image": js["hash"], "name": "old.png"}
+                stored = await ana.send_message(cid, message, client_id="sent-before")
+                assert stored["width"] == 3
+                return ana.token, cid, message, stored
+
+        token_, cid, message, stored = run(first())
+        srv.stop()
+        with sqlite3.connect(data / "parlor.sqlite") as db:  # as the older server wrote it
+            old = json.dumps({"kind": "attachment", "image": message["image"], "name": "old.png"}, separators=(",", ":"))
+            assert db.execute("UPDATE messages SET body = ? WHERE client_id = 'sent-before'", (old.encode(),)).rowcount == 1
+        srv.start()
+
+        async def again():
+            async with Env(srv) as env:
+                ana = await env.login(token_)
+                retried = await ana.send_message(cid, message, client_id="sent-before")
+                unsized = {k: v for k, v in stored.items() if k not in ("width", "height")}
+                assert retried == unsized, retried
+                other = {**message, "name": "other.png"}
+                await ana.expect_error("send", {"client_id_reused"}, conversationId=cid, clientId="sent-before", message=other)
+
+        run(again())
+    finally:
+        srv.stop()
 
 
 def _missing():

@@ -13,6 +13,9 @@ test("accepts the frames of the protocol", () => {
   assert.equal(ok({ type: "message", conversationId: "c1", message: msg() }).ok, true);
   assert.equal(ok({ type: "message", conversationId: "c1", message: msg({ kind: "app", appId: "x", url: "?a=1", layout: { image: H, caption: "c" }, session: { id: "s", version: 2 }, live: false, senderParticipantId: "p" }), supersedes: { seq: 1, summary: "s" } }).ok, true);
   assert.equal(ok({ type: "message", conversationId: "c1", message: msg({ kind: "sticker", image: H, stuckTo: { seq: 1, x: 0, y: 1 } }) }).ok, true);
+  // a picture's size, as the server read it
+  assert.equal(ok({ type: "message", conversationId: "c1", message: msg({ kind: "attachment", image: H, width: 4032, height: 3024 }) }).ok, true);
+  assert.equal(ok({ type: "message", conversationId: "c1", message: msg({ kind: "app", appId: "x", url: "?", layout: { image: H, imageWidth: 600, imageHeight: 400 } }) }).ok, true);
   assert.equal(ok({ type: "member", conversationId: "c1", member: { userId: "u", name: "B" } }).ok, true);
   assert.equal(ok({ type: "presence", conversationId: "c1", online: ["u1"] }).ok, true);
   assert.equal(ok({ type: "presence", conversationId: "c1", userId: "u1", online: false }).ok, true);
@@ -30,6 +33,9 @@ test("drops what does not match the contract", () => {
     JSON.stringify({ type: "message", conversationId: "c", message: msg({ text: 5 }) }),
     JSON.stringify({ type: "message", conversationId: "c", message: msg({ kind: "app", appId: "x", url: "?", layout: { image: "../etc" } }) }),
     JSON.stringify({ type: "message", conversationId: "c", message: msg({ kind: "sticker", image: H, stuckTo: { seq: 1, x: 2, y: 0 } }) }),
+    JSON.stringify({ type: "message", conversationId: "c", message: msg({ kind: "attachment", image: H, width: 40 }) }),
+    JSON.stringify({ type: "message", conversationId: "c", message: msg({ kind: "attachment", image: H, width: 0, height: 3 }) }),
+    JSON.stringify({ type: "message", conversationId: "c", message: msg({ kind: "app", appId: "x", url: "?", layout: { image: H, imageWidth: "600", imageHeight: 400 } }) }),
     JSON.stringify({ type: "message", conversationId: "c", message: msg(), supersedes: { seq: "1" } }),
     JSON.stringify({ type: "presence", conversationId: "c", online: "yes" }),
     JSON.stringify({ type: "evil", conversationId: "c" }),

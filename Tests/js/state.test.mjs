@@ -6,7 +6,7 @@ import { substituteParticipants, mentionedParticipants, initials } from "../../P
 import { backoffDelay } from "../../Public/js/net/backoff.js";
 import { upsertConversation, touchConversation, applyMember, applyPresence, membersLine } from "../../Public/js/state/conversations.js";
 import { unreadLabel, previewOf, counted, someNames, attributed } from "../../Public/js/state/format.js";
-import { spokenLine } from "../../Public/js/views/bubble.js";
+import { attachmentBox, spokenLine } from "../../Public/js/views/bubble.js";
 import { cleanManifest } from "../../Public/js/apps/registry.js";
 
 const P1 = "9d0c0c4e-1111-4222-8333-444455556666";
@@ -144,4 +144,12 @@ test("a big room's header names three people and counts the rest", () => {
   // members not yet known by name still count
   assert.equal(someNames(["Ben", "Cy"], 199), "Ben, Cy and 197 more");
   assert.equal(someNames(forty, 199), "P0, P1, P2 and 196 more");
+});
+
+test("a sent picture's box is its size brought within the bubble's, before the picture comes", () => {
+  assert.deepEqual(attachmentBox({ width: 4032, height: 3024 }), { width: "260px", height: "195px" });
+  assert.deepEqual(attachmentBox({ width: 3024, height: 4032 }), { width: "195px", height: "260px" });
+  assert.deepEqual(attachmentBox({ width: 3, height: 2 }), { width: "3px", height: "2px" }); // never enlarged
+  assert.deepEqual(attachmentBox({ width: 10000, height: 1 }), { width: "260px", height: "1px" });
+  assert.deepEqual(attachmentBox({}), {}); // sent before sizes: the picture's own
 });

@@ -26,6 +26,9 @@ const isString = (v) => typeof v === "string";
 const isId = (v) => typeof v === "string" && v.length > 0 && v.length <= 200;
 const isSeq = (v) => Number.isSafeInteger(v) && v >= 1;
 const isTime = (v) => typeof v === "number" && Number.isFinite(v);
+/** An image's side as the server gives it with the message (width, height: both or neither). */
+const optSides = (w, h) => (w === undefined && h === undefined)
+  || [w, h].every((v) => Number.isSafeInteger(v) && v >= 1 && v <= 100_000);
 const optString = (v, max) => v === undefined || v === null || (typeof v === "string" && v.length <= max);
 
 function fail(reason) {
@@ -38,6 +41,7 @@ export function layoutProblem(layout) {
   if (layout.image !== undefined && layout.image !== null && !(isString(layout.image) && HASH.test(layout.image)))
     return "layout.image is not a blob hash";
   for (const key of LAYOUT_TEXT) if (!optString(layout[key], 300)) return `layout.${key}`;
+  if (!optSides(layout.imageWidth, layout.imageHeight)) return "layout.imageWidth";
   return null;
 }
 
@@ -89,6 +93,7 @@ export function messageProblem(m) {
     case "attachment":
       if (!isString(m.image) || !HASH.test(m.image)) return "message.image";
       if (!optString(m.name, 300)) return "message.name";
+      if (!optSides(m.width, m.height)) return "message.width";
       break;
     case "audio":
       if (!isString(m.audio) || !HASH.test(m.audio)) return "message.audio";

@@ -54,7 +54,9 @@ export function templateLayout(m, ctx, { interactive, get = false }) {
   const src = l.image ? blobURL(l.image) : l.localImage;
   if (src || l.imageTitle || l.imageSubtitle) {
     parts.push(h("div", { class: "app-image" },
-      src ? h("img", { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false" }) : null,
+      // its size (the server's, with the message) gives the picture its shape before it comes
+      src ? h("img", { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false",
+        ...(l.image && l.imageWidth ? { width: l.imageWidth, height: l.imageHeight } : {}) }) : null,
       t(l.imageTitle) && h("div", { class: "image-title" }, t(l.imageTitle)),
       t(l.imageSubtitle) && h("div", { class: "image-subtitle" }, t(l.imageSubtitle)),
     ));
@@ -131,8 +133,11 @@ function body(m, ctx, { pending }) {
     }
     case "sticker":
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
-    case "attachment":
-      return h("div", { class: "bubble attachment-bubble" }, h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" }));
+    case "attachment": {
+      const img = h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
+      Object.assign(img.style, attachmentBox(m)); // the style property: the page's policy refuses style attributes
+      return h("div", { class: "bubble attachment-bubble" }, img);
+    }
     case "audio":
       return voiceBubble(m, blobURL);
     case "deleted":
@@ -140,6 +145,19 @@ function body(m, ctx, { pending }) {
     default:
       return h("div", { class: "bubble" }, "Unsupported message");
   }
+}
+
+/** Largest side of a picture sent in a conversation (app.css's .attachment-bubble img). */
+const ATTACHMENT_SIDE = 260;
+
+/**
+ * The box a sent picture will take, from its size (the server's, with the message),
+ * so the bubble has its shape before the picture comes; without one, the picture's own.
+ */
+export function attachmentBox({ width, height }) {
+  if (!width || !height) return {};
+  const scale = Math.min(1, ATTACHMENT_SIDE / width, ATTACHMENT_SIDE / height);
+  return { width: `${Math.max(1, Math.round(width * scale))}px`, height: `${Math.max(1, Math.round(height * scale))}px` };
 }
 
 /** A reply's quote of the message it answers, as `quoteOf` words it for this viewer. */

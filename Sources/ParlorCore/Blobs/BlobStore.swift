@@ -129,6 +129,26 @@ public struct BlobStore: Sendable {
         unlink(path)
     }
 
+    /// A stored image's width and height as it is drawn (a JPEG turned a quarter by its
+    /// orientation has them swapped), from the start of its file: nil for a recording,
+    /// a blob not stored, or a header not within the first 64 KiB (the metadata before
+    /// it was taken out at upload).
+    public func imageSize(_ hash: String) -> ImageSize? {
+        guard let (path, type) = find(hash), case .image(let t) = type else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 64 * 1024)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return nil }
+        head.removeSubrange(n...)
+        guard let size = ImageSize.read(head, type: t) else { return nil }
+        if t == .jpeg, let o = ImageMetadata.jpegOrientation(head), o >= 5 {
+            return ImageSize(width: size.height, height: size.width)
+        }
+        return size
+    }
+
     /// The file and type of a stored blob, if there is one.
     public func find(_ hash: String) -> (path: String, type: BlobType)? {
         guard Validators.isBlobHash(hash) else { return nil }

@@ -65,6 +65,26 @@ enum ImageMetadata {
 
     private static let exifHeader = Array("Exif\0\0".utf8)
 
+    /// A JPEG's EXIF orientation (1-8), from the segments before its first scan; nil
+    /// when it has none. 5-8 turn it a quarter: it is drawn with its sides swapped.
+    static func jpegOrientation(_ b: [UInt8]) -> UInt16? {
+        var i = 2
+        while i + 4 <= b.count, b[i] == 0xFF {
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
+            if marker == 0xDA { return nil }
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2, i + 2 + length <= b.count else { return nil }
+            let payload = b[(i + 4)..<(i + 2 + length)]
+            if marker == 0xE1, payload.starts(with: exifHeader), let o = exifOrientation(Array(payload.dropFirst(6))) {
+                return o
+            }
+            i += 2 + length
+        }
+        return nil
+    }
+
     /// The orientation entry (0x0112) of the first IFD of an EXIF TIFF block.
     private static func exifOrientation(_ t: [UInt8]) -> UInt16? {
         guard t.count >= 8 else { return nil }

@@ -4,12 +4,14 @@
 /// `send` runs without a savepoint of its own (`Engine.withoutSavepoint`): every
 /// refusal (a `ParlorError`) must be thrown before its first write.
 extension Engine {
-    func send(conversationId cid: String, clientId: String, content: MessageContent, id: String?,
+    func send(conversationId cid: String, clientId: String, content sent: MessageContent, id: String?,
               conn: ConnectionID, userId: String, _ tx: any StoreTransaction, _ out: inout Outbox) throws {
         if !lockTimedOut.isEmpty, lockTimedOut.contains(cid) { throw ParlorError.serverBusy(retryAfterMs: Self.lockedRetryMs) }
         try limit(\.sends, userId, "messages")
         try requireMember(cid, userId, tx)
         try requireNotBlocked(cid, userId, tx)
+        // the pictures' sizes go with the message, so a bubble has its shape before they come
+        let content = sent.images.isEmpty ? sent : sent.withImageSizes { storedBlob($0)?.size }
         let body = content.bodyJSON
         // A retry of a message we already stored is answered with the original. Looking
         // the clientId up costs an index search on every send, and the insert meets a
@@ -38,13 +40,19 @@ extension Engine {
         guard let used = try tx.clientIdUse(sender: userId, clientId: clientId) else { return false }
         guard used.conversationId == cid,
               let existing = try tx.message(conversationId: cid, seq: used.seq),
-              existing.deletedAt != nil || (existing.wasEdited && content.isText) || (existing.body == body
+              existing.deletedAt != nil || (existing.wasEdited && content.isText) || (storedAs(existing.body, body, content)
                   && (existing.sessionVersion.map { $0 - 1 } ?? 0) == (content.session?.baseVersion ?? 0)) else {
             throw ParlorError(.clientIdReused, "this clientId was already used for a different message", field: "clientId")
         }
         let bytes = MessageJSON.bytes(existing)
         out.result(conn, id) { w in w.key("message"); w.raw(bytes) }
         return true
+    }
+
+    /// Whether a stored body is this content's: as written now, or as a server before
+    /// image sizes wrote it (a send retried across the upgrade is the same message).
+    private func storedAs(_ stored: [UInt8], _ body: [UInt8], _ content: MessageContent) -> Bool {
+        stored == body || (!content.images.isEmpty && stored == content.withImageSizes { _ in nil }.bodyJSON)
     }
 
     private func store(conversationId cid: String, clientId: String, content: MessageContent, body: [UInt8],
@@ -128,16 +136,24 @@ extension Engine {
         for (hash, field) in content.images {
             let audio = field == MessageContent.audioField
             let what = audio ? "no voice recording" : "no image"
-            let cached = cache.blobs[hash]
-            let stored = cached ?? blobs.find(hash).map { $0.type.isAudio }
-            guard stored == audio else { throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field) }
-            if cached == nil { cache.blobs[hash] = audio }
+            guard storedBlob(hash)?.isAudio == audio else {
+                throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field)
+            }
             if cache.imageShowers.contains(IdPair(userId, hash)) { continue }
             guard try tx.mayShowImage(hash: hash, userId: userId) else {
                 throw ParlorError(.notFound, "\(what) was uploaded with this hash", field: field)
             }
             cache.imageShowers.insert(IdPair(userId, hash))
         }
+    }
+
+    /// A stored blob as the cache knows it, else as its file says (then cached).
+    private func storedBlob(_ hash: String) -> StoredBlob? {
+        if let known = cache.blobs[hash] { return known }
+        guard let (_, type) = blobs.find(hash) else { return nil }
+        let found = StoredBlob(isAudio: type.isAudio, size: type.isAudio ? nil : blobs.imageSize(hash))
+        cache.blobs[hash] = found
+        return found
     }
 
     /// Checks the update against the session's version and moves its head; returns the

@@ -391,9 +391,9 @@ struct EngineCache {
     var participants: [IdPair: String] = [:]
     /// (conversation, session) -> the session's head after the last committed update.
     var sessions: [IdPair: SessionHead] = [:]
-    /// Blob hashes known to be stored, and whether each is a voice recording (a
-    /// deletion drops its hash).
-    var blobs: [String: Bool] = [:]
+    /// Blobs known to be stored: whether each is a voice recording and an image's size
+    /// (a deletion drops its hash).
+    var blobs: [String: StoredBlob] = [:]
     /// (user, hash): images the user was found to upload or be shown.
     var imageShowers: Set<IdPair> = []
     /// Conversation -> its direct pair ([] for a group): fixed once made.
@@ -403,6 +403,12 @@ struct EngineCache {
         members.count + lastSeq.count + participants.count + sessions.count + blobs.count + imageShowers.count
             + directPairs.count
     }
+}
+
+/// What `EngineCache.blobs` knows of a stored blob.
+struct StoredBlob {
+    var isAudio: Bool
+    var size: ImageSize?
 }
 
 /// The actions of one batch, with helpers for the common replies.

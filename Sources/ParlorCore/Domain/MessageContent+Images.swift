@@ -9,8 +9,22 @@ extension MessageContent {
         case .text, .reaction: []
         case .app(let a): a.layout.image.map { [($0, "message.layout.image")] } ?? []
         case .sticker(let s): [(s.image, "message.image")]
-        case .attachment(let image, _, _): [(image, "message.image")]
+        case .attachment(let image, _, _, _): [(image, "message.image")]
         case .audio(let audio, _, _): [(audio, Self.audioField)]
+        }
+    }
+
+    /// With each shown image's size as `size` says it (nil: none): an attachment's
+    /// and an app layout's picture. Stickers are drawn at one size whatever theirs.
+    func withImageSizes(_ size: (String) -> ImageSize?) -> MessageContent {
+        switch self {
+        case .attachment(let image, let name, let replyTo, _):
+            return .attachment(image: image, name: name, replyTo: replyTo, size: size(image))
+        case .app(var a) where a.layout.image != nil:
+            a.layout.imageSize = a.layout.image.flatMap(size)
+            return .app(a)
+        default:
+            return self
         }
     }
 

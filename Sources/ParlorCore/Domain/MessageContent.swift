@@ -7,7 +7,9 @@ public enum MessageContent: Equatable, Sendable {
     case text(String, replyTo: Int? = nil, mentions: [String] = [])
     case app(AppContent)
     case sticker(Sticker)
-    case attachment(image: String, name: String?, replyTo: Int? = nil)
+    /// `size`: the stored image's, set by the server as it is sent (`Engine.send`), never
+    /// the sender's word, so that a bubble has its shape before the picture arrives.
+    case attachment(image: String, name: String?, replyTo: Int? = nil, size: ImageSize? = nil)
     /// A voice message: the recording's blob hash and its length (1 ms … 2 minutes).
     case audio(audio: String, durationMs: Int, replyTo: Int? = nil)
     /// A tapback on message `to`: one of `Reaction.emoji`, or "" to take one's back.
@@ -27,7 +29,7 @@ public enum MessageContent: Equatable, Sendable {
     /// The message this one replies to, if any.
     public var replyTo: Int? {
         switch self {
-        case .text(_, let r, _), .attachment(_, _, let r): r
+        case .text(_, let r, _), .attachment(_, _, let r, _): r
         case .audio(_, _, let r): r
         case .sticker(let s): s.replyTo
         case .app, .reaction: nil
@@ -79,6 +81,8 @@ public struct TemplateLayout: Equatable, Sendable {
         #""trailingSubcaption":"#,
     ]
     public var image: String?
+    /// The stored image's size, set by the server as for an attachment.
+    public var imageSize: ImageSize?
     public var texts = Texts()
     public var isEmpty: Bool { image == nil && texts.isEmpty }
 
@@ -179,6 +183,12 @@ extension MessageContent {
                 if let image = a.layout.image {
                     out.append(#""image":"#)
                     JSONWriter.appendString(image, to: &out)
+                    if let size = a.layout.imageSize {
+                        out.append(#","imageWidth":"#)
+                        out.append(contentsOf: String(size.width).utf8)
+                        out.append(#","imageHeight":"#)
+                        out.append(contentsOf: String(size.height).utf8)
+                    }
                     comma = true
                 }
                 for (i, key) in TemplateLayout.textKeys.enumerated() {
@@ -214,10 +224,16 @@ extension MessageContent {
                 out.append(UInt8(ascii: "}"))
             }
             if let r = s.replyTo { out.appendReplyTo(r) }
-        case .attachment(let image, let name, let replyTo):
+        case .attachment(let image, let name, let replyTo, let size):
             out.reserveCapacity(160)
             out.append(#"{"kind":"attachment","image":"#)
             JSONWriter.appendString(image, to: &out)
+            if let size {
+                out.append(#","width":"#)
+                out.append(contentsOf: String(size.width).utf8)
+                out.append(#","height":"#)
+                out.append(contentsOf: String(size.height).utf8)
+            }
             if let name {
                 out.append(#","name":"#)
                 JSONWriter.appendString(name, to: &out)
