@@ -130,11 +130,10 @@ public struct BlobStore: Sendable {
     }
 
     /// A stored image's width and height as it is drawn (a JPEG turned a quarter by its
-    /// orientation has them swapped), from the start of its file: nil for a recording,
-    /// a blob not stored, or a header not within the first 64 KiB (the metadata before
-    /// it was taken out at upload).
-    public func imageSize(_ hash: String) -> ImageSize? {
-        guard let (path, type) = find(hash), case .image(let t) = type else { return nil }
+    /// orientation has them swapped), from the start of its file (`find`'s): nil when
+    /// the header is not within the first 64 KiB (the metadata before it was taken out
+    /// at upload).
+    public func imageSize(path: String, type t: ImageType) -> ImageSize? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -150,8 +150,9 @@ extension Engine {
     /// A stored blob as the cache knows it, else as its file says (then cached).
     private func storedBlob(_ hash: String) -> StoredBlob? {
         if let known = cache.blobs[hash] { return known }
-        guard let (_, type) = blobs.find(hash) else { return nil }
-        let found = StoredBlob(isAudio: type.isAudio, size: type.isAudio ? nil : blobs.imageSize(hash))
+        guard let (path, type) = blobs.find(hash) else { return nil }
+        var found = StoredBlob(isAudio: type.isAudio)
+        if case .image(let t) = type { found.size = blobs.imageSize(path: path, type: t) }
         cache.blobs[hash] = found
         return found
     }
