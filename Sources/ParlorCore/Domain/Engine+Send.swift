@@ -11,7 +11,7 @@ extension Engine {
         try requireMember(cid, userId, tx)
         try requireNotBlocked(cid, userId, tx)
         // the pictures' sizes go with the message, so a bubble has its shape before they come
-        let content = sent.images.isEmpty ? sent : sent.withImageSizes { storedBlob($0)?.size }
+        let content = sent.showsSizedImage ? sent.withImageSizes { storedBlob($0)?.size } : sent
         let body = content.bodyJSON
         // A retry of a message we already stored is answered with the original. Looking
         // the clientId up costs an index search on every send, and the insert meets a
@@ -52,7 +52,7 @@ extension Engine {
     /// Whether a stored body is this content's: as written now, or as a server before
     /// image sizes wrote it (a send retried across the upgrade is the same message).
     private func storedAs(_ stored: [UInt8], _ body: [UInt8], _ content: MessageContent) -> Bool {
-        stored == body || (!content.images.isEmpty && stored == content.withImageSizes { _ in nil }.bodyJSON)
+        stored == body || (content.showsSizedImage && stored == content.withImageSizes { _ in nil }.bodyJSON)
     }
 
     private func store(conversationId cid: String, clientId: String, content: MessageContent, body: [UInt8],

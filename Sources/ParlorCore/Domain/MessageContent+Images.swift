@@ -14,6 +14,16 @@ extension MessageContent {
         }
     }
 
+    /// Whether it shows a picture whose size goes with it (`withImageSizes`): asked of
+    /// every send, without making `images`' array.
+    var showsSizedImage: Bool {
+        switch self {
+        case .attachment: true
+        case .app(let a): a.layout.image != nil
+        default: false
+        }
+    }
+
     /// With each shown image's size as `size` says it (nil: none): an attachment's
     /// and an app layout's picture. Stickers are drawn at one size whatever theirs.
     func withImageSizes(_ size: (String) -> ImageSize?) -> MessageContent {
