@@ -54,9 +54,10 @@ export function templateLayout(m, ctx, { interactive, get = false }) {
   const src = l.image ? blobURL(l.image) : l.localImage;
   if (src || l.imageTitle || l.imageSubtitle) {
     parts.push(h("div", { class: "app-image" },
-      // its size (the server's, with the message) gives the picture its shape before it comes
+      // its size gives the picture its shape before it comes: a stored message's only (the
+      // server's), not what one still sending carries (an app may copy an older layout's)
       src ? h("img", { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false",
-        ...(l.image && l.imageWidth ? { width: l.imageWidth, height: l.imageHeight } : {}) }) : null,
+        ...(m.seq && l.image && l.imageWidth ? { width: l.imageWidth, height: l.imageHeight } : {}) }) : null,
       t(l.imageTitle) && h("div", { class: "image-title" }, t(l.imageTitle)),
       t(l.imageSubtitle) && h("div", { class: "image-subtitle" }, t(l.imageSubtitle)),
     ));
@@ -135,7 +136,8 @@ function body(m, ctx, { pending }) {
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
     case "attachment": {
       const img = h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
-      Object.assign(img.style, attachmentBox(m)); // the style property: the page's policy refuses style attributes
+      // a stored message's size (as above); by the style property: the page's policy refuses style attributes
+      if (m.seq) Object.assign(img.style, attachmentBox(m));
       return h("div", { class: "bubble attachment-bubble" }, img);
     }
     case "audio":
