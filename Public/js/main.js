@@ -49,9 +49,13 @@ const $ = (id) => document.getElementById(id);
 const wsURL = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
 
 const store = new Store();
-// What every sign-in starts with goes with it, a round trip sooner: the list, and what
-// an invite link opened leads to (joinThrough asks it first)
-const client = new ParlorClient({ url: wsURL, withSignIn: () => [["conversations.list", {}], ...invitePeekInRoute()] });
+// What every sign-in starts with goes with it, a round trip sooner: the list, what an
+// invite link opened leads to (joinThrough asks it first), and on a reconnect the shown
+// conversation's subscription (sync/resume.js)
+const client = new ParlorClient({
+  url: wsURL,
+  withSignIn: () => [["conversations.list", {}], ...invitePeekInRoute(), ...sync.resume.withSignIn()],
+});
 const sync = new Sync(client, store);
 const catalog = new AppCatalog();
 const outgoing = new Outgoing(store, sync);

@@ -461,6 +461,37 @@ test("after a reload, the conversation in the address is subscribed first and it
   assert.deepEqual(order, ["subscribe:c3", "history:c3", "subscribe:c1", "subscribe:c2", "subscribe:c4"]);
 });
 
+test("on a reconnect the shown conversation's subscription goes with the sign-in and its answer is taken, not asked again; a reload's is asked after the list", async () => {
+  const { store, client, sync } = setup();
+  const msg = (seq) => ({ seq, clientId: `k${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });
+  sync.showingFirst = () => "c3";
+  // a reload: nothing held, no account yet; the read mark is known only once signed in
+  assert.deepEqual(sync.resume.withSignIn(), []);
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  const conv = (id) => ({ id, title: id, lastSeq: 7, members: [] });
+  asked(client, "conversations.list")[0].resolve({ conversations: [conv("c1"), conv("c3")] });
+  await tick();
+  for (const r of asked(client, "subscribe")) r.resolve({ conversation: conv(r.fields.conversationId), lastSeq: 7, resync: false });
+  store.setTranscript("c3", { ...store.transcript("c3"), messages: [msg(6), msg(7)], lastSeq: 7, loaded: true });
+  await tick();
+
+  // the connection drops; at the next sign-in the shown conversation goes with it, from what is held
+  assert.deepEqual(sync.resume.withSignIn(), [["subscribe", { conversationId: "c3", afterSeq: 7, afterClientId: "k7" }]]);
+  const before = asked(client, "subscribe").length;
+  const early = { conversation: conv("c3"), lastSeq: 9, resync: false };
+  const taken = [];
+  client.signInAnswer = (type, fields) => {
+    taken.push([type, fields]);
+    return type === "subscribe" && fields.conversationId === "c3" && fields.afterSeq === 7 ? Promise.resolve(early) : null;
+  };
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[1].resolve({ conversations: [conv("c1"), conv("c3")] });
+  await tick();
+  const again = asked(client, "subscribe").slice(before).map((r) => r.fields.conversationId);
+  assert.deepEqual(again, ["c1"], "c3's answer came with the sign-in; only the others are asked");
+  assert.ok(taken.some(([t, f]) => t === "subscribe" && f.conversationId === "c3"));
+});
+
 test("a page asked for before the transcript started over (resync) or let pages go is dropped, not put in with a gap", async () => {
   const { store, client, sync } = setup();
   const msg = (seq) => ({ seq, clientId: `k${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });

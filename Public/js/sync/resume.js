@@ -54,15 +54,35 @@ export class Resume {
     return { subscribed: Promise.all(subscribed), conversations };
   }
 
-  async subscribe(conversationId) {
+  /**
+   * What to send with the sign-in (ParlorClient's withSignIn): on a reconnect, the
+   * subscription of the conversation shown, so what was missed there comes a round trip
+   * sooner. Only where its messages are held: what the server replays then follows
+   * them as it would after the list. A page holding none (a reload) asks after the list,
+   * from the read mark it has once signed in.
+   */
+  withSignIn() {
+    const id = this.showingFirst();
+    if (!id || !this.store.state.user || !this.store.transcript(id).messages.length) return [];
+    return [["subscribe", this.subscription(id)]];
+  }
+
+  /** A subscribe's fields: from the last message held, else from the read mark. */
+  subscription(conversationId) {
     const held = this.store.transcript(conversationId);
     const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, this.store.state.lastRead[conversationId] || 0);
-    this.store.setTranscript(conversationId, startAt(held, afterSeq));
     // Which message this page holds at afterSeq: after a server was restored from a
     // backup, others' new messages took seqs this page had seen, and without it the
     // page kept the lost ones and never got those (the server answers resync).
     const afterClientId = held.messages.find((m) => m.seq === afterSeq)?.clientId;
-    const r = await this.client.request("subscribe", { conversationId, afterSeq, ...(afterClientId ? { afterClientId } : {}) });
+    return { conversationId, afterSeq, ...(afterClientId ? { afterClientId } : {}) };
+  }
+
+  async subscribe(conversationId) {
+    const fields = this.subscription(conversationId);
+    this.store.setTranscript(conversationId, startAt(this.store.transcript(conversationId), fields.afterSeq));
+    // sent with the sign-in if it was (withSignIn), else now
+    const r = await (this.client.signInAnswer("subscribe", fields) ?? this.client.request("subscribe", fields));
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, r.conversation) }));
     if (r.resync) {
       this.store.setTranscript(conversationId, resync(this.store.transcript(conversationId), r.lastSeq));
