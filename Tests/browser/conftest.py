@@ -13,12 +13,15 @@ import queue
 import re
 import shutil
 import signal
+import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 import warnings
+import zlib
 from pathlib import Path
 
 import pytest
@@ -353,6 +356,14 @@ def shot(page, name):
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
+def red_png(w, h):
+    """A plain red PNG of w × h."""
+    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\x00" + b"\xdc\x28\x28" * w for _ in range(h))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 class ProtocolPerson:
     """Someone on the protocol, not in a browser (Tests/integration/client.py on a loop of
     its own): fills a conversation with hundreds of messages in a second, where the page
@@ -361,6 +372,7 @@ class ProtocolPerson:
     def __init__(self, server, name):
         from client import Client  # noqa: E402 - the integration tests' client
 
+        self.server = server
         self.loop = asyncio.new_event_loop()
         threading.Thread(target=self.loop.run_forever, daemon=True).start()
         self.client = self.run(Client.connect(server.base.replace("http", "ws") + "/ws", label=name, origin=server.base))
@@ -375,6 +387,13 @@ class ProtocolPerson:
 
     def send_text(self, conversation_id, text):
         return self.run(self.client.send_text(conversation_id, text))
+
+    def upload_picture(self, w, h):
+        """Uploads a plain red PNG of w × h as this person; returns its hash."""
+        upload = urllib.request.Request(self.server.base + "/blobs", data=red_png(w, h),
+                                        headers={"Authorization": f"Bearer {self.token}"}, method="POST")
+        with urllib.request.urlopen(upload, timeout=10) as r:
+            return json.loads(r.read())["hash"]
 
     def close(self):
         self.run(self.client.close())

@@ -4,11 +4,7 @@ first account), sees the count on her Admin button live, opens Reports, deletes 
 message from there (the report keeps what it said) and resolves it. A reported picture
 is shown to her even from a conversation she is not in, and she can delete it everywhere."""
 
-import json
 import re
-import struct
-import urllib.request
-import zlib
 
 from playwright.sync_api import expect
 
@@ -20,14 +16,6 @@ RUDE = "you are all idiots and I know where you live"
 
 def row(page, text):
     return page.locator(".row[data-seq]").filter(has=page.locator(".bubble", has_text=text))
-
-
-def red_png(w, h):
-    """A plain red PNG of w × h."""
-    chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    rows = b"".join(b"\x00" + b"\xdc\x28\x28" * w for _ in range(h))
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def cat_says(people, link, text):
@@ -159,10 +147,7 @@ def test_a_reported_picture_is_shown_to_the_admin_who_can_delete_it_everywhere(p
     made = ben.call("conversations.create", title="Pictures")
     cid = made["conversation"]["id"]
     cat.call("conversations.join", invite=made["invite"])
-    upload = urllib.request.Request(people.server.base + "/blobs", data=red_png(60, 40),
-                                    headers={"Authorization": f"Bearer {cat.token}"}, method="POST")
-    with urllib.request.urlopen(upload, timeout=10) as r:
-        picture = json.loads(r.read())["hash"]
+    picture = cat.upload_picture(60, 40)
     sent = cat.call("send", conversationId=cid, clientId="pic-1",
                     message={"kind": "attachment", "image": picture, "name": "vile.png"})
     ben.call("messages.report", conversationId=cid, seq=sent["message"]["seq"], reason="disgusting")

@@ -3,9 +3,6 @@ its size after it is drawn, and the transcript follows it while the reader is
 at the bottom; a reader who scrolled up is left where they are and gets a
 "new messages" pill. On a touch phone, 390x844."""
 
-import json
-import urllib.request
-
 from playwright.sync_api import expect
 
 from conftest import app_rows, create_conversation, frame, install_app, open_from_drawer, pane_ready, press_send_button, send_text, shot
@@ -78,7 +75,6 @@ def test_a_pictures_bubble_has_its_shape_before_the_picture_comes(people):
     """On a slow network a picture comes a while after its message: the bubble takes the
     picture's shape at once (its size comes with the message), so nothing below or
     around it moves when it arrives. Before, it was a sliver that then grew."""
-    from test_reports import red_png
     ana = people.join("Ana", **PHONE)
     link = create_conversation(ana, "Pictures")
     cat = people.on_protocol("Cat")
@@ -86,16 +82,10 @@ def test_a_pictures_bubble_has_its_shape_before_the_picture_comes(people):
     cat.call("apps.install", appId="icecream")
     held = []
     ana.route("**/blobs/*", lambda route: held.append(route))
-
-    def uploaded(w, h):
-        upload = urllib.request.Request(people.server.base + "/blobs", data=red_png(w, h),
-                                        headers={"Authorization": f"Bearer {cat.token}"}, method="POST")
-        with urllib.request.urlopen(upload, timeout=10) as r:
-            return json.loads(r.read())["hash"]
     cat.call("send", conversationId=cid, clientId="photo",
-             message={"kind": "attachment", "image": uploaded(600, 400), "name": "beach.png"})
+             message={"kind": "attachment", "image": cat.upload_picture(600, 400), "name": "beach.png"})
     cat.call("send", conversationId=cid, clientId="sundae",
-             message={"kind": "app", "appId": "icecream", "url": "?s=1", "layout": {"image": uploaded(300, 300), "caption": "Sundae"}})
+             message={"kind": "app", "appId": "icecream", "url": "?s=1", "layout": {"image": cat.upload_picture(300, 300), "caption": "Sundae"}})
     expect(ana.locator(PICTURES)).to_have_count(2)
     while len(held) < 2:
         ana.wait_for_timeout(50)

@@ -183,12 +183,7 @@ extension MessageContent {
                 if let image = a.layout.image {
                     out.append(#""image":"#)
                     JSONWriter.appendString(image, to: &out)
-                    if let size = a.layout.imageSize {
-                        out.append(#","imageWidth":"#)
-                        out.append(contentsOf: String(size.width).utf8)
-                        out.append(#","imageHeight":"#)
-                        out.append(contentsOf: String(size.height).utf8)
-                    }
+                    if let size = a.layout.imageSize { out.appendSize(size, #","imageWidth":"#, #","imageHeight":"#) }
                     comma = true
                 }
                 for (i, key) in TemplateLayout.textKeys.enumerated() {
@@ -228,12 +223,7 @@ extension MessageContent {
             out.reserveCapacity(160)
             out.append(#"{"kind":"attachment","image":"#)
             JSONWriter.appendString(image, to: &out)
-            if let size {
-                out.append(#","width":"#)
-                out.append(contentsOf: String(size.width).utf8)
-                out.append(#","height":"#)
-                out.append(contentsOf: String(size.height).utf8)
-            }
+            if let size { out.appendSize(size, #","width":"#, #","height":"#) }
             if let name {
                 out.append(#","name":"#)
                 JSONWriter.appendString(name, to: &out)
@@ -267,6 +257,14 @@ fileprivate extension [UInt8] {
     @inline(__always)
     mutating func append(_ s: StaticString) {
         append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// A picture's size under the kind's two keys (each written with its comma and colon).
+    mutating func appendSize(_ size: ImageSize, _ widthKey: StaticString, _ heightKey: StaticString) {
+        append(widthKey)
+        append(contentsOf: String(size.width).utf8)
+        append(heightKey)
+        append(contentsOf: String(size.height).utf8)
     }
 
     /// `,"replyTo":N`, after the kind's own fields.
