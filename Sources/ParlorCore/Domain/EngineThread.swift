@@ -33,6 +33,19 @@ public final class EngineThread: @unchecked Sendable {
     private var lastBatchEnd: UInt64 = 0
     private var lingering = false
 
+    /// Under a backlog a batch takes about this much work, by what a request cost in
+    /// the last batches, rather than everything queued: a request is answered when its
+    /// batch is committed and synced, so in one batch of everything the first request
+    /// of a backlog waited for the last. On a virtual machine whose core runs several
+    /// times slower for tens of milliseconds (docs/BENCHMARKS.md, session 39), games'
+    /// batches grew to 150-300 moves of 30-46 ms each, and a move waited for two of them.
+    /// A commit costs ~0.2 ms, so a backlog drains a few percent slower.
+    static let batchBudgetNs: UInt64 = 5_000_000
+    static let minBudgetedBatch = 16
+    /// Wall time a request took in the last batches of at least `minBudgetedBatch`
+    /// (halved towards each new one), 0 before the first.
+    private var nsPerRequest: UInt64 = 0
+
     /// `deliver` is called after each commit (after each sync, for a store that syncs
     /// separately), with the actions in order.
     public init(engine: Engine, deliver: @escaping @Sendable ([EngineAction]) -> Void) {
@@ -78,6 +91,19 @@ public final class EngineThread: @unchecked Sendable {
         return true
     }
 
+    /// How many requests the next batch takes at most (see `batchBudgetNs`).
+    private func takeLimit() -> Int {
+        guard nsPerRequest > 0 else { return Self.maxBatch }
+        let fits = Int(min(Self.batchBudgetNs / nsPerRequest, UInt64(Self.maxBatch)))
+        return max(Self.minBudgetedBatch, fits)
+    }
+
+    private func learnCost(of requests: Int, took ns: UInt64) {
+        guard requests >= Self.minBudgetedBatch else { return }
+        let each = ns / UInt64(requests)
+        nsPerRequest = nsPerRequest == 0 ? each : (nsPerRequest + each) / 2
+    }
+
     private func run() {
         while true {
             condition.lock()
@@ -96,22 +122,25 @@ public final class EngineThread: @unchecked Sendable {
                 return
             }
             let batch: [EngineInput]
+            let limit = takeLimit()
             // what still waits once this batch is taken: 0 when it took everything (it was
             // the batch's size, so an idle server showed its last batch for good)
-            let queued = max(0, inbox.count - Self.maxBatch)
-            if inbox.count <= Self.maxBatch {
+            let queued = max(0, inbox.count - limit)
+            if inbox.count <= limit {
                 // Emptying the shared array "keeping its capacity" allocates another as
                 // big (one allocation, not one per doubling), but not past a size: the
                 // largest backlog so far would be kept for good.
                 batch = inbox
                 inbox.removeAll(keepingCapacity: inbox.capacity <= 1024)
             } else {
-                batch = Array(inbox.prefix(Self.maxBatch))
-                inbox.removeFirst(Self.maxBatch)
+                batch = Array(inbox.prefix(limit))
+                inbox.removeFirst(limit)
             }
             condition.unlock()
+            let began = DispatchTime.now().uptimeNanoseconds
             let actions = engine.process(batch, queued: queued)
             lastBatchEnd = DispatchTime.now().uptimeNanoseconds
+            learnCost(of: batch.count, took: lastBatchEnd &- began)
             if actions.isEmpty { continue }
             if let synced {
                 synced.committed(actions)
