@@ -32,6 +32,8 @@ public final class EngineThread: @unchecked Sendable {
     static let lingerBelow = 32
     private var lastBatchEnd: UInt64 = 0
     private var lingering = false
+    /// The last batch did not take everything queued.
+    private var leftBehind = false
 
     /// Under a backlog a batch takes about this much work, by what a request cost in
     /// the last batches, rather than everything queued: a request is answered when its
@@ -108,7 +110,8 @@ public final class EngineThread: @unchecked Sendable {
         while true {
             condition.lock()
             while inbox.isEmpty && !stopping { condition.wait() }
-            if inbox.count < Self.lingerBelow && !stopping
+            // Not when the last batch left requests behind: they have waited already.
+            if inbox.count < Self.lingerBelow && !stopping && !leftBehind
                 && DispatchTime.now().uptimeNanoseconds &- lastBatchEnd < Self.steadyWithinNs {
                 lingering = true
                 let until = Date(timeIntervalSinceNow: Double(Self.lingerNs) / 1e9)
@@ -126,6 +129,7 @@ public final class EngineThread: @unchecked Sendable {
             // what still waits once this batch is taken: 0 when it took everything (it was
             // the batch's size, so an idle server showed its last batch for good)
             let queued = max(0, inbox.count - limit)
+            leftBehind = queued > 0
             if inbox.count <= limit {
                 // Emptying the shared array "keeping its capacity" allocates another as
                 // big (one allocation, not one per doubling), but not past a size: the
