@@ -35,18 +35,23 @@ public final class EngineThread: @unchecked Sendable {
     /// The last batch did not take everything queued.
     private var leftBehind = false
 
-    /// Under a backlog a batch takes about this much work, by what a request cost in
-    /// the last batches, rather than everything queued: a request is answered when its
-    /// batch is committed and synced, so in one batch of everything the first request
-    /// of a backlog waited for the last. On a virtual machine whose core runs several
-    /// times slower for tens of milliseconds (docs/BENCHMARKS.md, session 39), games'
-    /// batches grew to 150-300 moves of 30-46 ms each, and a move waited for two of them.
-    /// A commit costs ~0.2 ms, so a backlog drains a few percent slower.
+    /// While requests cost much more than usual (the core running slow: on a virtual
+    /// machine it can run several times slower for tens of milliseconds,
+    /// docs/BENCHMARKS.md, session 39), a batch takes about this much work rather than
+    /// everything queued. A request is answered when its batch is committed and synced,
+    /// so in one batch of everything the first request of a backlog waited for the last:
+    /// games' batches grew to 150-300 moves of 30-46 ms each, and a move waited for two.
+    /// Not always: smaller batches under a steady backlog (chat bursts, durable sends)
+    /// cost 10-15 % of their throughput.
     static let batchBudgetNs: UInt64 = 5_000_000
     static let minBudgetedBatch = 16
-    /// Wall time a request took in the last batches of at least `minBudgetedBatch`
-    /// (halved towards each new one), 0 before the first.
-    private var nsPerRequest: UInt64 = 0
+    /// Requests costing over this many times the usual make a batch keep to the budget.
+    static let slowerThanUsual: UInt64 = 2
+    /// Wall time a request took in batches of at least `minBudgetedBatch`: in the last
+    /// few (halved towards each new one) and as usual (1/256 of the way each batch,
+    /// about half a second of games); 0 before the first.
+    private var recentNsPerRequest: UInt64 = 0
+    private var usualNsPerRequest: UInt64 = 0
 
     /// `deliver` is called after each commit (after each sync, for a store that syncs
     /// separately), with the actions in order.
@@ -95,15 +100,22 @@ public final class EngineThread: @unchecked Sendable {
 
     /// How many requests the next batch takes at most (see `batchBudgetNs`).
     private func takeLimit() -> Int {
-        guard nsPerRequest > 0 else { return Self.maxBatch }
-        let fits = Int(min(Self.batchBudgetNs / nsPerRequest, UInt64(Self.maxBatch)))
+        guard usualNsPerRequest > 0, recentNsPerRequest > Self.slowerThanUsual * usualNsPerRequest else {
+            return Self.maxBatch
+        }
+        let fits = Int(min(Self.batchBudgetNs / recentNsPerRequest, UInt64(Self.maxBatch)))
         return max(Self.minBudgetedBatch, fits)
     }
 
     private func learnCost(of requests: Int, took ns: UInt64) {
         guard requests >= Self.minBudgetedBatch else { return }
         let each = ns / UInt64(requests)
-        nsPerRequest = nsPerRequest == 0 ? each : (nsPerRequest + each) / 2
+        if usualNsPerRequest == 0 {
+            (recentNsPerRequest, usualNsPerRequest) = (each, each)
+            return
+        }
+        recentNsPerRequest = (recentNsPerRequest + each) / 2
+        usualNsPerRequest = UInt64(max(1, Int64(usualNsPerRequest) + (Int64(each) - Int64(usualNsPerRequest)) / 256))
     }
 
     private func run() {
