@@ -42,33 +42,6 @@ private final class GatedStore: ParlorStore, @unchecked Sendable {
     }
 }
 
-/// A store whose batches take `delayMs` more each, and whose `gated` writes (numbered
-/// from 1) each wait until the test lets them go.
-private final class SlowStore: ParlorStore, @unchecked Sendable {
-    let inner: SQLiteStore
-    private let gates: [Int: DispatchSemaphore]
-    private let writes = Atomic<Int>(0)
-    let waiting = Atomic<Int>(0)
-    let delayMs = Atomic<Int>(0)
-
-    init(gated: [Int]) throws {
-        inner = try SQLiteStore(path: nil)
-        gates = Dictionary(uniqueKeysWithValues: gated.map { ($0, DispatchSemaphore(value: 0)) })
-    }
-
-    func write<T>(_ body: (any StoreTransaction) throws -> T) throws -> T {
-        let n = writes.add(1, ordering: .sequentiallyConsistent).newValue
-        if let gate = gates[n] {
-            waiting.store(n, ordering: .sequentiallyConsistent)
-            gate.wait()
-        }
-        usleep(UInt32(delayMs.load(ordering: .sequentiallyConsistent) * 1000))
-        return try inner.write(body)
-    }
-
-    func release(_ n: Int) { gates[n]?.signal() }
-}
-
 @Suite struct EngineThreadTests {
     /// Polls `condition` for up to 10 s: the event a test waits on, with a bound.
     private func eventually(_ condition: () -> Bool) -> Bool {
@@ -132,64 +105,5 @@ private final class SlowStore: ParlorStore, @unchecked Sendable {
         #expect(eventually { answer(3) != nil && answer(4) != nil })
         #expect((answer(3) ?? 0) < (answer(4) ?? 0))
         store.release(3)
-    }
-
-    /// A request is answered when its batch commits, so a backlog taken as one batch kept
-    /// its first request waiting for its last. While requests cost over twice the usual
-    /// (a core running slow), a batch takes about `batchBudgetNs` of them (at least
-    /// `minBudgetedBatch`); at the usual cost it takes everything queued.
-    @Test func whileRequestsCostMoreThanUsualABacklogIsTakenInSmallBatches() throws {
-        let root = NSTemporaryDirectory() + "parlor-thread-" + Secrets.hex(Secrets.randomBytes(6))
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let store = try SlowStore(gated: [1, 3, 4])
-        let engine = Engine(store: store, apps: AppCatalog(publicDirectory: root),
-                            blobs: try BlobStore(directory: root + "/blobs"), logger: Logger(label: "test"),
-                            settings: .openRegistration)
-        let batches = Mutex<[Int]>([])
-        let thread = EngineThread(engine: engine) { actions in
-            let n = actions.reduce(0) { if case .processed(_, let count) = $1 { $0 + count } else { $0 } }
-            if n > 0 { batches.withLock { $0.append(n) } }
-        }
-        thread.start()
-        defer {
-            for n in [1, 3, 4] { store.release(n) }
-            thread.stop()
-        }
-        func register(_ conns: Range<ConnectionID>) {
-            for conn in conns {
-                thread.submit(.frame(conn, Array(#"{"type":"register","id":"r","name":"P\#(conn)"}"#.utf8)))
-            }
-        }
-        func eventually(_ condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline && !condition() { usleep(1000) }
-            return condition()
-        }
-        func isWaiting(_ write: Int) -> Bool {
-            eventually { store.waiting.load(ordering: .sequentiallyConsistent) == write }
-        }
-        func answered(_ n: Int) -> Bool { eventually { batches.withLock { $0.reduce(0, +) } == n } }
-
-        // The usual cost: 40 requests queued behind the first batch, taken whole.
-        register(1..<2)
-        #expect(isWaiting(1))
-        register(100..<140)
-        store.release(1)
-        #expect(answered(41))
-        // The core slows down: 20 requests queued behind a batch of one are taken whole
-        // (nothing learned from a batch of one) and take 100 ms; 100 more queue meanwhile.
-        store.delayMs.store(100, ordering: .sequentiallyConsistent)
-        register(2..<3)
-        #expect(isWaiting(3))
-        register(300..<320)
-        store.release(3)
-        #expect(isWaiting(4))
-        register(400..<500)
-        store.release(4)
-        #expect(answered(162))
-        let sizes = batches.withLock { $0 }
-        #expect(Array(sizes.prefix(4)) == [1, 40, 1, 20])
-        #expect(sizes.dropFirst(4).allSatisfy { $0 <= EngineThread.minBudgetedBatch },
-                "the backlog of 100 was taken as \(sizes.dropFirst(4))")
     }
 }

@@ -32,26 +32,6 @@ public final class EngineThread: @unchecked Sendable {
     static let lingerBelow = 32
     private var lastBatchEnd: UInt64 = 0
     private var lingering = false
-    /// The last batch did not take everything queued.
-    private var leftBehind = false
-
-    /// While requests cost much more than usual (the core running slow: on a virtual
-    /// machine it can run several times slower for tens of milliseconds,
-    /// docs/BENCHMARKS.md, session 39), a batch takes about this much work rather than
-    /// everything queued. A request is answered when its batch is committed and synced,
-    /// so in one batch of everything the first request of a backlog waited for the last:
-    /// games' batches grew to 150-300 moves of 30-46 ms each, and a move waited for two.
-    /// Not always: smaller batches under a steady backlog (chat bursts, durable sends)
-    /// cost 10-15 % of their throughput.
-    static let batchBudgetNs: UInt64 = 5_000_000
-    static let minBudgetedBatch = 16
-    /// Requests costing over this many times the usual make a batch keep to the budget.
-    static let slowerThanUsual: UInt64 = 2
-    /// Wall time a request took in batches of at least `minBudgetedBatch`: in the last
-    /// few (halved towards each new one) and as usual (1/256 of the way each batch,
-    /// about half a second of games); 0 before the first.
-    private var recentNsPerRequest: UInt64 = 0
-    private var usualNsPerRequest: UInt64 = 0
 
     /// `deliver` is called after each commit (after each sync, for a store that syncs
     /// separately), with the actions in order.
@@ -98,32 +78,11 @@ public final class EngineThread: @unchecked Sendable {
         return true
     }
 
-    /// How many requests the next batch takes at most (see `batchBudgetNs`).
-    private func takeLimit() -> Int {
-        guard usualNsPerRequest > 0, recentNsPerRequest > Self.slowerThanUsual * usualNsPerRequest else {
-            return Self.maxBatch
-        }
-        let fits = Int(min(Self.batchBudgetNs / recentNsPerRequest, UInt64(Self.maxBatch)))
-        return max(Self.minBudgetedBatch, fits)
-    }
-
-    private func learnCost(of requests: Int, took ns: UInt64) {
-        guard requests >= Self.minBudgetedBatch else { return }
-        let each = ns / UInt64(requests)
-        if usualNsPerRequest == 0 {
-            (recentNsPerRequest, usualNsPerRequest) = (each, each)
-            return
-        }
-        recentNsPerRequest = (recentNsPerRequest + each) / 2
-        usualNsPerRequest = UInt64(max(1, Int64(usualNsPerRequest) + (Int64(each) - Int64(usualNsPerRequest)) / 256))
-    }
-
     private func run() {
         while true {
             condition.lock()
             while inbox.isEmpty && !stopping { condition.wait() }
-            // Not when the last batch left requests behind: they have waited already.
-            if inbox.count < Self.lingerBelow && !stopping && !leftBehind
+            if inbox.count < Self.lingerBelow && !stopping
                 && DispatchTime.now().uptimeNanoseconds &- lastBatchEnd < Self.steadyWithinNs {
                 lingering = true
                 let until = Date(timeIntervalSinceNow: Double(Self.lingerNs) / 1e9)
@@ -137,26 +96,22 @@ public final class EngineThread: @unchecked Sendable {
                 return
             }
             let batch: [EngineInput]
-            let limit = takeLimit()
             // what still waits once this batch is taken: 0 when it took everything (it was
             // the batch's size, so an idle server showed its last batch for good)
-            let queued = max(0, inbox.count - limit)
-            leftBehind = queued > 0
-            if inbox.count <= limit {
+            let queued = max(0, inbox.count - Self.maxBatch)
+            if inbox.count <= Self.maxBatch {
                 // Emptying the shared array "keeping its capacity" allocates another as
                 // big (one allocation, not one per doubling), but not past a size: the
                 // largest backlog so far would be kept for good.
                 batch = inbox
                 inbox.removeAll(keepingCapacity: inbox.capacity <= 1024)
             } else {
-                batch = Array(inbox.prefix(limit))
-                inbox.removeFirst(limit)
+                batch = Array(inbox.prefix(Self.maxBatch))
+                inbox.removeFirst(Self.maxBatch)
             }
             condition.unlock()
-            let began = DispatchTime.now().uptimeNanoseconds
             let actions = engine.process(batch, queued: queued)
             lastBatchEnd = DispatchTime.now().uptimeNanoseconds
-            learnCost(of: batch.count, took: lastBatchEnd &- began)
             if actions.isEmpty { continue }
             if let synced {
                 synced.committed(actions)
