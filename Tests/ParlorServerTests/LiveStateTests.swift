@@ -382,6 +382,26 @@ import Testing
         #expect(h.write(c1).close == 1001)
     }
 
+    /// lws walks a sorted list of every closing connection's timeout on each insert, so
+    /// a drain begins a few hundred closes at a time, the next as each connection goes.
+    @Test func aDrainClosesAFewHundredAtATimeAndTheNextAsEachGoes() {
+        var h = LiveHarness()
+        let ids = (0..<600).map { _ in h.open() }
+        func closing() -> [ConnectionID] { ids.filter { h.live.connections[$0]?.closeCode == 1001 } }
+        _ = h.step { $0.drain() }
+        #expect(closing().count == LiveState.drainClosingAtOnce)
+        for id in closing().prefix(10) { _ = h.step { $0.closed(id) } }
+        _ = h.step { $0.drain() }
+        #expect(closing().count == LiveState.drainClosingAtOnce, "ten gone, ten more begun")
+        var rounds = 0
+        while !h.live.connections.isEmpty && rounds < 10 {
+            for id in closing() { _ = h.step { $0.closed(id) } }
+            _ = h.step { $0.drain() }
+            rounds += 1
+        }
+        #expect(h.live.connections.isEmpty, "every connection closed with 1001, in \(rounds) rounds")
+    }
+
     @Test func aReplayAsksForItsNextPieceOnlyOnceTheQueueHasDrained() {
         var h = LiveHarness()
         let c1 = h.open(user: "ana")

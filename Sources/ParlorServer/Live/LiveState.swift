@@ -31,7 +31,14 @@ struct LiveState {
     var releasedBuffers = 0
     /// Slow consumers' backlogs dropped since the last heap trim (up to megabytes each).
     var droppedBacklogs = 0
-    private(set) var draining = false
+    var draining = false
+    /// A drain's progress (LiveState+Drain.swift): connections in the order it closes
+    /// them, how far it got, those it passed while their requests were unanswered, and
+    /// those whose close it began and that are not gone yet.
+    var drainOrder: [ConnectionID] = []
+    var drainNext = 0
+    var drainAnswering: [ConnectionID] = []
+    var drainClosing = Set<ConnectionID>()
     /// When each frame the engine has not answered yet was read (see `busyAfter`).
     var backlog = Backlog()
     /// Once the oldest unanswered frame has waited this long, sends are refused as
@@ -136,7 +143,8 @@ struct LiveState {
     mutating func closing(_ id: ConnectionID, code: UInt16, reason: String) -> Bool {
         guard connections.contains(id), !connections[id]!.closeSent else { return false }
         connections[id]!.closeSent = true
-        if code != 1000 {
+        // not each of a drain's (the "draining" line counts them)
+        if code != 1000 && code != 1001 {
             log.info("ws closing", metadata: ["conn": "\(id)", "code": "\(code)", "reason": "\(reason)"])
         }
         return true
@@ -148,6 +156,7 @@ struct LiveState {
         for conversation in c.subscriptions { leave(id, conversation) }
         stopPlaying(id, in: nil)  // marks sent before its subscription had caught up
         connections.remove(id)
+        drainClosing.remove(id)
         metrics.connections.record(connections.count)
         if let u = c.userId {
             userConnections[u]?.remove(id)
@@ -238,23 +247,6 @@ struct LiveState {
     mutating func pong(_ id: ConnectionID, now: UInt64 = now()) {
         connections[id]?.heardAt = now
         connections[id]?.pingedAt = 0
-    }
-
-    /// A graceful stop: nothing more is read; each connection is closed with 1001 once
-    /// the engine has answered all it read. Called again until `connections` is empty.
-    mutating func drain() {
-        if !draining {
-            draining = true
-            log.info("draining", metadata: ["connections": "\(connections.count)"])
-            for id in connections.ids where !connections[id]!.readingPaused {
-                connections[id]!.readingPaused = true
-                if !connections[id]!.sendingBehind { effects.append(.setReading(id, false)) }
-            }
-        }
-        for id in connections.ids where connections[id]!.inFlight == 0 && connections[id]!.closeCode == nil {
-            connections[id]!.pendingReplays.removeAll()
-            connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
-        }
     }
 
     /// The node lost its database: every connection is closed with 1013 (try again later),

@@ -1,0 +1,50 @@
+import ParlorCore
+
+/// A graceful stop: nothing more is read; each connection is closed with 1001 once the
+/// engine has answered all it read, at most `drainClosingAtOnce` at a time.
+extension LiveState {
+    /// lws keeps every connection's pending timeout in one list sorted by deadline and
+    /// walks it from the start on each insert, and a close inserts two or three: with
+    /// every connection closing at once the list held them all, and a stop took
+    /// quadratic time (6,000 connections 2.4 s, 12,000 10 s, 18,000 past the 10 s
+    /// drain; docs/BENCHMARKS.md, session 39). A few hundred at a time keep each walk
+    /// short; a loopback or LAN peer answers a close within a millisecond.
+    static let drainClosingAtOnce = 256
+
+    /// Called on every wake and close until `connections` is empty; each call costs what
+    /// it closes, not every connection.
+    mutating func drain() {
+        if !draining {
+            draining = true
+            log.info("draining", metadata: ["connections": "\(connections.count)"])
+            drainOrder = connections.ids
+            for id in drainOrder where !connections[id]!.readingPaused {
+                connections[id]!.readingPaused = true
+                if !connections[id]!.sendingBehind { effects.append(.setReading(id, false)) }
+            }
+        }
+        if !drainAnswering.isEmpty {
+            var answering: [ConnectionID] = []
+            for id in drainAnswering {
+                if drainClosing.count >= Self.drainClosingAtOnce || closeForDrain(id) == false { answering.append(id) }
+            }
+            drainAnswering = answering
+        }
+        while drainNext < drainOrder.count && drainClosing.count < Self.drainClosingAtOnce {
+            let id = drainOrder[drainNext]
+            drainNext += 1
+            if closeForDrain(id) == false { drainAnswering.append(id) }
+        }
+    }
+
+    /// Begins the close: true; false while its requests are unanswered; nil when it is
+    /// gone or closing already.
+    private mutating func closeForDrain(_ id: ConnectionID) -> Bool? {
+        guard connections.contains(id), connections[id]!.closeCode == nil else { return nil }
+        guard connections[id]!.inFlight == 0 else { return false }
+        connections[id]!.pendingReplays.removeAll()
+        connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
+        drainClosing.insert(id)
+        return true
+    }
+}
