@@ -383,10 +383,10 @@ import Testing
     }
 
     /// lws walks a sorted list of every closing connection's timeout on each insert, so
-    /// a drain begins a few hundred closes at a time, the next as each connection goes.
-    @Test func aDrainClosesAFewHundredAtATimeAndTheNextAsEachGoes() {
+    /// a drain begins a thousand closes at a time, the next as each connection goes.
+    @Test func aDrainClosesAThousandAtATimeAndTheNextAsEachGoes() {
         var h = LiveHarness()
-        let ids = (0..<600).map { _ in h.open() }
+        let ids = (0..<(LiveState.drainClosingAtOnce + 300)).map { _ in h.open() }
         func closing() -> [ConnectionID] { ids.filter { h.live.connections[$0]?.closeCode == 1001 } }
         _ = h.step { $0.drain() }
         #expect(closing().count == LiveState.drainClosingAtOnce)

@@ -7,9 +7,10 @@ extension LiveState {
     /// walks it from the start on each insert, and a close inserts two or three: with
     /// every connection closing at once the list held them all, and a stop took
     /// quadratic time (6,000 connections 2.4 s, 12,000 10 s, 18,000 past the 10 s
-    /// drain; docs/BENCHMARKS.md, session 39). A few hundred at a time keep each walk
-    /// short; a loopback or LAN peer answers a close within a millisecond.
-    static let drainClosingAtOnce = 256
+    /// drain; docs/BENCHMARKS.md, session 39). A thousand at a time keep each walk
+    /// short (18,000 on loopback: 256 at a time 2.2-2.4 s, 1,024 1.9-2.1 s, 4,096 3.3 s)
+    /// and still close 5,000 a second to peers 200 ms away.
+    static let drainClosingAtOnce = 1024
 
     /// Called on every wake and close until `connections` is empty; each call costs what
     /// it closes, not every connection.
