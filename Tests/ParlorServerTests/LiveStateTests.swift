@@ -400,6 +400,9 @@ import Testing
             rounds += 1
         }
         #expect(h.live.connections.isEmpty, "every connection closed with 1001, in \(rounds) rounds")
+        let late = h.open()  // its handshake passed just before the drain began
+        _ = h.step { $0.drain() }
+        #expect(h.write(late).close == 1001)
     }
 
     @Test func aReplayAsksForItsNextPieceOnlyOnceTheQueueHasDrained() {

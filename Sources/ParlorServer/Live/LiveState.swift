@@ -79,6 +79,8 @@ struct LiveState {
     /// engine's per-address limits count by.
     mutating func open(peer: String, now: UInt64 = now()) -> ConnectionID {
         let id = connections.insert { LiveConnection(id: $0, openedAt: now, address: peer) }
+        // accepted just before the drain began, established after: closed by it too
+        if draining { drainOrder.append(id) }
         metrics.connections.record(connections.count)
         effects.append(.submit(.opened(id, address: peer)))
         log.info("ws open", metadata: ["conn": "\(id)", "peer": "\(peer)"])
