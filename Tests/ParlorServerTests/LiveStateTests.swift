@@ -386,13 +386,13 @@ import Testing
     /// a drain begins a thousand closes at a time, the next as each connection goes.
     @Test func aDrainClosesAThousandAtATimeAndTheNextAsEachGoes() {
         var h = LiveHarness()
-        let ids = (0..<(LiveState.drainClosingAtOnce + 300)).map { _ in h.open() }
+        let ids = (0..<(LiveState.closingAtOnce + 300)).map { _ in h.open() }
         func closing() -> [ConnectionID] { ids.filter { h.live.connections[$0]?.closeCode == 1001 } }
         _ = h.step { $0.drain() }
-        #expect(closing().count == LiveState.drainClosingAtOnce)
+        #expect(closing().count == LiveState.closingAtOnce)
         for id in closing().prefix(10) { _ = h.step { $0.closed(id) } }
         _ = h.step { $0.drain() }
-        #expect(closing().count == LiveState.drainClosingAtOnce, "ten gone, ten more begun")
+        #expect(closing().count == LiveState.closingAtOnce, "ten gone, ten more begun")
         var rounds = 0
         while !h.live.connections.isEmpty && rounds < 10 {
             for id in closing() { _ = h.step { $0.closed(id) } }
@@ -403,6 +403,23 @@ import Testing
         let late = h.open()  // its handshake passed just before the drain began
         _ = h.step { $0.drain() }
         #expect(h.write(late).close == 1001)
+    }
+
+    /// A lost database sends every connection away (1013) the same way: a thousand
+    /// closes under way at a time, the next as each connection goes.
+    @Test func aLostDatabaseSendsConnectionsAwayAThousandAtATime() {
+        var h = LiveHarness()
+        let ids = (0..<(LiveState.closingAtOnce + 300)).map { _ in h.open() }
+        func closing() -> [ConnectionID] { ids.filter { h.live.connections[$0]?.closeCode == 1013 } }
+        _ = h.perform(.databaseReachable(false))
+        #expect(closing().count == LiveState.closingAtOnce)
+        var rounds = 0
+        while !h.live.connections.isEmpty && rounds < 10 {
+            for id in closing() { _ = h.step { $0.closed(id) } }
+            rounds += 1
+        }
+        #expect(h.live.connections.isEmpty, "every connection sent away, in \(rounds) rounds")
+        #expect(rounds == 2)
     }
 
     @Test func aReplayAsksForItsNextPieceOnlyOnceTheQueueHasDrained() {

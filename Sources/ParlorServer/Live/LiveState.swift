@@ -32,13 +32,17 @@ struct LiveState {
     /// Slow consumers' backlogs dropped since the last heap trim (up to megabytes each).
     var droppedBacklogs = 0
     var draining = false
-    /// A drain's progress (LiveState+Drain.swift): connections in the order it closes
+    /// A drain's progress (LiveState+ClosingAll.swift): connections in the order it closes
     /// them, how far it got, those it passed while their requests were unanswered, and
     /// those whose close it began and that are not gone yet.
     var drainOrder: [ConnectionID] = []
     var drainNext = 0
     var drainAnswering: [ConnectionID] = []
-    var drainClosing = Set<ConnectionID>()
+    /// Closes a drain or a lost database began, whose connections are not gone yet.
+    var closingInWave = Set<ConnectionID>()
+    /// A lost database's closes (1013) still to begin, in order.
+    var awayOrder: [ConnectionID] = []
+    var awayNext = 0
     /// When each frame the engine has not answered yet was read (see `busyAfter`).
     var backlog = Backlog()
     /// Once the oldest unanswered frame has waited this long, sends are refused as
@@ -158,7 +162,8 @@ struct LiveState {
         for conversation in c.subscriptions { leave(id, conversation) }
         stopPlaying(id, in: nil)  // marks sent before its subscription had caught up
         connections.remove(id)
-        drainClosing.remove(id)
+        closingInWave.remove(id)
+        if awayNext < awayOrder.count { continueSendingAway() }
         metrics.connections.record(connections.count)
         if let u = c.userId {
             userConnections[u]?.remove(id)
@@ -249,17 +254,6 @@ struct LiveState {
     mutating func pong(_ id: ConnectionID, now: UInt64 = now()) {
         connections[id]?.heardAt = now
         connections[id]?.pingedAt = 0
-    }
-
-    /// The node lost its database: every connection is closed with 1013 (try again later),
-    /// so that its page connects again, elsewhere through a load balancer reading /health.
-    /// What was read and not answered gets `internal` from the failing batches anyway.
-    mutating func sendAway() {
-        log.info("sending connections away", metadata: ["connections": "\(connections.count)"])
-        for id in connections.ids where connections[id]!.closeCode == nil {
-            connections[id]!.pendingReplays.removeAll()
-            connections[id]!.scheduleClose(1013, "the server lost its database: try another", flush: true, &effects)
-        }
     }
 
     /// Queues a frame for one connection; a reader too far behind is closed (4008), as

@@ -1,7 +1,7 @@
 import ParlorCore
 
-/// A graceful stop: nothing more is read; each connection is closed with 1001 once the
-/// engine has answered all it read, at most `drainClosingAtOnce` at a time.
+/// Closing every connection, for a graceful stop (1001) or a lost database (1013), at
+/// most `closingAtOnce` at a time, the next begun as each connection goes.
 extension LiveState {
     /// lws keeps every connection's pending timeout in one list sorted by deadline and
     /// walks it from the start on each insert, and a close inserts two or three: with
@@ -10,10 +10,11 @@ extension LiveState {
     /// drain; docs/BENCHMARKS.md, session 39). A thousand at a time keep each walk
     /// short (18,000 on loopback: 256 at a time 2.2-2.4 s, 1,024 1.9-2.1 s, 4,096 3.3 s)
     /// and still close 5,000 a second to peers 200 ms away.
-    static let drainClosingAtOnce = 1024
+    static let closingAtOnce = 1024
 
-    /// Called on every wake and close until `connections` is empty; each call costs what
-    /// it closes, not every connection.
+    /// A graceful stop: nothing more is read; each connection is closed with 1001 once
+    /// the engine has answered all it read. Called on every wake and close until
+    /// `connections` is empty; each call costs what it closes, not every connection.
     mutating func drain() {
         if !draining {
             draining = true
@@ -27,11 +28,11 @@ extension LiveState {
         if !drainAnswering.isEmpty {
             var answering: [ConnectionID] = []
             for id in drainAnswering {
-                if drainClosing.count >= Self.drainClosingAtOnce || closeForDrain(id) == false { answering.append(id) }
+                if closingInWave.count >= Self.closingAtOnce || closeForDrain(id) == false { answering.append(id) }
             }
             drainAnswering = answering
         }
-        while drainNext < drainOrder.count && drainClosing.count < Self.drainClosingAtOnce {
+        while drainNext < drainOrder.count && closingInWave.count < Self.closingAtOnce {
             let id = drainOrder[drainNext]
             drainNext += 1
             if closeForDrain(id) == false { drainAnswering.append(id) }
@@ -45,7 +46,30 @@ extension LiveState {
         guard connections[id]!.inFlight == 0 else { return false }
         connections[id]!.pendingReplays.removeAll()
         connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
-        drainClosing.insert(id)
+        closingInWave.insert(id)
         return true
+    }
+
+    /// The node lost its database: every connection is closed with 1013 (try again
+    /// later), so that its page connects again, elsewhere through a load balancer reading
+    /// /health. What was read and not answered gets `internal` from the failing batches
+    /// anyway. The rest follow as connections go (`closed`).
+    mutating func sendAway() {
+        log.info("sending connections away", metadata: ["connections": "\(connections.count)"])
+        awayOrder = connections.ids
+        awayNext = 0
+        continueSendingAway()
+    }
+
+    mutating func continueSendingAway() {
+        while awayNext < awayOrder.count && closingInWave.count < Self.closingAtOnce {
+            let id = awayOrder[awayNext]
+            awayNext += 1
+            guard connections.contains(id), connections[id]!.closeCode == nil else { continue }
+            connections[id]!.pendingReplays.removeAll()
+            connections[id]!.scheduleClose(1013, "the server lost its database: try another", flush: true, &effects)
+            closingInWave.insert(id)
+        }
+        if awayNext == awayOrder.count { (awayOrder, awayNext) = ([], 0) }
     }
 }
