@@ -8,8 +8,9 @@ extension LiveState {
     /// every connection closing at once the list held them all, and a stop took
     /// quadratic time (6,000 connections 2.4 s, 12,000 10 s, 18,000 past the 10 s
     /// drain; docs/BENCHMARKS.md, session 39). A thousand at a time keep each walk
-    /// short (18,000 on loopback: 256 at a time 2.2-2.4 s, 1,024 1.9-2.1 s, 4,096 3.3 s)
-    /// and still close 5,000 a second to peers 200 ms away.
+    /// short (18,000 on loopback, without Parlor's own close deadline: 256 at a time
+    /// 2.2-2.4 s, 1,024 1.9-2.1 s, 4,096 3.3 s; with it 2.7-2.8 s at 1,024) and still
+    /// close 5,000 a second to peers 200 ms away.
     static let closingAtOnce = 1024
 
     /// A graceful stop: nothing more is read; each connection is closed with 1001 once

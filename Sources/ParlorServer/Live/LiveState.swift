@@ -33,8 +33,7 @@ struct LiveState {
     var droppedBacklogs = 0
     var draining = false
     /// A drain's progress (LiveState+ClosingAll.swift): connections in the order it closes
-    /// them, how far it got, those it passed while their requests were unanswered, and
-    /// those whose close it began and that are not gone yet.
+    /// them, how far it got, and those it passed while their requests were unanswered.
     var drainOrder: [ConnectionID] = []
     var drainNext = 0
     var drainAnswering: [ConnectionID] = []

@@ -120,9 +120,9 @@ extension LWSServer {
                     // The close frame waits behind what lws holds, which a peer that
                     // stopped reading never takes: lws drops the socket at the deadline
                     // (and forgets it once the close frame is sent, for its own wait).
-                    // Not in a drain, which has a deadline of its own: each is one more
-                    // insert into lws's sorted timeout list (LiveState+ClosingAll.swift).
-                    if !isDraining, let wsi = sockets[id] { parlor_close_within(wsi, Limits.closeGraceSeconds) }
+                    // In a drain too: a stuck reader would otherwise hold one of the
+                    // closes it lets run at once (LiveState+ClosingAll.swift) until its end.
+                    if let wsi = sockets[id] { parlor_close_within(wsi, Limits.closeGraceSeconds) }
                 case .setReading(let id, let on):
                     if let wsi = sockets[id] { lws_rx_flow_control(wsi, on ? 1 : 0) }
                 case .submit(let input):
