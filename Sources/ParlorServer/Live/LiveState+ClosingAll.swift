@@ -45,10 +45,15 @@ extension LiveState {
     private mutating func closeForDrain(_ id: ConnectionID) -> Bool? {
         guard connections.contains(id), connections[id]!.closeCode == nil else { return nil }
         guard connections[id]!.inFlight == 0 else { return false }
-        connections[id]!.pendingReplays.removeAll()
-        connections[id]!.scheduleClose(1001, "server shutting down", flush: true, &effects)
-        closingInWave.insert(id)
+        beginClose(id, 1001, "server shutting down")
         return true
+    }
+
+    /// A close of the wave: what it was still to replay is dropped.
+    private mutating func beginClose(_ id: ConnectionID, _ code: UInt16, _ reason: String) {
+        connections[id]!.pendingReplays.removeAll()
+        connections[id]!.scheduleClose(code, reason, flush: true, &effects)
+        closingInWave.insert(id)
     }
 
     /// The node lost its database: every connection is closed with 1013 (try again
@@ -67,9 +72,7 @@ extension LiveState {
             let id = awayOrder[awayNext]
             awayNext += 1
             guard connections.contains(id), connections[id]!.closeCode == nil else { continue }
-            connections[id]!.pendingReplays.removeAll()
-            connections[id]!.scheduleClose(1013, "the server lost its database: try another", flush: true, &effects)
-            closingInWave.insert(id)
+            beginClose(id, 1013, "the server lost its database: try another")
         }
         if awayNext == awayOrder.count { (awayOrder, awayNext) = ([], 0) }
     }

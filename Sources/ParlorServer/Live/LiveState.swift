@@ -161,8 +161,10 @@ struct LiveState {
         for conversation in c.subscriptions { leave(id, conversation) }
         stopPlaying(id, in: nil)  // marks sent before its subscription had caught up
         connections.remove(id)
-        closingInWave.remove(id)
-        if awayNext < awayOrder.count { continueSendingAway() }
+        if !closingInWave.isEmpty {
+            closingInWave.remove(id)
+            if awayNext < awayOrder.count { continueSendingAway() }
+        }
         metrics.connections.record(connections.count)
         if let u = c.userId {
             userConnections[u]?.remove(id)
