@@ -187,6 +187,84 @@ def ana_adds_ink(ana):
     pane_ready(ana, "compact")
 
 
+# every frame drawn, the newest app bubble's picture: [shown (loaded, or a stand-in), its height]
+WATCH_PICTURE = """() => { window.__pictures = [];
+  const tick = () => { const rows = document.querySelectorAll("#transcript .row[data-kind=app]");
+    const box = rows.length ? rows[rows.length - 1].querySelector(".app-image") : null;
+    const img = box && box.querySelector("img"), standIn = box && box.querySelector(".stand-in");
+    window.__pictures.push([!!((img && img.complete && img.naturalWidth > 0) || standIn), box ? box.getBoundingClientRect().height : 0]);
+    if (!window.__picturesDone) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
+
+
+def pixels_of(el):
+    """A hash of what a <canvas> shows (a stand-in), as `picture` hashes an <img>."""
+    return el.evaluate("""async (c) => {
+        const pixels = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+        const digest = await crypto.subtle.digest("SHA-256", pixels);
+        return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    }""")
+
+
+def test_a_move_shows_the_drawing_before_until_its_own_has_come(people):
+    """A move's picture comes a download after its message, on a phone a round trip or
+    more. Until it has, the bubble shows the drawing it had (a copy of it), with the
+    move's captions, never an empty box: for the guesser the drawing before, for the
+    artist the one she sent (this browser's copy, until the server's has come); then
+    the server's takes its place. The pictures are held back here until the test lets them through."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Slow pictures")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    ana_sends_a_drawing(ana, ben)
+    first = {}
+    for page in (ana, ben):
+        first[page] = loaded_picture(expect_bubble(page, "Guess my WenderPic!", "by Ana").locator(".app-image img"))
+    ana_adds_ink(ana)
+
+    held, holding = [], [True]
+
+    def hold(route):
+        if holding[0] and route.request.method == "GET":
+            held.append(route)
+        else:
+            route.continue_()
+    for page in (ana, ben):
+        page.route(re.compile(r"/blobs/"), hold)
+        page.evaluate(WATCH_PICTURE)
+    send(ana)
+    meanwhile = {}
+    for page in (ana, ben):
+        row = expect_bubble_held(page)
+        stand_in = row.locator(".app-image .stand-in")
+        expect(stand_in).to_be_visible()
+        meanwhile[page] = pixels_of(stand_in)
+        expect(row.locator(".app-image img")).to_have_count(0)
+    # Ben: the drawing before
+    assert meanwhile[ben] == first[ben]
+    shot(ben, "wenderpic-move-picture-on-its-way")
+
+    holding[0] = False
+    for route in held:
+        route.continue_()
+    for page in (ana, ben):
+        row = app_rows(page)
+        expect(row.locator(".app-image .stand-in")).to_have_count(0)
+        expect_picture(row.locator(".app-image img"), first[page], same=False)
+        if page == ana:  # Ana: her drawing as sent (this browser's copy), the same as the server's
+            assert meanwhile[ana] == loaded_picture(row.locator(".app-image img"))
+        frames = page.evaluate("() => { window.__picturesDone = true; return window.__pictures; }")
+        assert frames and all(shown for shown, _ in frames), "a frame was drawn with the picture missing"
+        assert min(height for _, height in frames) > 100, "the picture's box collapsed"
+
+
+def expect_bubble_held(page):
+    """The move's bubble, its captions there while its picture is held back."""
+    row = app_rows(page)
+    expect(row).to_have_count(1)
+    expect(row.locator(".subcaption")).to_have_text("Ana added more ink")
+    return row
+
+
 def test_draw_guess_more_ink_and_win(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Pictionary night")

@@ -12,6 +12,7 @@ import { tapbackName } from "../state/reactions.js";
 import { quoteOf, quoteLabel } from "../state/replies.js";
 import { voiceLine } from "../state/voice.js";
 import { voiceBubble } from "./voice.js";
+import { steadyPicture } from "./steadyPicture.js";
 
 /**
  * @typedef {object} BubbleContext
@@ -45,18 +46,28 @@ function appName(ctx, appId) {
   return ctx.app(appId)?.name || appId;
 }
 
-/** The template layout of an app message (or of a staged one). */
-export function templateLayout(m, ctx, { interactive, get = false }) {
+/** What an app message's picture is of over its updates (views/steadyPicture.js): its session, or itself while sending. */
+function pictureSlot(m) {
+  if (m.session?.id) return `s:${m.appId}:${m.session.id}`;
+  return m.clientId ? `c:${m.clientId}` : null;
+}
+
+/**
+ * The template layout of an app message (or of a staged one); `steady`: a transcript
+ * row's, whose picture stands on the one before it in its session while it comes.
+ */
+export function templateLayout(m, ctx, { interactive, get = false, steady = false }) {
   const l = m.layout || {};
   const t = (s) => (typeof s === "string" && s !== "" ? ctx.names(s, m.appId) : null);
   const parts = [];
-  // a message whose image is not uploaded yet shows it from this browser (localImage)
-  const src = l.image ? blobURL(l.image) : l.localImage;
+  // one's own message still sending shows its picture from this browser (localImage),
+  // also once uploaded: the same picture, here without a download
+  const src = l.localImage || (l.image ? blobURL(l.image) : null);
   if (src || l.imageTitle || l.imageSubtitle) {
     parts.push(h("div", { class: "app-image" },
       // its size gives the picture its shape before it comes: a stored message's only (the
       // server's), not what one still sending carries (an app may copy an older layout's)
-      src ? h("img", { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false",
+      src ? steadyPicture(steady ? pictureSlot(m) : null, m.seq, { src, alt: t(l.imageTitle) || t(l.caption) || "", loading: "lazy", draggable: "false",
         ...(m.seq && l.image && l.imageWidth ? { width: l.imageWidth, height: l.imageHeight } : {}) }) : null,
       t(l.imageTitle) && h("div", { class: "image-title" }, t(l.imageTitle)),
       t(l.imageSubtitle) && h("div", { class: "image-subtitle" }, t(l.imageSubtitle)),
@@ -130,7 +141,7 @@ function body(m, ctx, { pending }) {
         const live = ctx.liveView(m, () => templateLayout(m, ctx, { interactive: false }).querySelector(".app-image"));
         if (live) return live;
       }
-      return templateLayout(m, ctx, { interactive: !pending && installed, get: !pending && !installed && !!ctx.app(m.appId) });
+      return templateLayout(m, ctx, { interactive: !pending && installed, get: !pending && !installed && !!ctx.app(m.appId), steady: true });
     }
     case "sticker":
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
