@@ -193,13 +193,17 @@ export function start(controller, win = globalThis.window) {
   return controller;
 }
 
+const following = new WeakSet();
+
 /**
  * A live bubble follows its content: what is drawn after it was first measured (an
  * image that loaded, a stored value read) or a new width measures it again, and the
  * host is told the new height (it was cut off at the first one).
  */
 function followContentSize(controller, bridge) {
-  if (!globalThis.ResizeObserver || !globalThis.document?.body) return;
+  // once: a live bubble told of its session's next message becomes active again
+  if (!globalThis.ResizeObserver || !globalThis.document?.body || following.has(controller)) return;
+  following.add(controller);
   let last = null;
   new ResizeObserver(() => {
     const size = controller.contentSizeThatFits({ width: document.documentElement.clientWidth });

@@ -6,7 +6,7 @@ Kate on a light desktop, John on a dark phone."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import frame, pane_ready, shot
+from conftest import frame, install_app, pane_ready, shot
 from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, press_send,
                                 send_new_list, staged, start_party)
 
@@ -69,3 +69,45 @@ def test_the_party_list_bubble_is_drawn_live_and_the_picture_stays_for_those_wit
     current_bubble(kate).locator(".live-open").click()
     pane_ready(kate, "expanded")
     expect(frame(kate).locator("#elements .element-name")).to_have_text(["Mussels", "Fries", "Beer", "Andalouse sauce"])
+
+
+# every frame drawn, Kate's newest list bubble: [drawing (the template's picture or a frame still starting), its height]
+WATCH_BUBBLE = """() => { window.__bubbles = [];
+  const tick = () => { const rows = document.querySelectorAll("#transcript .row[data-seq][data-kind=app]");
+    const b = rows.length ? rows[rows.length - 1].querySelector(".app-bubble") : null;
+    window.__bubbles.push([!b || b.classList.contains("drawing") || !!b.querySelector(".app-image"), b ? b.getBoundingClientRect().height : 0]);
+    if (!window.__bubblesDone) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick); }"""
+
+
+def test_the_bubble_changes_in_place_when_someone_changes_the_list(people):
+    """John adds to the list Kate sees drawn live. Her bubble moves down to his message
+    with the same frame, its page kept (Chromium moves a frame without reloading it)
+    and told of the newer message: resigned, then active with it. So at no frame drawn
+    does she see the template's picture, or a frame starting again, between the list
+    before and the list after; the bubble is sized to the longer list."""
+    kate, john = start_party(people)
+    install_app(john, APP)
+    send_new_list(kate, title="In place", extra=["Beer"])
+    live_drawn(current_bubble(kate))
+    page_of = lambda: current_bubble(kate).locator("iframe.live-frame").element_handle().content_frame()
+    page_of().evaluate("() => { window.keptAcrossMessages = true; }")
+    kate.evaluate(WATCH_BUBBLE)
+
+    current_bubble(john).locator(".live-open").click()
+    pane_ready(john, "expanded")
+    add(john, "Andalouse sauce")
+    frame(john).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(john, "compact")
+    press_send(john)
+
+    bubble = current_bubble(kate)
+    expect_live_list(bubble, "In place", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
+    live_drawn(bubble)
+    expect(kate.locator("#transcript .summary")).to_have_count(1)  # the list before, a line where it was
+    assert page_of().evaluate("() => window.keptAcrossMessages === true"), "the bubble's page was loaded again"
+    expect(live(bubble).locator("#lifecycle li")).to_have_text(
+        ["willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willBecomeActive", "didBecomeActive"])
+    frames = kate.evaluate("() => { window.__bubblesDone = true; return window.__bubbles; }")
+    assert frames and not any(drawing for drawing, _ in frames), "the bubble showed its picture or a frame starting again"
+    shot(kate, "live-partylist-changed-in-place")

@@ -13,6 +13,31 @@ const MAX_HEIGHT = 420;
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
+/** Moving a frame keeps its page (Chromium 133+); elsewhere a newer message gets a frame of its own. */
+const CAN_MOVE = typeof Element !== "undefined" && typeof Element.prototype.moveBefore === "function";
+
+let parked = null;
+/** Where a frame waits, in the page and out of sight, while its bubble is made again. */
+function parking() {
+  if (!parked?.isConnected) {
+    parked = h("div", { class: "live-parking", "aria-hidden": "true" });
+    document.body.append(parked);
+  }
+  return parked;
+}
+
+/**
+ * @typedef {object} LiveEntry
+ * @property {string} conversationId
+ * @property {object} message  the message the frame draws
+ * @property {HTMLElement} el  its bubble
+ * @property {AppFrame} frame
+ * @property {HTMLElement | null} picture  the template's picture, shown until drawn
+ * @property {boolean} drawn
+ * @property {HTMLElement | null} moving  where the frame goes in a new bubble (until sweep)
+ * @property {Promise<void> | null} selecting  the frame being told of newer messages, in order
+ */
+
 export class LiveBubbles {
   /**
    * @param {object} deps
@@ -23,7 +48,7 @@ export class LiveBubbles {
    */
   constructor({ store, sync, catalog, open }) {
     Object.assign(this, { store, sync, catalog, open });
-    /** @type {Map<string, {message: object, el: HTMLElement, frame: AppFrame}>} */
+    /** @type {Map<string, LiveEntry>} */
     this.live = new Map();
   }
 
@@ -40,34 +65,84 @@ export class LiveBubbles {
     const key = `${conversationId}:${message.seq}`;
     const known = this.live.get(key);
     if (known && known.message === message) return known.el;
+    const prior = known ?? this.priorOfSession(conversationId, message);
+    if (prior && prior.drawn && CAN_MOVE && prior.el.isConnected) return this.adopt(key, app, message, label, prior);
     if (known) known.frame.destroy();
+    /** @type {LiveEntry} */
+    const entry = { conversationId, message, el: null, frame: null, picture: standIn(), drawn: false, moving: null, selecting: null };
     const frame = new AppFrame({
       app, style: "transcript",
       handle: (method, args, f) => this.handle(f, method, args, message.appId),
       // the bubble moved into a row made again (a member joined, a name changed): its
       // page loaded again, blank until started
-      onRestart: () => this.activate(conversationId, message, frame),
+      onRestart: () => this.activate(entry.conversationId, entry.message, frame),
       // the app's page is gone from the frame (it navigated away): its picture again
       onLost: () => {
-        if (picture && !picture.isConnected) el.prepend(picture);
-        el.classList.add("drawing");
+        if (entry.picture && !entry.picture.isConnected) entry.el.prepend(entry.picture);
+        entry.el.classList.add("drawing");
       },
     });
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
-    const picture = standIn();
-    const el = h("div", { class: ["bubble", "app-bubble", "live-bubble", "drawing"], dataset: { live: "" } },
-      picture,
-      frame.iframe,
-      h("div", { class: "app-footer" }, appIcon(app, "small"), h("span", null, app.name)),
-      h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) }));
-    this.live.set(key, { message, el, frame });
+    entry.frame = frame;
+    entry.el = this.bubble(app, label, message, [entry.picture, frame.iframe], true);
+    this.live.set(key, entry);
     this.activate(conversationId, message, frame).then((drawn) => {
       if (!drawn) return; // an app that does not start: its picture stays
-      picture?.remove();
-      el.classList.remove("drawing");
+      entry.drawn = true;
+      entry.picture?.remove();
+      entry.el.classList.remove("drawing");
     });
-    return el;
+    return entry.el;
+  }
+
+  bubble(app, label, message, content, drawing) {
+    return h("div", { class: ["bubble", "app-bubble", "live-bubble", drawing && "drawing"], dataset: { live: "" } },
+      ...content,
+      h("div", { class: "app-footer" }, appIcon(app, "small"), h("span", null, app.name)),
+      h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) }));
+  }
+
+  /** The live bubble drawn for an earlier message of the same session, if any. */
+  priorOfSession(conversationId, message) {
+    const id = message.session?.id;
+    if (!id || message.seq === undefined) return null;
+    let prior = null;
+    for (const e of this.live.values()) {
+      if (e.conversationId !== conversationId || e.message.appId !== message.appId || e.message.session?.id !== id) continue;
+      if (e.message.seq < message.seq && (!prior || e.message.seq > prior.message.seq)) prior = e;
+    }
+    return prior;
+  }
+
+  /**
+   * A newer message of a session drawn live (or its row made again): its frame, already
+   * drawn, goes on in the new bubble and is told of the message, so the bubble changes
+   * in place, where a new frame would show the template's picture until it had started.
+   * The frame waits in a parking place that is in the page (moveBefore keeps a frame's
+   * page only between two places in it) until the new row is (sweep).
+   */
+  adopt(key, app, message, label, prior) {
+    for (const [k, e] of this.live) if (e === prior) this.live.delete(k);
+    const slot = h("div", { class: "live-slot" });
+    slot.style.height = prior.frame.iframe.style.height;
+    parking().moveBefore(prior.frame.iframe, null);
+    prior.message = message;
+    prior.picture = null;
+    prior.moving = slot;
+    prior.el = this.bubble(app, label, message, [slot], false);
+    this.live.set(key, prior);
+    return prior.el;
+  }
+
+  /** Tells a frame that moved on to a newer message about it: its app draws that one. */
+  reselect(entry) {
+    const { frame } = entry;
+    entry.selecting = (entry.selecting ?? Promise.resolve()).then(async () => {
+      await frame.hook("willResignActive", {});
+      await frame.hook("didResignActive", {});
+      if (!frame.closed) await this.activate(entry.conversationId, entry.message, frame);
+    });
   }
 
   /** Starts the app in the bubble; true once it has drawn and been sized. */
@@ -109,8 +184,17 @@ export class LiveBubbles {
     }
   }
 
-  /** Ends the frames whose bubbles left the page. */
+  /** Puts frames that moved on into their new bubbles; ends the frames whose bubbles left the page. */
   sweep() {
+    for (const entry of this.live.values()) {
+      if (!entry.moving) continue;
+      if (entry.el.isConnected) {
+        entry.el.moveBefore(entry.frame.iframe, entry.moving);
+        this.reselect(entry);
+      }
+      entry.moving.remove();
+      entry.moving = null;
+    }
     for (const [key, entry] of this.live) {
       if (!entry.el.isConnected) {
         entry.frame.destroy();
