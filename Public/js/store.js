@@ -17,6 +17,8 @@ import { Requests } from "./requests.js";
 
 const KEY = {
   token: "parlor.token",
+  // whose the token is: its read marks are known before it signs in (sync/resume.js)
+  account: "parlor.account",
   lastRead: (u) => `parlor.lastRead.${u}`,
   outbox: (u) => `parlor.outbox.${u}`,
   refused: (u) => `parlor.refused.${u}`,
@@ -186,9 +188,31 @@ export class Store extends EventTarget {
   set token(value) {
     try {
       if (value) localStorage.setItem(KEY.token, value);
-      else localStorage.removeItem(KEY.token);
+      else {
+        localStorage.removeItem(KEY.token);
+        localStorage.removeItem(KEY.account);
+      }
     } catch {
       // private mode without storage: the account lasts as long as the tab
+    }
+  }
+
+  /** Whose the kept token is (signed in with it): its read marks are read before the next sign-in. */
+  keepAccount(userId) {
+    try {
+      localStorage.setItem(KEY.account, userId);
+    } catch {
+      // no storage: no token kept either
+    }
+  }
+
+  /** The read marks this browser kept for the account whose token it holds, before it has signed in; null: none is. */
+  keptMarks() {
+    try {
+      const userId = this.token && localStorage.getItem(KEY.account);
+      return userId ? readJSON(KEY.lastRead(userId), {}) : null;
+    } catch {
+      return null;
     }
   }
 

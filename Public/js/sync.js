@@ -100,6 +100,7 @@ export class Sync extends EventTarget {
   async onReady({ user, installedApps, token, recoveryKey, device }) {
     const first = !this.store.state.user || this.store.state.user.id !== user.id;
     this.store.token = token;
+    this.store.keepAccount(user.id);
     if (first) {
       this.store.loadForUser(user.id);
       this.readMarks.reset();

@@ -461,11 +461,11 @@ test("after a reload, the conversation in the address is subscribed first and it
   assert.deepEqual(order, ["subscribe:c3", "history:c3", "subscribe:c1", "subscribe:c2", "subscribe:c4"]);
 });
 
-test("on a reconnect the shown conversation's subscription goes with the sign-in and its answer is taken, not asked again; a reload's is asked after the list", async () => {
+test("on a reconnect the shown conversation's subscription goes with the sign-in and its answer is taken, not asked again", async () => {
   const { store, client, sync } = setup();
   const msg = (seq) => ({ seq, clientId: `k${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });
   sync.showingFirst = () => "c3";
-  // a reload: nothing held, no account yet; the read mark is known only once signed in
+  // a first sign-in: no token, so no account whose read marks were kept
   assert.deepEqual(sync.resume.withSignIn(), []);
   client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
   const conv = (id) => ({ id, title: id, lastSeq: 7, members: [] });
@@ -490,6 +490,49 @@ test("on a reconnect the shown conversation's subscription goes with the sign-in
   const again = asked(client, "subscribe").slice(before).map((r) => r.fields.conversationId);
   assert.deepEqual(again, ["c1"], "c3's answer came with the sign-in; only the others are asked");
   assert.ok(taken.some(([t, f]) => t === "subscribe" && f.conversationId === "c3"));
+});
+
+test("on a reload the shown conversation's subscription, from the read mark kept for the token's account, and the page before it go with the sign-in; their answers are taken, not asked again", async () => {
+  const { store, client, sync } = setup();
+  const msg = (seq) => ({ seq, clientId: `k${seq}`, sender: ANA.userId, createdAt: seq, kind: "text", text: `m${seq}` });
+  // signed in before this page: the token, whose it is, and the marks read there
+  store.token = "t";
+  store.keepAccount(ME.id);
+  storage.setItem(`parlor.lastRead.${ME.id}`, JSON.stringify({ c3: 60 }));
+  sync.showingFirst = () => "c3";
+  const early = sync.resume.withSignIn();
+  assert.deepEqual(early, [
+    ["subscribe", { conversationId: "c3", afterSeq: 60 }],
+    ["history", { conversationId: "c3", beforeSeq: 61, limit: 50 }],
+  ]);
+  const conv = (id) => ({ id, title: id, lastSeq: 62, members: [] });
+  const answers = new Map([
+    [`subscribe ${JSON.stringify(early[0][1])}`, { conversation: conv("c3"), lastSeq: 62, resync: false }],
+    [`history ${JSON.stringify(early[1][1])}`, { messages: [msg(59), msg(60)], hasMore: true }],
+  ]);
+  client.signInAnswer = (type, fields) => {
+    const key = `${type} ${JSON.stringify(fields)}`;
+    const answer = answers.get(key);
+    answers.delete(key);
+    return answer ? Promise.resolve(answer) : null;
+  };
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  store.update(["current"], () => ({ currentId: "c3" }));
+  asked(client, "conversations.list")[0].resolve({ conversations: [conv("c1"), conv("c3")] });
+  await tick();
+  await tick();
+  assert.equal(answers.size, 0, "both answers that came with the sign-in were taken");
+  assert.deepEqual(asked(client, "subscribe").map((r) => r.fields.conversationId), ["c1"], "only the others are asked");
+  assert.deepEqual(asked(client, "history"), []);
+  assert.deepEqual(store.transcript("c3").messages.map((m) => m.seq), [59, 60]);
+
+  // signed out: the token goes, and whose it was with it; the next page sends nothing early
+  store.token = null;
+  assert.equal(storage.getItem(`parlor.lastRead.${ME.id}`) !== null, true, "(the marks themselves go with forgetUser)");
+  const next = new Sync(new FakeClient(), new Store());
+  next.resume.showingFirst = () => "c3";
+  assert.equal(next.store.keptMarks(), null);
+  assert.deepEqual(next.resume.withSignIn(), []);
 });
 
 test("a page asked for before the transcript started over (resync) or let pages go is dropped, not put in with a gap", async () => {

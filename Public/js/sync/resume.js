@@ -55,22 +55,28 @@ export class Resume {
   }
 
   /**
-   * What to send with the sign-in (ParlorClient's withSignIn): on a reconnect, the
-   * subscription of the conversation shown, so what was missed there comes a round trip
-   * sooner. Only where its messages are held: what the server replays then follows
-   * them as it would after the list. A page holding none (a reload) asks after the list,
-   * from the read mark it has once signed in.
+   * What to send with the sign-in (ParlorClient's withSignIn): the subscription of the
+   * conversation shown, so what it holds comes a round trip sooner. On a reconnect,
+   * from what is held (only where its messages are: what the server replays then
+   * follows them as it would after the list). On a reload nothing is held: from the
+   * read mark this browser kept for the account whose token it holds, as the subscribe
+   * after the list would be, with the page before it.
    */
   withSignIn() {
     const id = this.showingFirst();
-    if (!id || !this.store.state.user || !this.store.transcript(id).messages.length) return [];
-    return [["subscribe", this.subscription(id)]];
+    if (!id) return [];
+    if (this.store.state.user) return this.store.transcript(id).messages.length ? [["subscribe", this.subscription(id)]] : [];
+    const kept = this.store.keptMarks();
+    if (!kept) return [];
+    const fields = this.subscription(id, kept);
+    const page = this.pageFields(startAt(this.store.transcript(id), fields.afterSeq), id);
+    return [["subscribe", fields], ...(page ? [["history", page]] : [])];
   }
 
   /** A subscribe's fields: from the last message held, else from the read mark. */
-  subscription(conversationId) {
+  subscription(conversationId, lastRead = this.store.state.lastRead) {
     const held = this.store.transcript(conversationId);
-    const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, this.store.state.lastRead[conversationId] || 0);
+    const afterSeq = held.messages.length ? held.lastSeq : Math.max(held.lastSeq, lastRead[conversationId] || 0);
     // Which message this page holds at afterSeq: after a server was restored from a
     // backup, others' new messages took seqs this page had seen, and without it the
     // page kept the lost ones and never got those (the server answers resync).
@@ -144,15 +150,22 @@ export class Resume {
     return loading;
   }
 
+  /** The next older page's history fields, or null when there is none before what is held. */
+  pageFields(t, conversationId, limit = 50) {
+    const beforeSeq = historyCursor(t);
+    return beforeSeq > 1 ? { conversationId, beforeSeq, limit } : null;
+  }
+
   async loadPage(conversationId, limit) {
     const t = this.store.transcript(conversationId);
     if (t.loaded && !t.hasMoreBefore) return;
-    const beforeSeq = historyCursor(t);
-    if (beforeSeq <= 1) {
+    const fields = this.pageFields(t, conversationId, limit);
+    if (!fields) {
       this.store.setTranscript(conversationId, { ...t, loaded: true, hasMoreBefore: false });
       return;
     }
-    const r = await this.client.request("history", { conversationId, beforeSeq, limit });
+    // sent with the sign-in if it was (withSignIn: a reload's first page), else now
+    const r = await (this.client.signInAnswer("history", fields) ?? this.client.request("history", fields));
     const now = this.store.transcript(conversationId);
     // started over (a resync) or let older pages go meanwhile: the page would leave a gap
     // between it and what is held, never filled (the newest page is asked for anew)
