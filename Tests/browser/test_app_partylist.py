@@ -62,6 +62,16 @@ def expect_live_list(bubble, title=None, items=None, count=None):
         expect(f.locator("#live-count")).to_have_text(count)
 
 
+def open_add_and_send(page, opener, *names):
+    """Opens the list from its bubble (`opener`, a locator), adds `names` and sends it."""
+    opener.click()
+    pane_ready(page, "expanded")
+    add(page, *names)
+    frame(page).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(page, "compact")
+    press_send(page)
+
+
 def staged(page):
     return page.locator(".staged-item[data-kind=app]")
 
@@ -317,12 +327,7 @@ def test_a_send_refused_by_a_session_conflict_is_merged_and_sent_again(people):
     expect(john.locator(".row.pending")).to_contain_text("Sending…")
 
     # meanwhile Kate adds the Andalouse sauce and sends: the list moves on
-    current_bubble(kate).locator(".app-bubble").click()
-    pane_ready(kate, "expanded")
-    add(kate, "Andalouse sauce")
-    frame(kate).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(kate, "compact")
-    press_send(kate)
+    open_add_and_send(kate, current_bubble(kate).locator(".app-bubble"), "Andalouse sauce")
     expect(current_bubble(kate)).to_have_count(1)
     expect_live_list(current_bubble(kate), items=["Mussels", "Fries", "Andalouse sauce"])
 

@@ -7,8 +7,8 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import frame, install_app, pane_ready, shot
-from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, press_send,
-                                send_new_list, staged, start_party)
+from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, open_add_and_send,
+                                press_send, send_new_list, staged, start_party)
 
 pytestmark = pytest.mark.usefixtures("app_console_errors")
 
@@ -94,12 +94,7 @@ def test_the_bubble_changes_in_place_when_someone_changes_the_list(people):
     page_of().evaluate("() => { window.keptAcrossMessages = true; }")
     kate.evaluate(WATCH_BUBBLE)
 
-    current_bubble(john).locator(".live-open").click()
-    pane_ready(john, "expanded")
-    add(john, "Andalouse sauce")
-    frame(john).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(john, "compact")
-    press_send(john)
+    open_add_and_send(john, current_bubble(john).locator(".live-open"), "Andalouse sauce")
 
     bubble = current_bubble(kate)
     expect_live_list(bubble, "In place", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
