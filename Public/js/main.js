@@ -1072,7 +1072,7 @@ async function joinThrough(code) {
         focusWhereYouWere();
         return;
       }
-      const conv = await sync.join(code);
+      const conv = await sync.join(code, peek.id);
       announce(`You joined ${conv.title}.`);
     }
     leaveInvite(peek.id);

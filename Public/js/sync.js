@@ -315,11 +315,20 @@ export class Sync extends EventTarget {
     return r;
   }
 
-  async join(invite) {
-    const r = await this.client.request("conversations.join", { invite });
+  /**
+   * Joins through an invite. `conversationId`, known from the invite's peek: its
+   * subscribe goes right behind the join, a round trip sooner (the server takes a
+   * connection's requests in order, so it is answered as a member, or refused with
+   * the join).
+   */
+  async join(invite, conversationId = null) {
+    const joining = this.client.request("conversations.join", { invite });
+    const behind = conversationId ? this.subscribe(conversationId) : null;
+    behind?.catch(() => {}); // refused with the join: its answer says why
+    const r = await joining;
     // a member again: no longer left (the kept copy said so)
     this.store.update(["conversations"], (s) => ({ conversations: upsertConversation(s.conversations, { ...r.conversation, left: undefined }) }));
-    await this.subscribe(r.conversation.id);
+    await (behind && r.conversation.id === conversationId ? behind : this.subscribe(r.conversation.id));
     return r.conversation;
   }
 

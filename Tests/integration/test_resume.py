@@ -189,3 +189,41 @@ async def test_after_a_restore_a_client_that_saw_lost_messages_starts_over(serve
         await ana3.wait_message(cid, seq=5)
         # an id that is not one is refused as bad input
         await ana3.expect_error("subscribe", "invalid_field", conversationId=cid, afterSeq=4, afterClientId="")
+
+
+async def test_a_subscribe_sent_behind_a_join_is_answered_as_a_member(server):
+    """A client that knows the conversation from the invite's peek sends the join and
+    the subscribe together (a round trip sooner on a phone): the server takes a
+    connection's requests in order, so the subscribe is answered as a member, with what
+    was said before the join replayed. Behind a join that is refused it is refused too,
+    and nothing of the conversation is sent."""
+    async with Env(server) as env:
+        ana = await env.register("Ana")
+        cid, invite = await env.conversation(ana, title="Games night")
+        said = [(await ana.send_text(cid, f"before you came {i}"))["seq"] for i in range(3)]
+        ben = await env.register("Ben")
+        joined, subscribed = await ben.start_burst([
+            ("conversations.join", {"invite": invite}),
+            ("subscribe", {"conversationId": cid, "afterSeq": 0}),
+        ])
+        assert (await asyncio.wait_for(joined, 10))["type"] == "result"
+        answer = await asyncio.wait_for(subscribed, 10)
+        assert answer["type"] == "result", answer
+        assert answer["result"]["conversation"]["id"] == cid
+        for seq in said:
+            await ben.wait_message(cid, seq)
+        # and he hears what is said next
+        later = await ana.send_text(cid, "welcome")
+        await ben.wait_message(cid, later["seq"])
+
+        cara = await env.register("Cara")
+        refused_join, refused_subscribe = await cara.start_burst([
+            ("conversations.join", {"invite": "not-an-invite"}),
+            ("subscribe", {"conversationId": cid, "afterSeq": 0}),
+        ])
+        assert (await asyncio.wait_for(refused_join, 10))["type"] == "error"
+        answer = await asyncio.wait_for(refused_subscribe, 10)
+        assert answer["type"] == "error" and answer["code"] == "not_member", answer
+        await ana.send_text(cid, "only members hear this")
+        await asyncio.sleep(0.3)
+        assert cara.message_seqs(cid) == []

@@ -736,3 +736,24 @@ test("renamed on another device, in no conversation: a user event renames this p
   client.serverSends("user", { type: "user", user: { id: ANA.userId, name: "Ana B" } });
   assert.equal(store.state.user.name, "Me Renamed", "only one's own");
 });
+
+test("a join through an invite sends the subscribe right behind it, before its answer; refused, the join's error is what is said", async () => {
+  const { store, client, sync } = setup();
+  client.serverSends("ready", { user: ME, installedApps: [], token: "t" });
+  asked(client, "conversations.list")[0].resolve({ conversations: [] });
+  await tick();
+  const conv = { id: "c9", title: "Games night", lastSeq: 3, members: [{ userId: ME.id, name: ME.name }, ANA] };
+  const joined = sync.join("inv1", "c9");
+  assert.deepEqual(client.requests.slice(-2).map((r) => [r.type, r.fields]),
+    [["conversations.join", { invite: "inv1" }], ["subscribe", { conversationId: "c9", afterSeq: 0 }]], "both asked before either is answered");
+  asked(client, "conversations.join")[0].resolve({ conversation: conv });
+  asked(client, "subscribe").at(-1).resolve({ conversation: conv, lastSeq: 3, resync: false });
+  assert.equal((await joined).id, "c9");
+  assert.deepEqual(store.state.conversations.map((c) => c.id), ["c9"]);
+  assert.equal(asked(client, "subscribe").length, 1, "not asked again");
+
+  const refused = sync.join("gone", "c8");
+  asked(client, "conversations.join")[1].reject(new ProtocolError({ code: "invalid_invite", message: "no such invite" }));
+  asked(client, "subscribe").at(-1).reject(new ProtocolError({ code: "not_member", message: "not a member" }));
+  await assert.rejects(refused, (e) => e.code === "invalid_invite");
+});
