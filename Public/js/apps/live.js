@@ -13,7 +13,7 @@ const MAX_HEIGHT = 420;
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
-/** Moving a frame keeps its page (Chromium 133+); elsewhere a newer message gets a frame of its own. */
+/** Moving a frame keeps its page (Chromium 133+, Firefox 144+); in Safari a newer message gets a frame of its own. */
 const CAN_MOVE = typeof Element !== "undefined" && typeof Element.prototype.moveBefore === "function";
 
 let parked = null;
