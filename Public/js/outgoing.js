@@ -55,7 +55,7 @@ export class Outgoing extends EventTarget {
    * Stages an item in the composer.
    * @param {string} conversationId
    * @param {{message: object, appId?: string, ref?: string, image?: Blob}} item
-   *   `image`: the layout's image, uploaded when the item is sent (kept in sync.images)
+   *   `image`: the layout's image, kept in sync.images and uploaded as it is staged (Send uses that upload)
    * @returns {Promise<object>} settles when the item is sent (the stored message) or not
    */
   stage(conversationId, { image = null, ...item }) {
@@ -63,6 +63,7 @@ export class Outgoing extends EventTarget {
     if (image) {
       full.imageKey = full.key;
       this.sync.images.keep(full.key, image);
+      this.sync.outbox.uploadAhead(full.key); // Send then has nothing left to upload
     }
     // A refused move of this app leaves the transcript by itself once this is
     // staged (the store applies state/transcript.js: dropSettledConflicts).

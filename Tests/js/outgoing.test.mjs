@@ -78,3 +78,45 @@ test("a sticker dropped on a bubble is sent at once, stuck where it was dropped;
   outgoing.insertText(C, "Good game!");
   assert.deepEqual(events.at(-1), ["inserttext", "Good game!"]);
 });
+
+test("a staged drawing is uploaded as it is staged: Send sends it with that hash and uploads nothing more; a head start that failed is uploaded again at Send", async () => {
+  const { client, outgoing } = setup();
+  const { sync } = outgoing;
+  sync.images.forUser(ME.id);
+  const uploads = [];
+  sync.outbox.upload = (blob) => new Promise((resolve, reject) => uploads.push({ blob, resolve, reject }));
+  const drawing = new Blob([new Uint8Array([137, 80, 78, 71])], { type: "image/png" });
+  const move = { kind: "app", appId: "wenderpic", url: "?w=cat", live: false, layout: { caption: "Guess my WenderPic!" } };
+
+  const first = outgoing.stage(C, { appId: "wenderpic", message: move, image: drawing });
+  await tick();
+  assert.equal(uploads.length, 1, "uploaded as it was staged, before Send");
+  assert.equal(uploads[0].blob, drawing);
+  uploads[0].resolve("cd".repeat(32));
+  await tick();
+  outgoing.send(C, "");
+  await tick();
+  await tick();
+  assert.equal(uploads.length, 1, "Send uploads nothing more");
+  const [sent] = client.sends();
+  assert.equal(sent.fields.message.layout.image, "cd".repeat(32));
+  sent.resolve(storedFor(sent, 1));
+  await first;
+
+  // the head start failed (offline a moment, say): Send uploads it again
+  const second = outgoing.stage(C, { appId: "wenderpic", message: move, image: drawing });
+  await tick();
+  uploads[1].reject(Object.assign(new Error("down"), { code: "unreachable" }));
+  await tick();
+  outgoing.send(C, "");
+  await tick();
+  await tick();
+  assert.equal(uploads.length, 3, "uploaded again at Send");
+  uploads[2].resolve("ef".repeat(32));
+  await tick();
+  await tick();
+  const again = client.sends()[1];
+  assert.equal(again.fields.message.layout.image, "ef".repeat(32));
+  again.resolve(storedFor(again, 2));
+  await second;
+});

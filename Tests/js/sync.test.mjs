@@ -234,9 +234,12 @@ test("a message whose image is being uploaded goes first: the text sent with it 
   assert.equal(first.fields.message.kind, "app");
   assert.equal(first.fields.message.layout.image, "ab".repeat(32), "the hash in the message");
   assert.equal(store.outbox()[0].imageKey, undefined, "kept with its hash from now on");
+  const echo = store.transcript(C).pending[0];
+  assert.ok(echo.imageKey && sync.images.url(echo.imageKey), "its echo still shows this browser's copy, not a download");
   first.resolve({ message: { seq: 1, clientId: first.fields.clientId, sender: ME.id, createdAt: 1, ...first.fields.message } });
   await tick();
   await tick();
+  assert.equal(sync.images.url(echo.imageKey), null, "stored: the copy is let go");
   const second = client.sends()[1];
   assert.equal(second.fields.message.text, "my drawing!", "then the text");
   second.resolve({ message: { seq: 2, clientId: second.fields.clientId, sender: ME.id, createdAt: 2, ...second.fields.message } });

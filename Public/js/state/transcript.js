@@ -331,19 +331,26 @@ export function addPending(t, pending) {
 }
 
 /**
- * A local echo's image was uploaded: it shows the message as it is now sent.
+ * A local echo's image was uploaded: it shows the message as it is now sent, its
+ * picture still from this browser (imageKey) until stored, not downloaded back.
  * @param {Transcript} t
  * @param {string} clientId
  * @param {object} message the message with its image's hash
  */
 export function pendingUploaded(t, clientId, message) {
   if (!t.pending.some((p) => p.clientId === clientId)) return t;
+  return { ...t, pending: t.pending.map((p) => (p.clientId === clientId ? { ...p, message } : p)) };
+}
+
+/** An uploaded echo's local copy was let go: it shows (and Retry sends) the server's. */
+export function pendingLocalImageGone(t, clientId) {
+  if (!t.pending.some((p) => p.clientId === clientId && p.imageKey)) return t;
   return {
     ...t,
     pending: t.pending.map((p) => {
       if (p.clientId !== clientId) return p;
       const { imageKey, ...rest } = p;
-      return { ...rest, message };
+      return rest;
     }),
   };
 }

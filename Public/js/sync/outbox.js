@@ -8,9 +8,10 @@
 // in the order they were written, so a burst past the limit arrives in order.
 // A message whose image is not uploaded yet (an app's drawing, made offline)
 // waits here like any other, its image in sync/pendingImages.js under
-// `imageKey`; the image is uploaded just before the message is sent.
+// `imageKey`; the image is uploaded just before the message is sent, unless an
+// upload begun as it was staged (uploadAhead) has its hash already.
 
-import { addPending, failPending, pendingUploaded, removePending, retryPending } from "../state/transcript.js";
+import { addPending, failPending, pendingLocalImageGone, pendingUploaded, removePending, retryPending } from "../state/transcript.js";
 import { newClientId, outboundProblem } from "../net/frames.js";
 import { ProtocolError } from "../net/client.js";
 import { RETRYABLE, WAITS, sendRetryDelay } from "../net/retry.js";
@@ -20,6 +21,14 @@ const waiterKey = (clientId) => `send:${clientId}`;
 const wireKey = (clientId) => `send|${clientId}`;
 
 const SENT_HERE_KEPT = 512;
+/**
+ * A staged image uploaded ahead (uploadAhead) stands for Send this long: the server
+ * keeps an image no message shows for a day by default (`--image-grace-seconds`), and
+ * one staged longer is uploaded again at Send, as before.
+ */
+export const AHEAD_FRESH_MS = 10 * 60 * 1000;
+/** Staged images uploaded ahead and remembered at once (an app's Done replaces its last). */
+const AHEAD_KEPT = 16;
 
 /** Adds to a set that keeps only its SENT_HERE_KEPT newest (a Set iterates in insertion order). */
 function keepNewest(set, clientId) {
@@ -52,6 +61,30 @@ export class Outbox {
     this.sentHere = new Set();
     /** clientIds sent again by the person's Retry after their send had failed: whoever was told it failed (an app) hears it went */
     this.retried = new Set();
+    /** imageKey → the upload begun when its item was staged, and when: {hash: Promise<string | null>, at} */
+    this.ahead = new Map();
+  }
+
+  /**
+   * Begins uploading a staged item's image as it is staged (an app's Done), so Send has
+   * nothing left to upload and the move goes out an upload's round trip and transfer
+   * sooner. Only ever a head start: one that failed, or is older than AHEAD_FRESH_MS at
+   * Send, is uploaded then, as before. An image never sent is the server's to collect,
+   * as any upload no message shows.
+   */
+  uploadAhead(key) {
+    if (!this.images || !this.upload || this.ahead.has(key)) return;
+    const hash = this.images.take(key).then((blob) => (blob ? this.upload(blob) : null)).catch(() => null);
+    this.ahead.set(key, { hash, at: Date.now() });
+    if (this.ahead.size > AHEAD_KEPT) this.ahead.delete(this.ahead.keys().next().value);
+  }
+
+  /** The hash an upload begun at staging got, if it is there and fresh; null: upload now. */
+  async aheadHash(key) {
+    const ahead = this.ahead.get(key);
+    this.ahead.delete(key);
+    if (!ahead || Date.now() - ahead.at > AHEAD_FRESH_MS) return null;
+    return ahead.hash;
   }
 
   noteSentHere(clientId) {
@@ -147,6 +180,7 @@ export class Outbox {
       retry.timer = null;
     }
     let answer;
+    const imageKey = item.imageKey;
     try {
       answer = await this.store.requests.join(wireKey(id), async () => {
         if (item.imageKey) await this.uploadImage(item);
@@ -154,12 +188,25 @@ export class Outbox {
       });
     } catch (error) {
       this.sendFailed(item, error);
+      this.forgetUploaded(imageKey, item);
       return;
     }
     this.retries.delete(id);
     this.drop(id);
     this.stored(item.conversationId, answer.message, answer.supersedes);
+    this.forgetUploaded(imageKey, item);
     if (this.behind.size) this.sendBehind();
+  }
+
+  /**
+   * An uploaded image's local copy, which its echo showed until now (pendingUploaded),
+   * is let go; an echo still shown (a failed send) shows the server's, and Retry sends
+   * the message with its hash.
+   */
+  forgetUploaded(imageKey, item) {
+    if (!imageKey || item.imageKey) return;
+    this.images.forget(imageKey);
+    this.store.setTranscript(item.conversationId, pendingLocalImageGone(this.store.transcript(item.conversationId), item.clientId));
   }
 
   /**
@@ -171,9 +218,9 @@ export class Outbox {
     const key = item.imageKey;
     const blob = this.images ? await this.images.take(key) : null;
     if (!blob) throw new ProtocolError({ code: "image_lost", message: "the image was lost before it could be uploaded" });
-    let hash;
+    let hash = await this.aheadHash(key);
     try {
-      hash = await this.upload(blob);
+      hash ??= await this.upload(blob);
     } catch (error) {
       if (error?.code !== "unreachable") throw error;
       throw new ProtocolError({ code: this.client.status === "online" ? "timeout" : "offline", message: error.message });
@@ -184,7 +231,6 @@ export class Outbox {
     delete item.imageKey;
     this.store.saveOutbox(this.store.outbox().map((i) => (i.clientId === item.clientId ? item : i)));
     this.store.setTranscript(item.conversationId, pendingUploaded(this.store.transcript(item.conversationId), item.clientId, item.message));
-    this.images.forget(key);
   }
 
   sendFailed(item, error) {
