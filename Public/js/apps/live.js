@@ -123,7 +123,7 @@ export class LiveBubbles {
    * page only between two places in it) until the new row is (sweep).
    */
   adopt(key, app, message, label, prior) {
-    for (const [k, e] of this.live) if (e === prior) this.live.delete(k);
+    this.live.delete(`${prior.conversationId}:${prior.message.seq}`);
     const slot = h("div", { class: "live-slot" });
     slot.style.height = prior.frame.iframe.style.height;
     parking().moveBefore(prior.frame.iframe, null);

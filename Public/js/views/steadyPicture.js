@@ -22,7 +22,7 @@ function later(seq, before) {
 
 function remember(slot, img, seq) {
   const known = last.get(slot);
-  if (known && !later(seq, known.seq) && known.seq !== seq) return; // an older page loaded late
+  if (known && seq !== undefined && known.seq !== undefined && seq < known.seq) return; // an older page loaded late
   last.delete(slot);
   last.set(slot, { img, seq });
   if (last.size > SLOTS) last.delete(last.keys().next().value);
