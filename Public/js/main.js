@@ -605,6 +605,7 @@ function bubbleContext(conversationId) {
     onEdit: (m) => editing.start(conversationId, m),
     onDiscard: (clientId) => sync.discard(conversationId, clientId),
     liveView: (m, standIn) => live.view(conversationId, m, `${catalog.name(m.appId)}: ${m.layout?.caption || m.summaryText || "live message"}`, standIn),
+    keepInPlace: (wanted, container) => live.keepInPlace(wanted, container),
   };
 }
 

@@ -71,20 +71,22 @@ def ana_counts(people):
     return ana, link, bubble
 
 
-def test_a_live_bubble_stays_drawn_when_its_row_is_redrawn(people_with_live):
+def test_a_live_bubble_keeps_its_page_when_its_row_is_redrawn(people_with_live):
     """A member joining redraws every row (names and members are part of a row), and
-    the live bubble moves into its new row: a moved iframe reloads its page, and the
-    app must be started in the bubble again, not left blank."""
+    the live bubble goes into its new row with its frame: the page the app drew is
+    kept (moveBefore), not loaded again and left blank while the app starts again."""
     people = people_with_live
     ana, link, bubble = ana_counts(people)
     page_of = lambda: bubble.locator("iframe").element_handle().content_frame()
     page_of().evaluate("() => { window.beforeTheJoin = true }")
+    ana.locator(".row[data-seq][data-app-id=live]").evaluate("row => { row.__beforeTheJoin = true }")
 
     people.join("Cara", link.replace(people.server.base, ""))
     expect(ana.locator("#chat-presence")).to_contain_text("Cara")
-    # the frame's page was loaded again (else this test proves nothing), and drawn
+    ana.wait_for_function("() => !document.querySelector('.row[data-seq][data-app-id=live]').__beforeTheJoin", timeout=5000)
+    assert page_of().evaluate("() => window.beforeTheJoin") is True, "the bubble's page was loaded again"
     expect(bubble.frame_locator("iframe").locator("#live-count")).to_have_text("Live count: 1")
-    assert page_of().evaluate("() => window.beforeTheJoin") is None, "the row was not redrawn"
+    expect(bubble).not_to_have_class(re.compile(r"\bdrawing\b"))
 
 
 def test_a_sticker_dragged_onto_a_bubble_sticks_there(people_with_live):

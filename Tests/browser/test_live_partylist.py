@@ -6,7 +6,7 @@ Kate on a light desktop, John on a dark phone."""
 import pytest
 from playwright.sync_api import expect
 
-from conftest import frame, install_app, pane_ready, shot
+from conftest import frame, install_app, pane_ready, send_text, shot
 from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, open_add_and_send,
                                 press_send, send_new_list, staged, start_party)
 
@@ -80,13 +80,35 @@ WATCH_BUBBLE = """() => { window.__bubbles = [];
   requestAnimationFrame(tick); }"""
 
 
-def test_the_bubble_changes_in_place_when_someone_changes_the_list(people):
+# Safari (as of 2026) has no moveBefore: a frame moved in the page loads its page again
+NO_MOVE = "delete Element.prototype.moveBefore"
+
+
+browsers_moving = pytest.mark.parametrize("moves", [True, False], ids=["moveBefore", "without-moveBefore"])
+
+
+def as_browser(kate, moves):
+    """Kate's page as it is (Chromium moves a frame keeping its page), or loaded again
+    without moveBefore, as in a browser that has none."""
+    if moves:
+        return
+    kate.context.add_init_script(NO_MOVE)
+    kate.reload()
+    expect(kate.locator("#chat-title")).to_have_text("Mussels night")
+    assert kate.evaluate("() => !('moveBefore' in Element.prototype)")
+
+
+@browsers_moving
+def test_the_bubble_changes_in_place_when_someone_changes_the_list(people, moves):
     """John adds to the list Kate sees drawn live. Her bubble moves down to his message
-    with the same frame, its page kept (Chromium moves a frame without reloading it)
-    and told of the newer message: resigned, then active with it. So at no frame drawn
-    does she see the template's picture, or a frame starting again, between the list
-    before and the list after; the bubble is sized to the longer list."""
+    with the same frame, its page kept, and told of the newer message: resigned, then
+    active with it. A browser that moves frames (moveBefore) takes the frame into the
+    new row; one that does not keeps the row the frame is in, and gives it the new
+    row's content. So at no frame drawn does she see the template's picture, or a
+    frame starting again, between the list before and the list after; the bubble is
+    sized to the longer list."""
     kate, john = start_party(people)
+    as_browser(kate, moves)
     install_app(john, APP)
     send_new_list(kate, title="In place", extra=["Beer"])
     live_drawn(current_bubble(kate))
@@ -105,4 +127,73 @@ def test_the_bubble_changes_in_place_when_someone_changes_the_list(people):
         ["willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willBecomeActive", "didBecomeActive"])
     frames = kate.evaluate("() => { window.__bubblesDone = true; return window.__bubbles; }")
     assert frames and not any(drawing for drawing, _ in frames), "the bubble showed its picture or a frame starting again"
-    shot(kate, "live-partylist-changed-in-place")
+    shot(kate, f"live-partylist-changed-in-place-{'moving' if moves else 'kept'}")
+
+
+@browsers_moving
+def test_the_bubble_keeps_its_page_when_its_row_is_made_again(people, moves):
+    """Kate changes her name: the rows are made again around the names in them. Her live
+    bubble goes on with the same frame, its page kept and not told anything again, so
+    it never stands blank while the app starts again."""
+    kate, john = start_party(people)
+    as_browser(kate, moves)
+    send_new_list(kate, title="Renamed", extra=["Beer"])
+    send_text(john, "count me in")
+    kate.locator(".row", has_text="count me in").wait_for()
+    live_drawn(current_bubble(kate))
+    page_of = lambda: current_bubble(kate).locator("iframe.live-frame").element_handle().content_frame()
+    page_of().evaluate("() => { window.keptAcrossRows = true; }")
+    kate.evaluate("() => { for (const r of document.querySelectorAll('#transcript .row')) r.__before = true; }")
+    kate.evaluate(WATCH_BUBBLE)
+
+    kate.get_by_role("button", name="Change your name").click()
+    kate.fill("#rename-input", "Kate Moss")
+    kate.locator("#rename button[type=submit]").click()
+    expect(kate.locator(".me .name")).to_have_text("Kate Moss")
+    # John's row was made again (the rows hold the names)
+    kate.wait_for_function("() => !document.querySelector('#transcript .row[data-kind=text]').__before", timeout=5000)
+
+    bubble = current_bubble(kate)
+    expect_live_list(bubble, "Renamed", ["Mussels", "Fries", "Beer"], "3 items")
+    live_drawn(bubble)
+    assert page_of().evaluate("() => window.keptAcrossRows === true"), "the bubble's page was loaded again"
+    expect(live(bubble).locator("#lifecycle li")).to_have_text(["willBecomeActive", "didBecomeActive"])
+    frames = kate.evaluate("() => { window.__bubblesDone = true; return window.__bubbles; }")
+    assert frames and not any(drawing for drawing, _ in frames), "the bubble showed its picture or a frame starting again"
+    expect(bubble.get_by_role("button", name="Open Party list: Renamed")).to_have_count(1)
+    bubble.locator(".live-open").click()
+    pane_ready(kate, "expanded")
+    expect(frame(kate).locator("#elements .element-name")).to_have_text(["Mussels", "Fries", "Beer"])
+
+
+def test_without_move_before_a_list_behind_another_changes_with_a_frame_started_again(people):
+    """Without moveBefore, keeping a list's row in place would mean moving the rows
+    after it, and another live frame among them would load its page again. So when
+    John changes the first of two lists, Kate's first list goes into its new row with
+    its frame started again on the newer list, and the second list's page is kept."""
+    kate, john = start_party(people)
+    as_browser(kate, False)
+    install_app(john, APP)
+    send_new_list(kate, title="First", extra=["Beer"])
+    frame(kate).get_by_role("button", name="New party").click()
+    pane_ready(kate, "expanded")
+    frame(kate).locator("#list-title").fill("Second")
+    add(kate, "Wine")
+    frame(kate).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(kate, "compact")
+    press_send(kate)
+    expect(staged(kate)).to_have_count(0)
+    rows = current_bubble(kate)
+    expect(rows).to_have_count(2)
+    for i in range(2):
+        live_drawn(rows.nth(i))
+    rows.nth(1).locator("iframe.live-frame").element_handle().content_frame().evaluate("() => { window.second = true; }")
+
+    open_add_and_send(john, current_bubble(john).nth(0).locator(".live-open"), "Andalouse sauce")
+
+    expect(kate.locator("#transcript .summary")).to_have_count(1)
+    expect_live_list(rows.nth(1), "First", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
+    live_drawn(rows.nth(1))
+    expect_live_list(rows.nth(0), "Second", ["Mussels", "Fries", "Wine"], "3 items")
+    assert rows.nth(0).locator("iframe.live-frame").element_handle().content_frame().evaluate("() => window.second === true"), \
+        "the second list's page was loaded again"

@@ -7,13 +7,18 @@ import { h } from "../views/dom.js";
 import { AppFrame } from "./frame.js";
 import { appIcon } from "../views/appIcon.js";
 import { appMessageSnapshot, conversationSnapshot } from "./snapshot.js";
+import { rowsMoved } from "../views/rowOrder.js";
 
 const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 420;
 
 const refused = (code, message) => Object.assign(new Error(message), { code });
 
-/** Moving a frame keeps its page (Chromium 133+, Firefox 144+); in Safari a newer message gets a frame of its own. */
+/**
+ * Moving a frame keeps its page (Chromium 133+, Firefox 144+). Elsewhere (Safari) a frame
+ * moved in the page loads its page again, so there the frame stays where it is and the
+ * row around it takes the newer row's content (keepInPlace).
+ */
 const CAN_MOVE = typeof Element !== "undefined" && typeof Element.prototype.moveBefore === "function";
 
 let parked = null;
@@ -35,6 +40,8 @@ function parking() {
  * @property {HTMLElement | null} picture  the template's picture, shown until drawn
  * @property {boolean} drawn
  * @property {HTMLElement | null} moving  where the frame goes in a new bubble (until sweep)
+ * @property {HTMLElement | null} staying  the stand-in for the bubble in its row made again, where the bubble stays (until keepInPlace)
+ * @property {boolean} newer  the frame moved on to a newer message, not yet told of it
  * @property {Promise<void> | null} selecting  the frame being told of newer messages, in order
  */
 
@@ -64,12 +71,16 @@ export class LiveBubbles {
     if (!app) return null;
     const key = `${conversationId}:${message.seq}`;
     const known = this.live.get(key);
-    if (known && known.message === message) return known.el;
     const prior = known ?? this.priorOfSession(conversationId, message);
-    if (prior && prior.drawn && CAN_MOVE && prior.el.isConnected) return this.adopt(key, app, message, label, prior);
+    // its row made again (a member joined, a name changed) or a newer message of its
+    // session: a frame that has drawn goes on, where a new one would start blank
+    if (prior?.drawn && prior.el.isConnected) {
+      return CAN_MOVE ? this.adopt(key, app, message, label, prior) : this.stay(key, app, message, label, prior);
+    }
+    if (known && known.message === message) return known.el;
     if (known) known.frame.destroy();
     /** @type {LiveEntry} */
-    const entry = { conversationId, message, el: null, frame: null, picture: standIn(), drawn: false, moving: null, selecting: null };
+    const entry = { conversationId, message, el: null, frame: null, picture: standIn(), drawn: false, moving: null, staying: null, newer: false, selecting: null };
     const frame = new AppFrame({
       app, style: "transcript",
       handle: (method, args, f) => this.handle(f, method, args, message.appId),
@@ -100,7 +111,11 @@ export class LiveBubbles {
     return h("div", { class: ["bubble", "app-bubble", "live-bubble", drawing && "drawing"], dataset: { live: "" } },
       ...content,
       h("div", { class: "app-footer" }, appIcon(app, "small"), h("span", null, app.name)),
-      h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) }));
+      this.openButton(label, message));
+  }
+
+  openButton(label, message) {
+    return h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) });
   }
 
   /** The live bubble drawn for an earlier message of the same session, if any. */
@@ -123,21 +138,79 @@ export class LiveBubbles {
    * page only between two places in it) until the new row is (sweep).
    */
   adopt(key, app, message, label, prior) {
-    this.live.delete(`${prior.conversationId}:${prior.message.seq}`);
+    this.rekey(key, message, prior);
     const slot = h("div", { class: "live-slot" });
     slot.style.height = prior.frame.iframe.style.height;
     parking().moveBefore(prior.frame.iframe, null);
-    prior.message = message;
     prior.picture = null;
     prior.moving = slot;
     prior.el = this.bubble(app, label, message, [slot], false);
-    this.live.set(key, prior);
     return prior.el;
+  }
+
+  /**
+   * The same, where a frame cannot move without loading again: the bubble stays where it
+   * is, and its new row gets a stand-in, which keepInPlace swaps for the bubble by keeping
+   * the old row and giving it the new row's content.
+   */
+  stay(key, app, message, label, prior) {
+    this.rekey(key, message, prior);
+    prior.el.querySelector(":scope > .live-open")?.replaceWith(this.openButton(label, message));
+    prior.staying = h("div", { class: "live-slot" });
+    return prior.staying;
+  }
+
+  rekey(key, message, entry) {
+    this.live.delete(`${entry.conversationId}:${entry.message.seq}`);
+    entry.newer ||= entry.message !== message;
+    entry.message = message;
+    this.live.set(key, entry);
+  }
+
+  /**
+   * Before the transcript puts its rows in place: each row made around a bubble that
+   * stays (stay) is replaced in `wanted` by the bubble's own row, given the new row's
+   * content around the bubble. Only where the transcript's reconcile would then move no
+   * kept row and no other frame (rows move there by insertBefore); else the bubble goes
+   * into its new row and its page loads again. Returns [made, kept] pairs.
+   * @param {HTMLElement[]} wanted  the transcript's rows, in order
+   * @param {HTMLElement} container  the transcript element
+   */
+  keepInPlace(wanted, container) {
+    const swaps = [];
+    for (const entry of this.live.values()) {
+      if (!entry.staying) continue;
+      const made = entry.staying.parentElement;
+      const kept = entry.el.parentElement;
+      const at = made ? wanted.indexOf(made) : -1;
+      if (at >= 0 && kept?.parentElement === container && !wanted.includes(kept)) swaps.push({ entry, made, kept, at });
+    }
+    const trial = [...wanted];
+    for (const { kept, at } of swaps) trial[at] = kept;
+    const moved = rowsMoved(trial, container);
+    const ok = swaps.length > 0 && !swaps.some(({ kept }) => moved.has(kept)) && ![...moved].some((row) => row.querySelector("iframe"));
+    for (const { entry, made, kept, at } of ok ? swaps : []) {
+      takeContent(kept, made, entry.staying, entry.el);
+      wanted[at] = kept;
+      entry.staying = null;
+      if (entry.newer) this.reselect(entry);
+    }
+    for (const entry of this.live.values()) this.unstay(entry);
+    return ok ? swaps.map(({ made, kept }) => [made, kept]) : [];
+  }
+
+  /** A bubble whose row could not be kept goes into its new row: its page loads again, and the app starts on the message (onRestart). */
+  unstay(entry) {
+    if (!entry.staying) return;
+    entry.staying.replaceWith(entry.el);
+    entry.staying = null;
+    entry.newer = false;
   }
 
   /** Tells a frame that moved on to a newer message about it: its app draws that one. */
   reselect(entry) {
     const { frame } = entry;
+    entry.newer = false;
     entry.selecting = (entry.selecting ?? Promise.resolve()).then(async () => {
       await frame.hook("willResignActive", {});
       await frame.hook("didResignActive", {});
@@ -187,10 +260,11 @@ export class LiveBubbles {
   /** Puts frames that moved on into their new bubbles; ends the frames whose bubbles left the page. */
   sweep() {
     for (const entry of this.live.values()) {
+      this.unstay(entry); // a row made outside the transcript's render
       if (!entry.moving) continue;
       if (entry.el.isConnected) {
         entry.el.moveBefore(entry.frame.iframe, entry.moving);
-        this.reselect(entry);
+        if (entry.newer) this.reselect(entry);
       }
       entry.moving.remove();
       entry.moving = null;
@@ -202,4 +276,17 @@ export class LiveBubbles {
       }
     }
   }
+}
+
+/** `kept` becomes `made` (its attributes and content), all but `bubble`, which stays put and takes what was put on `slot` (stickers). */
+function takeContent(kept, made, slot, bubble) {
+  for (const name of kept.getAttributeNames()) if (!made.hasAttribute(name)) kept.removeAttribute(name);
+  for (const name of made.getAttributeNames()) kept.setAttribute(name, made.getAttribute(name));
+  for (const child of [...kept.childNodes]) if (child !== bubble) child.remove();
+  const content = [...made.childNodes];
+  const at = content.indexOf(slot);
+  bubble.before(...content.slice(0, at));
+  bubble.after(...content.slice(at + 1));
+  for (const stuck of bubble.querySelectorAll(":scope > .stuck")) stuck.remove();
+  bubble.append(...slot.childNodes);
 }

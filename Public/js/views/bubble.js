@@ -27,6 +27,7 @@ import { steadyPicture } from "./steadyPicture.js";
  * @property {(clientId: string) => void} onRetry
  * @property {(clientId: string) => void} onDiscard
  * @property {(message: object, standIn: () => HTMLElement | null) => HTMLElement | null} liveView   a live frame for a live message, if the viewer has the app
+ * @property {(wanted: HTMLElement[], container: HTMLElement) => [HTMLElement, HTMLElement][]} [keepInPlace]  rows kept around live frames that must not move (apps/live.js)
  * @property {(message: object) => boolean} [canDelete]  own messages, or any for an admin
  * @property {(message: object) => void} [onDelete]
  * @property {(message: object) => boolean} [canReact]  a member may react (not one who left)

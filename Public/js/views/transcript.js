@@ -196,6 +196,10 @@ export class TranscriptView {
     if (t.hasMoreAfter) wanted.push(this.loadNewerButton);
     if (rows.length === 0 && !t.hasMoreBefore && t.loaded) wanted.push(this.emptyHint);
     wanted.push(this.pill);
+    // rows kept around live frames that stay where they are (apps/live.js)
+    for (const [made, kept] of ctx.keepInPlace?.(wanted, this.el) ?? []) {
+      for (const entry of this.cache.values()) if (entry.el === made) entry.el = kept;
+    }
     this.reconcile(wanted);
     this.fit();
     if (switched) this.seenSeq = t.lastSeq;
@@ -341,6 +345,7 @@ export class TranscriptView {
     return el;
   }
 
+  /** Puts `wanted` in place; which rows this moves is what rowOrder.js's rowsMoved says. */
   reconcile(wanted) {
     const focusedRow = this.rowWithFocus();
     const keep = new Set(wanted);
