@@ -114,6 +114,11 @@ def test_the_bubble_changes_in_place_when_someone_changes_the_list(people, moves
     live_drawn(current_bubble(kate))
     page_of = lambda: current_bubble(kate).locator("iframe.live-frame").element_handle().content_frame()
     page_of().evaluate("() => { window.keptAcrossMessages = true; }")
+    # John's word after the list; Kate's keyboard is on its Reply (its row moves up
+    # where her list's row is kept)
+    send_text(john, "one more thing")
+    reply = kate.locator(".row", has_text="one more thing").get_by_role("button", name="Reply to message: one more thing")
+    reply.focus()
     kate.evaluate(WATCH_BUBBLE)
 
     open_add_and_send(john, current_bubble(john).locator(".live-open"), "Andalouse sauce")
@@ -127,6 +132,7 @@ def test_the_bubble_changes_in_place_when_someone_changes_the_list(people, moves
         ["willBecomeActive", "didBecomeActive", "willResignActive", "didResignActive", "willBecomeActive", "didBecomeActive"])
     frames = kate.evaluate("() => { window.__bubblesDone = true; return window.__bubbles; }")
     assert frames and not any(drawing for drawing, _ in frames), "the bubble showed its picture or a frame starting again"
+    expect(reply).to_be_focused()
     shot(kate, f"live-partylist-changed-in-place-{'moving' if moves else 'kept'}")
 
 

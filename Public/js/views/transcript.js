@@ -368,6 +368,8 @@ export class TranscriptView {
       }
     }
     if (focusedRow && !focusedRow.row.isConnected) this.refocus(focusedRow);
+    // a row moved (inserted again) loses the focus it held
+    else if (focusedRow && document.activeElement !== focusedRow.active && focusedRow.active.isConnected) focusedRow.active.focus({ preventScroll: true });
   }
 
   /** The row drawn now for a message (`data-seq`) or a local echo (`data-client-id`). */
