@@ -72,6 +72,15 @@ def open_add_and_send(page, opener, *names):
     press_send(page)
 
 
+def retitle_add_and_send(page, title, *names):
+    """In the list's editor (expanded): a new title, `names` added, sent from the app and then Send."""
+    frame(page).locator("#list-title").fill(title)
+    add(page, *names)
+    frame(page).get_by_role("button", name="Send", exact=True).click()
+    pane_ready(page, "compact")
+    press_send(page)
+
+
 def staged(page):
     return page.locator(".staged-item[data-kind=app]")
 
@@ -367,11 +376,7 @@ def test_an_update_arriving_while_editing_is_merged_live(people):
     # Kate sends a version with the sauce while John edits
     current_bubble(kate).locator(".app-bubble").click()
     pane_ready(kate, "expanded")
-    frame(kate).locator("#list-title").fill("Moules-frites")
-    add(kate, "Andalouse sauce")
-    frame(kate).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(kate, "compact")
-    press_send(kate)
+    retitle_add_and_send(kate, "Moules-frites", "Andalouse sauce")
     expect(frame(kate).locator("#home-status")).to_contain_text("Sent")
     shot(kate, "partylist-desktop-dark-compact-sent")
 

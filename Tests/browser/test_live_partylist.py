@@ -3,12 +3,14 @@ LiveLayout) for everyone who has the app, showing the list as it is now; a
 member without the app sees the template layout (the picture) and can get it.
 Kate on a light desktop, John on a dark phone."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from conftest import frame, install_app, pane_ready, send_text, shot
 from test_app_partylist import (APP, add, current_bubble, expect_live_list, images_loaded, live, open_add_and_send,
-                                press_send, send_new_list, staged, start_party)
+                                press_send, retitle_add_and_send, send_new_list, staged, start_party)
 
 pytestmark = pytest.mark.usefixtures("app_console_errors")
 
@@ -183,11 +185,7 @@ def test_without_move_before_a_list_behind_another_changes_with_a_frame_started_
     send_new_list(kate, title="First", extra=["Beer"])
     frame(kate).get_by_role("button", name="New party").click()
     pane_ready(kate, "expanded")
-    frame(kate).locator("#list-title").fill("Second")
-    add(kate, "Wine")
-    frame(kate).get_by_role("button", name="Send", exact=True).click()
-    pane_ready(kate, "compact")
-    press_send(kate)
+    retitle_add_and_send(kate, "Second", "Wine")
     expect(staged(kate)).to_have_count(0)
     rows = current_bubble(kate)
     expect(rows).to_have_count(2)
@@ -200,6 +198,8 @@ def test_without_move_before_a_list_behind_another_changes_with_a_frame_started_
     expect(kate.locator("#transcript .summary")).to_have_count(1)
     expect_live_list(rows.nth(1), "First", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
     live_drawn(rows.nth(1))
+    expect(rows.nth(1).locator(".live-bubble")).not_to_have_class(re.compile(r"\bdrawing\b"))
+    expect(rows.nth(1).locator(".app-image")).to_have_count(0)  # the picture shown while it started again
     expect_live_list(rows.nth(0), "Second", ["Mussels", "Fries", "Wine"], "3 items")
     assert rows.nth(0).locator("iframe.live-frame").element_handle().content_frame().evaluate("() => window.second === true"), \
         "the second list's page was loaded again"

@@ -42,6 +42,7 @@ function parking() {
  * @property {HTMLElement | null} moving  where the frame goes in a new bubble (until sweep)
  * @property {HTMLElement | null} staying  the stand-in for the bubble in its row made again, where the bubble stays (until keepInPlace)
  * @property {boolean} newer  the frame moved on to a newer message, not yet told of it
+ * @property {(() => HTMLElement | null) | undefined} standIn  makes the message's template picture (stay)
  * @property {Promise<void> | null} selecting  the frame being told of newer messages, in order
  */
 
@@ -75,7 +76,7 @@ export class LiveBubbles {
     // its row made again (a member joined, a name changed) or a newer message of its
     // session: a frame that has drawn goes on, where a new one would start blank
     if (prior?.drawn && prior.el.isConnected) {
-      return CAN_MOVE ? this.adopt(key, app, message, label, prior) : this.stay(key, app, message, label, prior);
+      return CAN_MOVE ? this.adopt(key, app, message, label, prior) : this.stay(key, app, message, label, prior, standIn);
     }
     if (known && known.message === message) return known.el;
     if (known) known.frame.destroy();
@@ -86,25 +87,27 @@ export class LiveBubbles {
       handle: (method, args, f) => this.handle(f, method, args, message.appId),
       // the bubble moved into a row made again (a member joined, a name changed): its
       // page loaded again, blank until started
-      onRestart: () => this.activate(entry.conversationId, entry.message, frame),
+      onRestart: () => this.start(entry),
       // the app's page is gone from the frame (it navigated away): its picture again
-      onLost: () => {
-        if (entry.picture && !entry.picture.isConnected) entry.el.prepend(entry.picture);
-        entry.el.classList.add("drawing");
-      },
+      onLost: () => showPicture(entry),
     });
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
     entry.frame = frame;
     entry.el = this.bubble(app, label, message, [entry.picture, frame.iframe], true);
     this.live.set(key, entry);
-    this.activate(conversationId, message, frame).then((drawn) => {
-      if (!drawn) return; // an app that does not start: its picture stays
+    this.start(entry);
+    return entry.el;
+  }
+
+  /** Starts the app on the entry's message; its picture shows until it has drawn, and for good if it cannot start. */
+  start(entry) {
+    this.activate(entry.conversationId, entry.message, entry.frame).then((drawn) => {
+      if (!drawn) return;
       entry.drawn = true;
       entry.picture?.remove();
       entry.el.classList.remove("drawing");
     });
-    return entry.el;
   }
 
   bubble(app, label, message, content, drawing) {
@@ -153,10 +156,12 @@ export class LiveBubbles {
    * is, and its new row gets a stand-in, which keepInPlace swaps for the bubble by keeping
    * the old row and giving it the new row's content.
    */
-  stay(key, app, message, label, prior) {
+  stay(key, app, message, label, prior, standIn) {
+    if (prior.message !== message) prior.picture = null; // the newer message's, if it must start again (unstay)
     this.rekey(key, message, prior);
     prior.el.querySelector(":scope > .live-open")?.replaceWith(this.openButton(label, message));
     prior.staying = h("div", { class: "live-slot" });
+    prior.standIn = standIn;
     return prior.staying;
   }
 
@@ -185,10 +190,7 @@ export class LiveBubbles {
       const at = made ? wanted.indexOf(made) : -1;
       if (at >= 0 && kept?.parentElement === container && !wanted.includes(kept)) swaps.push({ entry, made, kept, at });
     }
-    const trial = [...wanted];
-    for (const { kept, at } of swaps) trial[at] = kept;
-    const moved = rowsMoved(trial, container);
-    const ok = swaps.length > 0 && !swaps.some(({ kept }) => moved.has(kept)) && ![...moved].some((row) => row.querySelector("iframe"));
+    const ok = swaps.length > 0 && keepsFrames(swaps, wanted, container);
     for (const { entry, made, kept, at } of ok ? swaps : []) {
       takeContent(kept, made, entry.staying, entry.el);
       wanted[at] = kept;
@@ -199,9 +201,14 @@ export class LiveBubbles {
     return ok ? swaps.map(({ made, kept }) => [made, kept]) : [];
   }
 
-  /** A bubble whose row could not be kept goes into its new row: its page loads again, and the app starts on the message (onRestart). */
+  /**
+   * A bubble whose row could not be kept goes into its new row: its page loads again, and
+   * the app starts on the message (onRestart), the message's picture shown meanwhile.
+   */
   unstay(entry) {
     if (!entry.staying) return;
+    entry.picture ??= entry.standIn?.() ?? null;
+    showPicture(entry);
     entry.staying.replaceWith(entry.el);
     entry.staying = null;
     entry.newer = false;
@@ -276,6 +283,19 @@ export class LiveBubbles {
       }
     }
   }
+}
+
+/** Whether the rows kept (`swaps`) would stay, and no other frame would move, as the transcript puts `wanted` in place. */
+function keepsFrames(swaps, wanted, container) {
+  const trial = [...wanted];
+  for (const { kept, at } of swaps) trial[at] = kept;
+  const moved = rowsMoved(trial, container);
+  return !swaps.some(({ kept }) => moved.has(kept)) && ![...moved].some((row) => row.querySelector("iframe"));
+}
+
+function showPicture(entry) {
+  if (entry.picture && !entry.picture.isConnected) entry.el.prepend(entry.picture);
+  entry.el.classList.add("drawing");
 }
 
 /** `kept` becomes `made` (its attributes and content), all but `bubble`, which stays put and takes what was put on `slot` (stickers). */
