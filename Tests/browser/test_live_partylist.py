@@ -203,3 +203,34 @@ def test_without_move_before_a_list_behind_another_changes_with_a_frame_started_
     expect_live_list(rows.nth(0), "Second", ["Mussels", "Fries", "Wine"], "3 items")
     assert rows.nth(0).locator("iframe.live-frame").element_handle().content_frame().evaluate("() => window.second === true"), \
         "the second list's page was loaded again"
+
+
+@browsers_moving
+def test_a_reader_looking_at_the_list_stays_where_it_was_when_it_changes(people, moves):
+    """Kate has gone up to her list, with talk below it. John changes the list: its
+    bubble goes down to the newest, and Kate's view stays where it was, with the line
+    that tells of the list before where the list was. Where the list's row is kept for
+    its frame (no moveBefore), the view does not follow that row down."""
+    kate, john = start_party(people)
+    as_browser(kate, moves)
+    install_app(john, APP)
+    send_new_list(kate, title="Scrolled", extra=["Beer"])
+    kate.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    for i in range(20):
+        send_text(john, f"line {i}")
+    kate.locator(".row", has_text="line 19").wait_for()
+    live_drawn(current_bubble(kate))
+    seq = current_bubble(kate).get_attribute("data-seq")
+    # the list is the first row that starts in view, the one the view keeps in place
+    top = current_bubble(kate).evaluate(
+        "row => { row.scrollIntoView({ block: 'start' }); row.parentElement.scrollTop -= 10; return row.getBoundingClientRect().top; }")
+    kate.wait_for_timeout(300)  # the transcript hears the scroll (no longer at the bottom)
+
+    open_add_and_send(john, current_bubble(john).locator(".live-open"), "Andalouse sauce")
+
+    expect_live_list(current_bubble(kate), "Scrolled", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
+    where = kate.locator(f'#transcript > [data-seq="{seq}"]')
+    expect(where).to_have_class(re.compile(r"\bsummary\b"))
+    assert abs(where.evaluate("row => row.getBoundingClientRect().top") - top) <= 1, "the view moved"
+    expect(current_bubble(kate)).not_to_be_in_viewport()
+    expect(kate.locator(".row", has_text="line 0")).to_be_in_viewport()

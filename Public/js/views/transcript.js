@@ -151,7 +151,8 @@ export class TranscriptView {
     const follow = switched || restarted || (this.atBottom && !this.heldBack);
     const anchor = follow ? null : this.firstVisible();
     const anchorTop = anchor && anchor.getBoundingClientRect().top;
-    this.readerSeq = anchor ? Number(anchor.dataset.seq) : null;
+    const anchorSeq = anchor?.dataset.seq;
+    this.readerSeq = anchor ? Number(anchorSeq) : null;
     const rows = transcriptRows(t);
     // a first page of history is not news, nor what a conversation shows when opened
     if (!switched && this.wasLoaded) this.sayArrived(rows, ctx, t);
@@ -208,7 +209,9 @@ export class TranscriptView {
       // what the reader looks at stays put, whether rows came below (new) or above (older)
       // the same message, drawn again if it changed (the first row gains a neighbour
       // from its sender above, and loses its sender line)
-      const again = anchor && (anchor.isConnected ? anchor : this.rowOf("seq", anchor.dataset.seq));
+      // (a row kept for its live frame, apps/live.js, now stands for a newer message: the
+      // reader stays by the message they had in view, as where the row is made anew)
+      const again = anchor && (anchor.isConnected && anchor.dataset.seq === anchorSeq ? anchor : this.rowOf("seq", anchorSeq));
       if (again) this.el.scrollTop += again.getBoundingClientRect().top - anchorTop;
       // at the bottom of rows held back from the newest, a page of them came in below:
       // no longer at the bottom (a row growing next must not take the reader down)
