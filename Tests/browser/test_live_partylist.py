@@ -234,3 +234,21 @@ def test_a_reader_looking_at_the_list_stays_where_it_was_when_it_changes(people,
     assert abs(where.evaluate("row => row.getBoundingClientRect().top") - top) <= 1, "the view moved"
     expect(current_bubble(kate)).not_to_be_in_viewport()
     expect(kate.locator(".row", has_text="line 0")).to_be_in_viewport()
+
+
+@browsers_moving
+def test_the_keyboard_on_a_list_goes_down_with_it(people, moves):
+    """Kate's keyboard is on her list's bubble (its Open button) when John changes the
+    list: the focus goes down with the bubble, on the newer list's Open, not to the page."""
+    kate, john = start_party(people)
+    as_browser(kate, moves)
+    install_app(john, APP)
+    send_new_list(kate, title="Focus", extra=["Beer"])
+    kate.locator("#app-pane").get_by_role("button", name=f"Close {APP}").click()
+    live_drawn(current_bubble(kate))
+    current_bubble(kate).locator(".live-open").focus()
+
+    open_add_and_send(john, current_bubble(john).locator(".live-open"), "Andalouse sauce")
+
+    expect_live_list(current_bubble(kate), "Focus", ["Mussels", "Fries", "Beer", "Andalouse sauce"], "4 items")
+    expect(current_bubble(kate).locator(".live-open")).to_be_focused()

@@ -94,7 +94,7 @@ export class LiveBubbles {
     frame.iframe.className = "live-frame";
     frame.iframe.setAttribute("tabindex", "-1");
     entry.frame = frame;
-    entry.el = this.bubble(app, label, message, [entry.picture, frame.iframe], true);
+    entry.el = this.bubble(app, label, entry, [entry.picture, frame.iframe], true);
     this.live.set(key, entry);
     this.start(entry);
     return entry.el;
@@ -110,15 +110,12 @@ export class LiveBubbles {
     });
   }
 
-  bubble(app, label, message, content, drawing) {
+  /** The bubble: what it draws, the app's name, and a button over it all that opens the entry's message. */
+  bubble(app, label, entry, content, drawing) {
     return h("div", { class: ["bubble", "app-bubble", "live-bubble", drawing && "drawing"], dataset: { live: "" } },
       ...content,
       h("div", { class: "app-footer" }, appIcon(app, "small"), h("span", null, app.name)),
-      this.openButton(label, message));
-  }
-
-  openButton(label, message) {
-    return h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(message) });
+      h("button", { class: "live-open", type: "button", "aria-label": `Open ${label}`, onclick: () => this.open(entry.message) }));
   }
 
   /** The live bubble drawn for an earlier message of the same session, if any. */
@@ -147,7 +144,7 @@ export class LiveBubbles {
     parking().moveBefore(prior.frame.iframe, null);
     prior.picture = null;
     prior.moving = slot;
-    prior.el = this.bubble(app, label, message, [slot], false);
+    prior.el = this.bubble(app, label, prior, [slot], false);
     return prior.el;
   }
 
@@ -159,7 +156,8 @@ export class LiveBubbles {
   stay(key, app, message, label, prior, standIn) {
     if (prior.message !== message) prior.picture = null; // the newer message's, if it must start again (unstay)
     this.rekey(key, message, prior);
-    prior.el.querySelector(":scope > .live-open")?.replaceWith(this.openButton(label, message));
+    // the same button (it may have the focus), for the newer message
+    prior.el.querySelector(":scope > .live-open")?.setAttribute("aria-label", `Open ${label}`);
     prior.staying = h("div", { class: "live-slot" });
     prior.standIn = standIn;
     return prior.staying;

@@ -370,7 +370,8 @@ export class TranscriptView {
         this.resized.observe(el);
       }
     }
-    if (focusedRow && !focusedRow.row.isConnected) this.refocus(focusedRow);
+    // a row made anew, or kept with new content (apps/live.js), took the focused control with it
+    if (focusedRow && (!focusedRow.row.isConnected || !focusedRow.active.isConnected)) this.refocus(focusedRow);
     // a row moved (inserted again) loses the focus it held
     else if (focusedRow && document.activeElement !== focusedRow.active && focusedRow.active.isConnected) focusedRow.active.focus({ preventScroll: true });
   }
@@ -399,9 +400,12 @@ export class TranscriptView {
     const label = active.getAttribute("aria-label");
     const key = active.dataset.focusKey;
     const same = again && [...again.querySelectorAll(active.tagName)].find((el) => (key ? el.dataset.focusKey === key : label ? el.getAttribute("aria-label") === label : el.textContent === active.textContent));
+    // a live bubble's Open went down with its session, to the newer message's row
+    const session = !same && active.matches(".live-open") && row.dataset.session;
+    const followed = session && this.el.querySelector(`:scope > .row[data-session="${CSS.escape(session)}"] .live-open`);
     // a control that is gone (a reaction's chip) says where the focus goes instead
     const fallback = !same && again && active.closest("[data-refocus]")?.dataset.refocus;
-    (same || (fallback && again.querySelector(fallback)) || this.el).focus({ preventScroll: true });
+    (same || followed || (fallback && again.querySelector(fallback)) || this.el).focus({ preventScroll: true });
   }
 
   /**
