@@ -20,6 +20,21 @@ test("a notice lasts NOTICE_MS from the last one, a stop ends it, oneself is nev
   assert.equal(nextEnd({}, 0), undefined);
 });
 
+test("the names stay in the order their typing began while each page renews its notice", () => {
+  let held = applyTyping(undefined, { userId: "uBen", typing: true }, 1000);
+  held = applyTyping(held, { userId: "uCy", typing: true }, 2000);
+  held = applyTyping(held, { userId: "uBen", typing: true }, 1000 + RESEND_MS);
+  assert.deepEqual(typersNow(held, 1000 + RESEND_MS, "uMe"), ["uBen", "uCy"], "Ben renewed his: still first");
+  held = applyTyping(held, { userId: "uCy", typing: true }, 2000 + RESEND_MS);
+  assert.deepEqual(typersNow(held, 2000 + RESEND_MS, "uMe"), ["uBen", "uCy"]);
+  // Ben stops for longer than a notice lasts, then types again: after Cy, who went on
+  held = applyTyping(held, { userId: "uCy", typing: true }, 2000 + 2 * RESEND_MS);
+  const later = 1000 + RESEND_MS + NOTICE_MS + 500;
+  assert.deepEqual(typersNow(held, later, "uMe"), ["uCy"]);
+  held = applyTyping(held, { userId: "uBen", typing: true }, later);
+  assert.deepEqual(typersNow(held, later, "uMe"), ["uCy", "uBen"]);
+});
+
 test("the line names one, two, or two and how many others", () => {
   assert.equal(typingLine([]), "");
   assert.equal(typingLine(["Ben"]), "Ben is typing…");

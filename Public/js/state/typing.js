@@ -9,20 +9,27 @@ const NAME_CHARS = 20;
 
 /**
  * A conversation's typers after a `typing` event.
- * @param {Record<string, number> | undefined} held userId → when the notice ends (ms)
+ * @param {Record<string, number> | undefined} held userId → when the notice ends (ms), in the order the notices began
  * @param {{userId: string, typing: boolean}} frame
  * @param {number} now
  */
 export function applyTyping(held, frame, now) {
   const next = { ...held };
+  // the entries keep the order in which their notices began (an object keeps its keys'
+  // order): a notice renewed keeps its place, one that had ended begins anew at the end
+  if (!(next[frame.userId] > now)) delete next[frame.userId];
   if (frame.typing) next[frame.userId] = now + NOTICE_MS;
   else delete next[frame.userId];
   return next;
 }
 
-/** The typers still typing at `now`, but oneself, oldest notice first. */
+/**
+ * The typers still typing at `now`, but oneself, in the order they began: each page
+ * renews its notice every RESEND_MS, and ordered by the latest notice the names changed
+ * places at every renewal ("Ben and Cy", then "Cy and Ben").
+ */
 export function typersNow(held, now, selfId) {
-  return Object.entries(held || {}).filter(([userId, until]) => until > now && userId !== selfId).sort((a, b) => a[1] - b[1]).map(([userId]) => userId);
+  return Object.entries(held || {}).filter(([userId, until]) => until > now && userId !== selfId).map(([userId]) => userId);
 }
 
 /**
