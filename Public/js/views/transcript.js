@@ -373,7 +373,7 @@ export class TranscriptView {
     // a row made anew, or kept with new content (apps/live.js), took the focused control with it
     if (focusedRow && (!focusedRow.row.isConnected || !focusedRow.active.isConnected)) this.refocus(focusedRow);
     // a row moved (inserted again) loses the focus it held
-    else if (focusedRow && document.activeElement !== focusedRow.active && focusedRow.active.isConnected) focusedRow.active.focus({ preventScroll: true });
+    else if (focusedRow && document.activeElement !== focusedRow.active) focusedRow.active.focus({ preventScroll: true });
   }
 
   /** The row drawn now for a message (`data-seq`) or a local echo (`data-client-id`). */
