@@ -110,6 +110,10 @@ def test_remove_a_member_and_delete_messages_live(people):
     ben_row = ben.locator("#transcript .row[data-kind=text]", has_text="a regrettable message")
     ben_row.hover()
     ben_row.get_by_role("button", name="Delete message").click()
+    # what it asks, and no choice beside it (an empty checkbox stood there)
+    expect(ben.locator("#confirm")).to_contain_text("It is deleted for everyone in the conversation.")
+    expect(ben.locator("#confirm").get_by_role("checkbox")).to_be_hidden()
+    shot(ben, "delete-message-confirm")
     ben.locator("#confirm").get_by_role("button", name="Delete").click()
     for page in (ana, ben, cy):
         expect(page.locator("#transcript .row[data-kind=deleted]")).to_have_text(re.compile("Message deleted"))
