@@ -306,3 +306,17 @@ test("a connection that says nothing is asked (ping), and dropped and made again
   assert.equal(FakeSocket.all[1].sent[0].type, "auth");
   c.stop();
 });
+
+test("stopping answers what waits at once (offline), not at the request's 20 s timeout", async () => {
+  FakeSocket.all = [];
+  const c = new ParlorClient({ url: "ws://x/ws", WebSocket: FakeSocket, random: () => 0 });
+  c.start({ register: "Ana" });
+  await tick();
+  const ws = FakeSocket.all[0];
+  ws.serverSends({ type: "result", re: ws.sent[0].id, result: { user, token: "T", installedApps: [] } });
+  await tick();
+  const pending = c.request("conversations.list");
+  c.stop();
+  await assert.rejects(pending, { code: "offline" });
+  assert.equal(c.waiting.size, 0);
+});

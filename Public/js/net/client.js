@@ -129,6 +129,8 @@ export class ParlorClient extends EventTarget {
     this.stopLiveness();
     if (this.ws) this.ws.close(1000);
     this.ws = null;
+    // the close handler ignores a socket no longer this.ws: what waits is answered here
+    this.failAll("offline", "stopped");
     this.setStatus("offline");
   }
 
