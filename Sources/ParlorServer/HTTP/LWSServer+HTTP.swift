@@ -38,7 +38,7 @@ extension LWSServer {
 
         if isAppsHost(wsi) {
             // The apps origin serves the apps and their SDK, nothing of the host's.
-            guard isGet, let file = files.resolve(path), file.area == "apps" || file.area == "sdk" else {
+            guard isGet, let file = files.resolve(path, host: header(wsi, WSI_TOKEN_HOST)), file.area == "apps" || file.area == "sdk" else {
                 return respondError(wsi, id, 404, "not_found", "only apps are served here")
             }
             return serveStatic(wsi, id, file)
@@ -81,7 +81,7 @@ extension LWSServer {
                 + "Cache-Control: private, max-age=31536000, immutable\r\nAccess-Control-Allow-Origin: *\r\n"
             return serveFile(wsi, id, blob.path, blob.type.mime, headers + strictTransport)
         }
-        guard let file = files.resolve(path) else {
+        guard let file = files.resolve(path, host: header(wsi, WSI_TOKEN_HOST)) else {
             // An app frame (an opaque origin) that asks for a missing file reads the 404,
             // not a CORS failure that names no cause (an app author's review).
             let fromApps = path.hasPrefix("/apps/") || path.hasPrefix("/sdk/")
@@ -109,7 +109,7 @@ extension LWSServer {
             return 0
         }
         respond(wsi, id, status: 200, type: type, body: page.body,
-                headers: files.pageHeaders(area: area, mapSource: page.mapSource) + [("etag:", page.tag)])
+                headers: files.pageHeaders(area: area, mapSource: page.mapSource, host: header(wsi, WSI_TOKEN_HOST)) + [("etag:", page.tag)])
         return 0
     }
 

@@ -50,7 +50,7 @@ struct StaticFiles {
 
     /// The file for a request path, or nil if there is none (or it would leave the root).
     /// `area` is the top folder under Public/ the file is in ("apps", "sdk", …).
-    func resolve(_ path: String) -> Resolved? {
+    func resolve(_ path: String, host: String? = nil) -> Resolved? {
         guard path.hasPrefix("/"), !path.contains("\0"), !path.contains("\\") else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard !segments.contains(where: { $0 == ".." || $0 == "." || $0.hasPrefix(".") }) else { return nil }
@@ -65,17 +65,17 @@ struct StaticFiles {
         let mime = Self.mimeTypes[ext] ?? "application/octet-stream"
         // Where the file really is decides its policy, however the path was spelled.
         let area = real.dropFirst(root.count + 1).split(separator: "/").first.map(String.init) ?? ""
-        return (real, mime, headers(area: area, ext: ext), area)
+        return (real, mime, headers(area: area, ext: ext, host: host), area)
     }
 
-    private func headers(area: String, ext: String) -> String {
+    private func headers(area: String, ext: String, host: String?) -> String {
         var h = "X-Content-Type-Options: nosniff\r\n" + Self.revalidated
         if area == "apps" || area == "sdk" {
             // Sandboxed app frames have an opaque origin: their module loads are cross-origin.
             h += "Access-Control-Allow-Origin: *\r\n"
         }
         if area == "apps" {
-            let policy = ext == "html" ? appPolicy : Self.appFilePolicy
+            let policy = ext == "html" ? Self.naming(host, in: appPolicy) : Self.appFilePolicy
             h += "Content-Security-Policy: \(policy)\r\nReferrer-Policy: no-referrer\r\n"
         } else if ext == "html" {
             h += "Content-Security-Policy: \(hostPolicy)\r\nReferrer-Policy: no-referrer\r\n"
@@ -94,11 +94,49 @@ struct StaticFiles {
 
     /// A built page's headers as pairs (it is not sent as a file), its policy letting
     /// its one inline script, the import map, run by its hash.
-    func pageHeaders(area: String, mapSource: String) -> [(String, String)] {
-        let raw = headers(area: area, ext: "html")
+    func pageHeaders(area: String, mapSource: String, host: String? = nil) -> [(String, String)] {
+        let raw = headers(area: area, ext: "html", host: host)
             .replacingOccurrences(of: "script-src 'self';", with: "script-src 'self' \(mapSource);")
         // `respond` adds nosniff to every answer itself
         return Self.pairs(raw).filter { $0.0 != "x-content-type-options:" }
+    }
+
+    /// An app page's policy naming its server by address wherever it says 'self'. WebKit
+    /// (Safari, and every browser on an iPhone) lets 'self' match nothing in a sandboxed
+    /// document, whose origin is opaque: there an app's own scripts, styles and images
+    /// were refused, and no app started. The address is the request's Host, both schemes
+    /// (behind a proxy the server cannot tell which one the browser used); a Host that is
+    /// not a plain host[:port] names nothing, and 'self' alone is left.
+    static func naming(_ host: String?, in policy: String) -> String {
+        guard let host, isPlainHost(host) else { return policy }
+        return policy.replacingOccurrences(of: "'self'", with: "'self' http://\(host) https://\(host)")
+    }
+
+    /// A DNS name or an IPv4 or bracketed IPv6 address, with an optional port: nothing
+    /// that could end a header or add a source to a policy.
+    static func isPlainHost(_ host: String) -> Bool {
+        guard !host.isEmpty, host.utf8.count <= 261 else { return false }
+        var name = Substring(host)
+        var port: Substring?
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            name = host[...close]
+            let rest = host[host.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.first == ":" else { return false }
+                port = rest.dropFirst()
+            }
+            let address = name.dropFirst().dropLast()
+            guard !address.isEmpty, address.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == ":" || $0 == ".") }) else { return false }
+        } else {
+            if let colon = host.firstIndex(of: ":") {
+                name = host[..<colon]
+                port = host[host.index(after: colon)...]
+            }
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else { return false }
+        }
+        guard let port else { return true }
+        return (1...5).contains(port.count) && port.allSatisfy { $0.isASCII && $0.isNumber }
     }
 
     /// Header lines ("Name: value\r\n…") as `respond` takes them: ("name:", "value").
