@@ -96,7 +96,7 @@ struct StaticFiles {
     /// its one inline script, the import map, run by its hash.
     func pageHeaders(area: String, mapSource: String, host: String? = nil) -> [(String, String)] {
         let raw = headers(area: area, ext: "html", host: host)
-            .replacingOccurrences(of: "script-src 'self';", with: "script-src 'self' \(mapSource);")
+            .replacingOccurrences(of: "script-src 'self'", with: "script-src 'self' \(mapSource)")
         // `respond` adds nosniff to every answer itself
         return Self.pairs(raw).filter { $0.0 != "x-content-type-options:" }
     }
@@ -107,9 +107,13 @@ struct StaticFiles {
     /// were refused, and no app started. The address is the request's Host, both schemes
     /// (behind a proxy the server cannot tell which one the browser used); a Host that is
     /// not a plain host[:port] names nothing, and 'self' alone is left.
+    /// (Not in frame-ancestors: who may frame an app is the host's origins, as it was.)
     static func naming(_ host: String?, in policy: String) -> String {
         guard let host, isPlainHost(host) else { return policy }
-        return policy.replacingOccurrences(of: "'self'", with: "'self' http://\(host) https://\(host)")
+        return policy.split(separator: ";", omittingEmptySubsequences: false).map { directive in
+            directive.trimmingCharacters(in: .whitespaces).hasPrefix("frame-ancestors") ? String(directive)
+                : directive.replacingOccurrences(of: "'self'", with: "'self' http://\(host) https://\(host)")
+        }.joined(separator: ";")
     }
 
     /// A DNS name or an IPv4 or bracketed IPv6 address, with an optional port: nothing
