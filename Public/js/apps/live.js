@@ -76,7 +76,7 @@ export class LiveBubbles {
     // its row made again (a member joined, a name changed) or a newer message of its
     // session: a frame that has drawn goes on, where a new one would start blank
     if (prior?.drawn && prior.el.isConnected) {
-      return CAN_MOVE ? this.adopt(key, app, message, label, prior) : this.stay(key, app, message, label, prior, standIn);
+      return CAN_MOVE ? this.adopt(key, app, message, label, prior) : this.stay(key, message, label, prior, standIn);
     }
     if (known && known.message === message) return known.el;
     if (known) known.frame.destroy();
@@ -85,8 +85,8 @@ export class LiveBubbles {
     const frame = new AppFrame({
       app, style: "transcript",
       handle: (method, args, f) => this.handle(f, method, args, message.appId),
-      // the bubble moved into a row made again (a member joined, a name changed): its
-      // page loaded again, blank until started
+      // the frame moved in the page and loaded its page again (a browser without
+      // moveBefore, the bubble's row not kept: unstay): the app starts over
       onRestart: () => this.start(entry),
       // the app's page is gone from the frame (it navigated away): its picture again
       onLost: () => showPicture(entry),
@@ -153,7 +153,7 @@ export class LiveBubbles {
    * is, and its new row gets a stand-in, which keepInPlace swaps for the bubble by keeping
    * the old row and giving it the new row's content.
    */
-  stay(key, app, message, label, prior, standIn) {
+  stay(key, message, label, prior, standIn) {
     if (prior.message !== message) prior.picture = null; // the newer message's, if it must start again (unstay)
     this.rekey(key, message, prior);
     // the same button (it may have the focus), for the newer message
