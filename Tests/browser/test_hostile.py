@@ -4,7 +4,7 @@ apps' messages, and a stale session update comes back as a conflict."""
 
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from conftest import confirm_app_send, create_conversation, install_app, open_from_drawer, send_text, shot
 
@@ -153,6 +153,58 @@ def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber,
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("requested")
     assert app.locator("#typed").text_content() == ""
+
+
+# Two sends from the app in one task, each with its own caption; their answers are kept.
+# The first carries a picture, which the host checks before it asks (a decode, across
+# tasks): the second comes in meanwhile.
+SEND_TWICE = """async () => {
+    window.twice = {};
+    window.addEventListener('message', (e) => {
+        if (e.data?.type === 'reply' && e.data.re >= 9001) window.twice[e.data.re] = e.data.ok ? 'sent' : e.data.error.code;
+    });
+    const c = document.createElement('canvas');
+    c.width = c.height = 64;
+    c.getContext('2d').fillRect(0, 0, 32, 32);
+    const image = await new Promise((resolve) => c.toBlob(resolve, 'image/png'));
+    for (const [id, why, withImage] of [[9001, 'first-of-two', true], [9002, 'second-of-two', false]])
+        parent.postMessage({ parlor: 1, type: 'call', id, method: 'send', args: { ref: why, ...(withImage ? { image } : {}),
+                             message: { url: `?why=${why}`, layout: { caption: why }, summaryText: why } } }, '*');
+}"""
+
+
+def test_two_sends_at_once_are_asked_about_one_at_a_time(people_with_grabber):
+    """The host asks before an app sends without a click in it. Two sends in one breath
+    were both let through to the question before it opened: one question showed the
+    second's text, and one Send sent both (the CI log of session 42's first run: one
+    Cancel answered two sends). Now the second is refused while the first is asked."""
+    ana = people_with_grabber.join("Ana")
+    create_conversation(ana, "One at a time")
+    install_app(ana, "Grabber")
+    open_from_drawer(ana, "Grabber")
+    app = ana.frame_locator("#app-pane iframe")
+    ask = ana.locator("#app-send[open]")
+    rows = ana.locator("#transcript .row[data-seq][data-kind=app]")
+    ask.get_by_role("button", name="Cancel").click()  # its send at start
+    expect(ask).to_have_count(0)
+
+    move_mouse_into(ana, app.locator("#send"))  # the pointer came in: a send is asked about
+    frame = ana.locator("#app-pane iframe").element_handle().content_frame()
+    frame.evaluate(SEND_TWICE)
+    expect(ask).to_be_visible()
+    try:
+        frame.wait_for_function("() => Object.keys(twice).length === 1", timeout=5000)
+    except PlaywrightTimeout:
+        pytest.fail("both sends wait on the one question: its answer would answer both")
+    refused = frame.evaluate("() => twice")
+    assert list(refused.values()) == ["no_user_interaction"], refused
+    asked = "first-of-two" if "9002" in refused else "second-of-two"
+    expect(ask.locator("#app-send-preview")).to_contain_text(asked)
+    ask.get_by_role("button", name="Send").click()
+    frame.wait_for_function("() => Object.keys(twice).length === 2")
+    assert sorted(frame.evaluate("() => Object.values(twice)")) == ["no_user_interaction", "sent"]
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text(asked)
 
 
 @pytest.fixture
