@@ -5,9 +5,11 @@ SWIFT      ?= swift
 PORT       ?= 8080
 DATA       ?= ./data
 PYTHON     ?= python3
+# webkit2gtk-driver and xvfb: the browser suite also runs in WebKit, Safari's engine
+# (Tests/browser/test_webkit.py), through Selenium.
 APT_PKGS   := pkg-config libwebsockets-dev libssl-dev libsqlite3-dev chromium chromium-headless-shell fonts-noto-color-emoji \
-              postgresql-15 libpq-dev nats-server libnats-dev
-PIP_PKGS   := websockets pytest pytest-xdist pytest-timeout playwright prometheus-client axe-playwright-python
+              postgresql-15 libpq-dev nats-server libnats-dev webkit2gtk-driver xvfb
+PIP_PKGS   := websockets pytest pytest-xdist pytest-timeout playwright prometheus-client axe-playwright-python selenium
 BIN        := .build/release/parlor
 DEBUG_BIN  := .build/debug/parlor
 
@@ -24,7 +26,7 @@ deps:
 	  echo "installing:$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@$(PYTHON) -c "import websockets, pytest, xdist, pytest_timeout, playwright, prometheus_client, axe_playwright_python" 2>/dev/null || \
+	@$(PYTHON) -c "import websockets, pytest, xdist, pytest_timeout, playwright, prometheus_client, axe_playwright_python, selenium" 2>/dev/null || \
 	  $(PYTHON) -m pip install -q --root-user-action=ignore $(PIP_PKGS)
 
 # The Swift runtime is linked in, so the binary runs on a machine without Swift
