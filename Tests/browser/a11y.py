@@ -12,8 +12,13 @@ BLOCKING = ("serious", "critical")
 # moderate, and kept at zero too: each app view in the pane says what it is with a level-one heading
 ALSO = ("page-has-heading-one",)
 
-RUN = """async () => {
-  const r = await axe.run(document, { iframes: false, resultTypes: ["violations"] });
+# Light and dark differ in colours alone (CSS, prefers-color-scheme): a screen's second
+# scheme is checked by the rules that read colours; the first by every rule.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+RUN = """async (only) => {
+  const r = await axe.run(document, { iframes: false, resultTypes: ["violations"],
+                                      ...(only ? { runOnly: { type: "rule", values: only } } : {}) });
   return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })) }));
 }"""
@@ -34,8 +39,9 @@ def switch_scheme(page, scheme):
             fr.wait_for_function(SETTLED, arg=scheme)
 
 
-def axe_findings(page, screen):
-    """Serious and critical axe findings on the page and in each of its frames, as lines."""
+def axe_findings(page, screen, colours_only=False):
+    """Serious and critical axe findings on the page and in each of its frames, as lines
+    (colours_only: by the rules that read colours)."""
     found = []
     for fr in page.frames:
         if fr.is_detached() or fr.url in ("", "about:blank"):
@@ -47,7 +53,7 @@ def axe_findings(page, screen):
         bubble = fr != page.main_frame and fr.frame_element().get_attribute("data-style") == "transcript"
         if bubble:
             where += " (bubble)"
-        for v in fr.evaluate(RUN):
+        for v in fr.evaluate(RUN, COLOUR_RULES if colours_only else None):
             if v["impact"] not in BLOCKING and not (v["id"] in ALSO and where != "host" and not bubble):
                 continue
             for n in v["nodes"]:

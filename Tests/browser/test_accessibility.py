@@ -30,6 +30,14 @@ SIZES = {"desktop": {"viewport": (1280, 800)}, "phone": {"viewport": (390, 844),
 SCHEMES = ("light", "dark")
 
 
+# Text fields shown with text under 16px: Safari on an iPhone zooms the page into one as
+# it takes the focus (and leaves it zoomed).
+SMALL_FIELDS = """() => [...document.querySelectorAll('input, textarea, select')]
+    .filter((el) => !['checkbox', 'radio', 'range', 'file', 'hidden'].includes(el.type) && el.getClientRects().length
+        && parseFloat(getComputedStyle(el).fontSize) < 16)
+    .map((el) => `${location.pathname} ${el.id || el.className || el.tagName} ${getComputedStyle(el).fontSize}`)"""
+
+
 class Screens:
     """Checks each screen in both schemes on one page; `also` (a function of the page)
     runs in each scheme too, and what it returns is collected."""
@@ -39,6 +47,7 @@ class Screens:
         self.size = size
         self.scheme = "light"
         self.findings = {scheme: [] for scheme in SCHEMES}
+        self.small_fields = []  # text fields a phone would zoom into (SMALL_FIELDS)
 
     def look(self, scheme):
         switch_scheme(self.page, scheme)
@@ -58,10 +67,14 @@ class Screens:
     def check(self, screen, also=None):
         self.page.wait_for_function("() => document.fonts.status === 'loaded'")
         self.frames_caught_up()
-        # the scheme the page is in first, then the other: one switch per screen
-        for scheme in sorted(SCHEMES, key=lambda sc: sc != self.scheme):
+        if self.size == "phone":
+            self.small_fields += [f"{screen}: {field}" for fr in self.page.frames if not fr.is_detached()
+                                  for field in fr.evaluate(SMALL_FIELDS)]
+        # the scheme the page is in first (every rule), then the other (its colours): one
+        # switch per screen
+        for i, scheme in enumerate(sorted(SCHEMES, key=lambda sc: sc != self.scheme)):
             self.look(scheme)
-            self.findings[scheme] += axe_findings(self.page, screen)
+            self.findings[scheme] += axe_findings(self.page, screen, colours_only=i > 0)
             shot(self.page, f"a11y-{self.size}-{scheme}-{screen}")
         found = []
         if also:  # after axe and the screenshots (it may press keys)
@@ -268,3 +281,4 @@ def test_every_screen_has_no_serious_accessibility_finding(people, size):
     found = [f"{scheme}: {line}" for scheme, lines in s.findings.items()
              for line in dict.fromkeys(f.split(" ", 1)[1] for f in lines)]
     assert not found, "\n".join(found)
+    assert not s.small_fields, "a phone zooms into these text fields as they take the focus:\n" + "\n".join(s.small_fields)
