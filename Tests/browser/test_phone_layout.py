@@ -6,6 +6,8 @@ put on the home screen as an app of its own."""
 
 import json
 
+import pytest
+
 from playwright.sync_api import expect
 
 from conftest import create_conversation, install_app, send_text, shot
@@ -245,3 +247,67 @@ def test_the_longest_name_leaves_a_phones_page_its_width(people):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360, box
     assert ana.evaluate(NO_WIDER_THAN_THE_WINDOW)
     shot(ana, "phone-longest-name-members")
+
+
+# What is read or tapped, by screen; each must lie inside the safe area.
+SAFE_AREA_CONTENT = {
+    "list": ["#sidebar .brand", "#sidebar .conv-item a", "#sidebar .me-line", "#sidebar .me-actions button"],
+    "chat": [".chat-header .back-button", ".chat-header .titles", ".chat-header button", "#transcript .bubble",
+             "#composer-input", ".composer-area button"],
+    "compact": [".chat-header .titles", "#composer-input", ".composer-area button", "#app-pane .pane-bar button", "#app-pane iframe"],
+    "expanded": ["#app-pane .pane-bar button", "#app-pane iframe"],
+}
+
+OUTSIDE_SAFE_AREA = """([selectors, inset]) => {
+    const out = [];
+    for (const sel of selectors) for (const el of document.querySelectorAll(sel)) {
+        const r = el.getBoundingClientRect();
+        if (!r.width || !r.height || getComputedStyle(el).visibility === 'hidden') continue;
+        if (r.top < inset.top - 0.5 || r.bottom > innerHeight - inset.bottom + 0.5
+            || r.left < inset.left - 0.5 || r.right > innerWidth - inset.right + 0.5)
+            out.push(`${sel}: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
+    }
+    return out;
+}"""
+
+
+def outside_safe_area(page, screen, inset):
+    found = page.evaluate(OUTSIDE_SAFE_AREA, [SAFE_AREA_CONTENT[screen], inset])
+    return [f"{screen}: {line}" for line in found]
+
+
+@pytest.mark.parametrize("held", ["upright", "sideways"])
+def test_nothing_is_under_a_phones_notch_or_home_indicator(people, held):
+    """The page asks to be laid under a phone's notch and home indicator
+    (viewport-fit=cover), as Parlor from the home screen and a phone held sideways are:
+    the composer's Send sat under the home indicator, and sideways the transcript and
+    the composer under the notch. The insets an iPhone gives are put on with Chromium's
+    safe-area emulation; the backgrounds still run to the edges."""
+    from conftest import open_from_drawer, pane_ready
+
+    upright = held == "upright"
+    size = (390, 844) if upright else (844, 390)
+    inset = {"top": 47, "bottom": 34, "left": 0, "right": 0} if upright else {"top": 0, "bottom": 21, "left": 47, "right": 47}
+    ana = people.join("Ana", viewport=size, mobile=True)
+    cdp = ana.context.new_cdp_session(ana)
+    cdp.send("Emulation.setSafeAreaInsetsOverride", {"insets": inset})
+    link = create_conversation(ana, "Notch")
+    ben = people.on_protocol("Ben")
+    ben.call("conversations.join", invite=link.rsplit("/", 1)[-1])
+    send_text(ana, "under the notch?")
+    expect(ana.locator(".row[data-seq] .text-bubble", has_text="under the notch?")).to_be_visible()
+    found = outside_safe_area(ana, "chat", inset)
+    shot(ana, f"phone-safe-area-{held}-chat")
+    install_app(ana, "Quick Poll")
+    open_from_drawer(ana, "Quick Poll")
+    found += outside_safe_area(ana, "compact", inset)
+    ana.locator("#app-pane").get_by_role("button", name="Expand Quick Poll").first.click()
+    pane_ready(ana, "expanded")
+    found += outside_safe_area(ana, "expanded", inset)
+    shot(ana, f"phone-safe-area-{held}-expanded")
+    ana.locator("#app-pane").get_by_role("button", name="Close Quick Poll").first.click()
+    ana.get_by_role("button", name="Back to conversations").click()
+    expect(ana.locator("#sidebar")).to_be_visible()
+    found += outside_safe_area(ana, "list", inset)
+    shot(ana, f"phone-safe-area-{held}-list")
+    assert not found, "under the notch or the home indicator:\n" + "\n".join(found)
