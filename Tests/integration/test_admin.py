@@ -75,6 +75,32 @@ async def test_closed_mode_takes_only_registration_links(server_factory):
         await refused(env, "invalid_invite", invite=link["invite"])
 
 
+async def test_an_admins_list_says_whose_invite_to_which_conversation(server_factory):
+    """An admin outside a conversation saw its invites as "Conversation c01…": the list
+    names the conversation by its title and the maker by their name now (as they are
+    now), for the whole server and for one conversation; a registration link has no
+    conversation, one made at the shell no maker."""
+    srv = server_factory(["--registration", "closed"])
+    async with Env(srv) as env:
+        ana, _ = await register(env, "Ana")  # the first account: an admin
+        link = (await ana.call("admin.registrationLinks.create"))["inviteInfo"]
+        ben, _ = await register(env, "Ben", invite=(await ana.call("admin.registrationLinks.create"))["invite"])
+        cid = (await ben.call("conversations.create", title="Book club"))["conversation"]["id"]
+        code, shell = await cli(srv, "registration-link")
+        assert code == 0, shell
+        await ben.call("rename", name="Benjamin")
+        listed = (await ana.call("admin.invites.list"))["invites"]
+        by_id = {i["id"]: i for i in listed}
+        assert by_id[link["id"]]["createdByName"] == "Ana" and "conversationTitle" not in by_id[link["id"]]
+        to_club = [i for i in listed if i.get("conversationId") == cid]
+        assert len(to_club) == 1, listed
+        assert to_club[0]["conversationTitle"] == "Book club" and to_club[0]["createdByName"] == "Benjamin", to_club
+        from_shell = [i for i in listed if i["createdBy"] == "admin"]
+        assert len(from_shell) == 1 and "createdByName" not in from_shell[0], from_shell
+        one = (await ana.call("admin.invites.list", conversationId=cid))["invites"]
+        assert one == to_club
+
+
 async def test_open_mode(server_factory):
     srv = server_factory(["--registration", "open"])
     async with Env(srv) as env:

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { copyText, inviteLine } from "./dialogs.js";
 import { errorText } from "../state/errors.js";
 import { clashingNames } from "../state/sameNames.js";
+import { clockTime } from "../state/format.js";
 
 export class AdminDialog {
   /**
@@ -123,7 +124,7 @@ export class AdminDialog {
       u.deactivatedAt && !u.deletedAt ? h("button", { class: "button small", type: "button", "aria-label": `Reactivate ${u.name}`, onclick: async () => {
         const link = await this.run(this.api.reactivate, u.id);
         if (link?.code) {
-          this.status.textContent = `${u.name} can sign in again: give them the code ${link.code}. They choose “Sign in with a code from another device” and type it, before ${new Date(link.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+          this.status.textContent = `${u.name} can sign in again: give them the code ${link.code}. They choose “Sign in with a code from another device” and type it, before ${clockTime(link.expiresAt)}.`;
         }
         await this.refreshUsers();
       } }, "Reactivate") : null,
@@ -148,8 +149,8 @@ export class AdminDialog {
       return;
     }
     this.invites.replaceChildren(...invites.map((i) => h("li", { class: "invite-item", dataset: { inviteId: i.id } },
-      h("span", null, `${i.conversationId ? `Conversation ${i.conversationId}` : "Registration link"} · ${inviteLine(i)}`),
-      h("button", { class: "button small danger", type: "button", "aria-label": `Revoke invite ${i.id}`, onclick: async () => {
+      h("span", null, `${capitalized(invitedTo(i))} · ${inviteLine(i)}`),
+      h("button", { class: "button small danger", type: "button", "aria-label": `Revoke the ${invitedTo(i)}`, onclick: async () => {
         await this.run(this.api.revokeInvite, i.id);
         await this.refreshInvites();
       } }, "Revoke"))));
@@ -164,3 +165,16 @@ export class AdminDialog {
     await this.refreshInvites();
   }
 }
+
+/**
+ * What an invite lets people into and who shared it, as an admin who is not in the
+ * conversation knows it (its id said nothing): "invite to “Book club” by Ben",
+ * "registration link by Ana" (one made with `parlor admin` has no maker to name).
+ * @param {{conversationId?: string, conversationTitle?: string, createdByName?: string}} i
+ */
+function invitedTo(i) {
+  const what = i.conversationId ? `invite to “${i.conversationTitle ?? "a conversation"}”` : "registration link";
+  return i.createdByName ? `${what} by ${i.createdByName}` : what;
+}
+
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);

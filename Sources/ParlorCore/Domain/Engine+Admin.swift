@@ -82,8 +82,8 @@ extension Engine {
         case .listInvites(let cid):
             // only those that still let someone in: one whose maker left no longer does
             // (an admin's review found them listed as working)
-            let list = try (cid.map { try tx.invites(conversationId: $0, createdBy: nil, at: now(), limit: Limits.listedInvites) }
-                ?? tx.allInvites(at: now(), limit: Limits.listedInvites)).filter { try makerStillInvites($0, tx) }
+            let list = try tx.listedInvites(conversationId: cid, at: now(), limit: Limits.listedInvites)
+                .filter { try makerStillInvites($0.invite, tx) }
             return { w in
                 w.key("invites")
                 w.beginArray()

@@ -93,6 +93,21 @@ extension Engine {
 extension MessageJSON {
     static func write(_ i: Invite, into w: inout JSONWriter) {
         w.beginObject()
+        fields(of: i, into: &w)
+        w.endObject()
+    }
+
+    /// An invite with what an admin knows it by: the conversation's title, the maker's
+    /// name (each absent where there is none).
+    static func write(_ l: ListedInvite, into w: inout JSONWriter) {
+        w.beginObject()
+        fields(of: l.invite, into: &w)
+        w.field("conversationTitle", l.conversationTitle)
+        w.field("createdByName", l.makerName)
+        w.endObject()
+    }
+
+    private static func fields(of i: Invite, into w: inout JSONWriter) {
         w.field("id", i.id)
         w.field("conversationId", i.conversationId)
         w.field("createdBy", i.createdBy)
@@ -101,6 +116,5 @@ extension MessageJSON {
         w.field("maxUses", i.maxUses)
         w.field("uses", i.uses)
         w.field("revoked", i.revokedAt != nil)
-        w.endObject()
     }
 }

@@ -68,6 +68,16 @@ public struct Invite: Equatable, Sendable {
     }
 }
 
+/// An invite as an admin's list shows it: which conversation and whose, by name, for
+/// an admin who is neither in it nor knows its id.
+public struct ListedInvite: Equatable, Sendable {
+    public var invite: Invite
+    /// nil: a registration link.
+    public var conversationTitle: String?
+    /// nil: a link made with `parlor admin` at the server's shell.
+    public var makerName: String?
+}
+
 /// A session's head: which message currently stands for it, and its version.
 public struct SessionHead: Equatable, Sendable {
     public var appId: String

@@ -98,8 +98,9 @@ public protocol StoreTransaction {
     /// What `deactivate` does, and the account keeps nothing of its person but its id
     /// and `name` (a stand-in): no admin right, apps or apps' storage; it stays deleted.
     func deleteAccount(userId: String, name: String, at: Int) throws
-    /// Every usable invite and registration link.
-    func allInvites(at: Int, limit: Int) throws -> [Invite]
+    /// Every usable invite and registration link, or one conversation's, with the
+    /// conversation's title and the maker's name.
+    func listedInvites(conversationId: String?, at: Int, limit: Int) throws -> [ListedInvite]
     /// The messages that show this image.
     func messagesShowing(image hash: String) throws -> [(conversationId: String, seq: Int)]
     /// `parlor admin` requests a running server has not answered yet.

@@ -61,14 +61,18 @@ extension SQLiteTransaction {
         return db.changesCount
     }
 
-    func allInvites(at: Int, limit: Int) throws -> [Invite] {
+    func listedInvites(conversationId: String?, at: Int, limit: Int) throws -> [ListedInvite] {
         try rows("""
-            SELECT id, conversation_id, created_by, created_at, expires_at, max_uses, uses, revoked_at FROM invites
-            WHERE revoked_at IS NULL AND expires_at > ? AND (max_uses IS NULL OR uses < max_uses)
-            ORDER BY created_at, id LIMIT ?
-            """, [at, limit]).map {
-            Invite(id: $0[0], conversationId: $0[1], createdBy: $0[2], createdAt: $0[3], expiresAt: $0[4],
-                   maxUses: $0[5], uses: $0[6], revokedAt: $0[7])
+            SELECT i.id, i.conversation_id, i.created_by, i.created_at, i.expires_at, i.max_uses, i.uses, i.revoked_at,
+                   c.title, u.name
+            FROM invites i LEFT JOIN conversations c ON c.id = i.conversation_id LEFT JOIN users u ON u.id = i.created_by
+            WHERE (?1 IS NULL OR i.conversation_id = ?1)
+                AND i.revoked_at IS NULL AND i.expires_at > ?2 AND (i.max_uses IS NULL OR i.uses < i.max_uses)
+            ORDER BY i.created_at, i.id LIMIT ?3
+            """, [conversationId, at, limit]).map {
+            ListedInvite(invite: Invite(id: $0[0], conversationId: $0[1], createdBy: $0[2], createdAt: $0[3], expiresAt: $0[4],
+                                        maxUses: $0[5], uses: $0[6], revokedAt: $0[7]),
+                         conversationTitle: $0[8], makerName: $0[9])
         }
     }
 
