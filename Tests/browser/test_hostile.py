@@ -77,6 +77,17 @@ def grabber_sends(page, why):
     return page.frame_locator("#app-pane iframe").locator(f"#sends li[data-why={why}]")
 
 
+def grabber_open(people, title, **kw):
+    """Ana with the Grabber open in a new conversation: the page, the app's frame, the
+    host's send question (while open) and the app's bubbles."""
+    ana = people.join("Ana", **kw)
+    create_conversation(ana, title)
+    install_app(ana, "Grabber")
+    open_from_drawer(ana, "Grabber")
+    return (ana, ana.frame_locator("#app-pane iframe"), ana.locator("#app-send[open]"),
+            ana.locator("#transcript .row[data-seq][data-kind=app]"))
+
+
 def move_mouse_into(page, target):
     """A real mouse path: from the composer to the target in small steps (the host sees it reach the frame's edge)."""
     start = page.locator("#composer-input").bounding_box()
@@ -90,15 +101,8 @@ def move_mouse_into(page, target):
 
 @pytest.mark.parametrize("touch", [False, True], ids=["mouse", "touch"])
 def test_an_app_cannot_take_the_keyboard_or_send_on_its_own(people_with_grabber, touch):
-    people = people_with_grabber
     kw = {"mobile": True, "viewport": (390, 844)} if touch else {}
-    ana = people.join("Ana", **kw)
-    create_conversation(ana, "Keep typing")
-    install_app(ana, "Grabber")
-    open_from_drawer(ana, "Grabber")
-    app = ana.frame_locator("#app-pane iframe")
-    ask = ana.locator("#app-send[open]")
-    rows = ana.locator("#transcript .row[data-seq][data-kind=app]")
+    ana, app, ask, rows = grabber_open(people_with_grabber, "Keep typing", **kw)
     press = (lambda loc: loc.tap()) if touch else (lambda loc: loc.click())
 
     # it focused itself and asked to send on focus: the host asks the user, who says no
@@ -178,13 +182,7 @@ def test_two_sends_at_once_are_asked_about_one_at_a_time(people_with_grabber):
     were both let through to the question before it opened: one question showed the
     second's text, and one Send sent both (the CI log of session 42's first run: one
     Cancel answered two sends). Now the second is refused while the first is asked."""
-    ana = people_with_grabber.join("Ana")
-    create_conversation(ana, "One at a time")
-    install_app(ana, "Grabber")
-    open_from_drawer(ana, "Grabber")
-    app = ana.frame_locator("#app-pane iframe")
-    ask = ana.locator("#app-send[open]")
-    rows = ana.locator("#transcript .row[data-seq][data-kind=app]")
+    ana, app, ask, rows = grabber_open(people_with_grabber, "One at a time")
     ask.get_by_role("button", name="Cancel").click()  # its send at start
     expect(ask).to_have_count(0)
 
