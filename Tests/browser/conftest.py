@@ -443,8 +443,13 @@ def open_conversation(page, title):
 
 
 def send_text(page, text):
+    """Types `text` and sends it: Enter on a computer, Send on a touch screen (where
+    return starts a new line)."""
     page.fill("#composer-input", text)
-    page.keyboard.press("Enter")
+    if page.evaluate("matchMedia('(pointer: coarse)').matches"):
+        press_send_button(page)
+    else:
+        page.keyboard.press("Enter")
 
 
 def install_app(page, app_name):

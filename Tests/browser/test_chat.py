@@ -201,3 +201,32 @@ def test_a_new_messages_line_stands_above_what_came_while_away(people):
     expect(ana.locator("#chat-title")).to_have_text("Book club")
     expect(ana.locator(".row:not(.mine) .text-bubble").last).to_have_text("And drinks")
     expect(ana.locator("#transcript > .new-line")).to_have_count(0)
+
+
+def test_return_on_a_phone_starts_a_new_line_and_send_sends(people):
+    """A phone's keyboard has no Shift+Enter: its return sent the message half written.
+    As in Messages, return starts a new line there and Send sends; on a computer Enter
+    still sends and Shift+Enter starts the line."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Lines")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    box = ben.locator("#composer-input")
+    box.tap()
+    ben.keyboard.type("Shopping:")
+    ben.keyboard.press("Enter")
+    ben.keyboard.type("mussels")
+    expect(box).to_have_value("Shopping:\nmussels")
+    expect(ben.locator(".row[data-seq]")).to_have_count(0)
+    ben.get_by_role("button", name="Send", exact=True).tap()
+    expect(box).to_have_value("")
+    expect(box).to_be_focused()  # the keyboard stays up for the next one
+    bubble = ana.locator(".row:not(.mine) .text-bubble")
+    expect(bubble).to_have_text("Shopping:\nmussels")
+    assert bubble.evaluate("b => b.getClientRects().length && b.offsetHeight > 1.8 * parseFloat(getComputedStyle(b).lineHeight)"), \
+        "the two lines are shown as two"
+    # a computer: Shift+Enter a line, Enter sends
+    ana.locator("#composer-input").fill("one")
+    ana.keyboard.press("Shift+Enter")
+    ana.keyboard.type("two")
+    ana.keyboard.press("Enter")
+    expect(ben.locator(".row:not(.mine) .text-bubble")).to_have_text("one\ntwo")

@@ -1,11 +1,16 @@
 // The composer: what an app staged (with a remove button each), the text box
-// and Send. Enter sends, Shift+Enter starts a new line. The draft is saved as
-// it is typed, so nothing typed is lost to a reconnect or a reload.
+// and Send. Enter sends, Shift+Enter starts a new line; on a touch screen return
+// starts a new line and Send sends. The draft is saved as it is typed, so nothing
+// typed is lost to a reconnect or a reload.
 
 import { h, icon, ICONS } from "./dom.js";
 import { blobURL } from "./bubble.js";
 import { isBlank } from "../state/composer.js";
 import { VoiceRecorder } from "./recorder.js";
+
+// A phone's keyboard has no Shift+Enter: return sent a message half written where
+// someone wanted a new line. As in Messages, return starts a line there; Send sends.
+const returnStartsALine = () => matchMedia("(pointer: coarse)").matches;
 
 export class ComposerView {
   /**
@@ -52,7 +57,7 @@ export class ComposerView {
         this.updateSend();
       },
       onkeydown: (e) => {
-        if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+        if (e.key === "Enter" && !e.shiftKey && !e.isComposing && !returnStartsALine()) {
           e.preventDefault();
           this.submit();
         } else if (e.key === "Escape" && this.editing && !e.isComposing) {
