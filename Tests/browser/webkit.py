@@ -104,7 +104,9 @@ class WebKitPage:
         return next(b for b in found if b.is_displayed())
 
     def click(self, name, within=None, what=None):
-        wait_for(lambda: self.button(name, within), what or f"the button {name!r}").click()
+        """Clicks the button once it is shown and enabled (Send is disabled until
+        something waits in the composer)."""
+        wait_for(lambda: (b := self.button(name, within)).is_enabled() and b, what or f"the button {name!r}").click()
 
     def errors(self):
         return self.js("return window.__errors || []")
