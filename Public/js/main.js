@@ -40,6 +40,7 @@ import { SearchView } from "./views/search.js";
 import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
 import { Notices, noticeState, chooseNotices } from "./views/notices.js";
 import { MentionPicker } from "./views/mentionPicker.js";
+import { photoToSend } from "./views/photo.js";
 import { wantsNotice, unreadMention, unreadMentions } from "./state/mentions.js";
 import { People } from "./sync/direct.js";
 import { BlockedList } from "./views/blocked.js";
@@ -135,6 +136,13 @@ const chat = new ChatView($("chat"), {
   },
   onRemove: (key) => outgoing.remove(store.state.currentId, key),
   onVoice: (blob, durationMs) => sendVoice(store.state.currentId, blob, durationMs),
+  onPhoto: async (file) => {
+    const id = store.state.currentId;
+    if (!id || store.conversation(id)?.left) return;
+    const { blob, name } = await photoToSend(file);
+    // waits in the composer like an app's picture; Send uploads it (offline: once back)
+    outgoing.stage(id, { message: { kind: "attachment", name: name.slice(0, 300) }, image: blob });
+  },
   onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
   onEditing: (seq) => editing.editing(chat.transcriptEl, seq),
   onCancelReply: () => {

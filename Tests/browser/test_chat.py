@@ -81,6 +81,8 @@ def test_keyboard_only(people):
     ana.keyboard.press("Shift+Tab")
     expect(ana.get_by_role("button", name="Record a voice message")).to_be_focused()
     ana.keyboard.press("Shift+Tab")
+    expect(ana.get_by_role("button", name="Add a photo")).to_be_focused()
+    ana.keyboard.press("Shift+Tab")
     expect(ana.get_by_role("button", name="Apps", exact=True)).to_be_focused()
     ana.keyboard.press("Enter")
     expect(ana.locator("#drawer")).to_be_visible()

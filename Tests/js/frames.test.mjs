@@ -68,6 +68,12 @@ test("checks outbound messages against the protocol's limits", () => {
   assert.equal(outboundProblem({ kind: "app", appId: "a", url: "?x=1" }), null);
   assert.notEqual(outboundProblem({ kind: "app", appId: "a", url: "javascript:alert(1)" }), null);
   assert.equal(outboundProblem({ kind: "sticker", image: H }), null);
+  assert.notEqual(outboundProblem({ kind: "sticker" }), null);
+  // a photo of one's own goes to the outbox before its upload gives it an image
+  assert.equal(outboundProblem({ kind: "attachment", name: "beach.jpg" }), null);
+  assert.equal(outboundProblem({ kind: "attachment", image: H, name: "beach.jpg" }), null);
+  assert.equal(outboundProblem({ kind: "attachment", image: "not a hash" }), "image");
+  assert.equal(outboundProblem({ kind: "attachment", name: "x".repeat(301) }), "name");
   assert.notEqual(outboundProblem({ kind: "video" }), null);
 });
 

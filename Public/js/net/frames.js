@@ -379,8 +379,11 @@ export function outboundProblem(msg) {
       if (!optString(msg.summaryText, 300)) return "summaryText";
       return null;
     case "sticker":
-    case "attachment":
       return isString(msg.image) && HASH.test(msg.image) ? null : "image";
+    case "attachment":
+      // no `image` yet while a photo waits to be uploaded (sync/outbox.js)
+      if (msg.image !== undefined && !(isString(msg.image) && HASH.test(msg.image))) return "image";
+      return optString(msg.name, 300) ? null : "name";
     case "audio":
       // no `audio` yet while its recording waits to be uploaded (sync/outbox.js)
       if (msg.audio !== undefined && !(isString(msg.audio) && HASH.test(msg.audio))) return "audio";

@@ -225,8 +225,10 @@ export class Outbox {
       if (error?.code !== "unreachable") throw error;
       throw new ProtocolError({ code: this.client.status === "online" ? "timeout" : "offline", message: error.message });
     }
-    // a voice message's recording is its `audio`; an app message's drawing its layout's image
+    // a voice message's recording is its `audio`, a photo its `image`; an app message's
+    // drawing its layout's image
     item.message = item.message.kind === "audio" ? { ...item.message, audio: hash }
+      : item.message.kind === "attachment" ? { ...item.message, image: hash }
       : { ...item.message, layout: { ...item.message.layout, image: hash } };
     delete item.imageKey;
     this.store.saveOutbox(this.store.outbox().map((i) => (i.clientId === item.clientId ? item : i)));

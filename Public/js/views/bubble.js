@@ -147,7 +147,7 @@ function body(m, ctx, { pending }) {
     case "sticker":
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
     case "attachment": {
-      const img = h("img", { src: blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
+      const img = h("img", { src: m.localImage ?? blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
       // a stored message's size (as above); by the style property: the page's policy refuses style attributes
       if (m.seq) Object.assign(img.style, attachmentBox(m));
       return h("div", { class: "bubble attachment-bubble" }, img);
@@ -335,6 +335,7 @@ export function pendingRow(p, ctx, quoted) {
 export function withLocalImage(m, imageKey, ctx) {
   const url = imageKey && ctx.pendingImage?.(imageKey);
   if (url && m.kind === "audio") return { ...m, localAudio: url }; // a recording not uploaded yet
+  if (url && m.kind === "attachment") return { ...m, localImage: url }; // a photo of one's own
   return url ? { ...m, layout: { ...m.layout, localImage: url } } : m;
 }
 

@@ -26,8 +26,10 @@ export class ComposerView {
    *   message: resolves true once saved (the box then goes back to the draft), false to stay editing
    * @param {(seq: number | null) => void} [opts.onEditing] the message being edited, or none any more
    * @param {(blob: Blob, durationMs: number) => void} [opts.onVoice] a voice message recorded (views/recorder.js)
+   * @param {(file: File) => Promise<void>} [opts.onPhoto] a picture picked to send: staged, or a
+   *   rejection whose message says why not (views/photo.js)
    */
-  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false, onEditing = () => {}, onVoice = null }) {
+  constructor(el, { onSend, onRemove, onDraft, onToggleDrawer, peel, onCancelReply = () => {}, onSaveEdit = async () => false, onEditing = () => {}, onVoice = null, onPhoto = null }) {
     this.el = el;
     this.onRemove = onRemove;
     this.onCancelReply = onCancelReply;
@@ -79,6 +81,14 @@ export class ComposerView {
     this.onSend = onSend;
     this.voice = new VoiceRecorder({ onRecorded: (blob, ms) => onVoice?.(blob, ms), showNotice: (t) => this.showNotice(t), onChange: () => this.updateSend() });
     if (!onVoice) this.voice.button.hidden = true;
+    // a phone offers its camera and its photos for it; a computer its files
+    this.photoInput = h("input", { type: "file", accept: "image/*", hidden: true, onchange: () => {
+      const file = this.photoInput.files?.[0];
+      this.photoInput.value = ""; // the same picture again is a change too
+      if (file) onPhoto(file).then(() => this.input.focus(), (error) => this.showNotice(error.message));
+    } });
+    this.photoButton = h("button", { class: "icon-button", type: "button", "aria-label": "Add a photo", hidden: !onPhoto,
+      onclick: () => this.photoInput.click() }, icon(ICONS.photo));
     // Escape anywhere in the composer while recording throws the recording away
     el.addEventListener("keydown", (e) => {
       if (e.key !== "Escape" || !this.voice.recording || e.isComposing) return;
@@ -88,7 +98,7 @@ export class ComposerView {
       this.voice.button.focus();
     }, true);
     el.replaceChildren(this.notice, this.voice.said, this.replyEl, this.editEl, this.voice.strip, this.stagedEl,
-      h("div", { class: "composer" }, this.appsButton, this.voice.button, this.input, this.sendButton));
+      h("div", { class: "composer" }, this.appsButton, this.photoButton, this.photoInput, this.voice.button, this.input, this.sendButton));
   }
 
   /**
@@ -249,8 +259,10 @@ export class ComposerView {
       preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
     } else {
       title = m.kind === "sticker" ? "Sticker" : m.name || "Image";
-      sub = m.kind === "sticker" ? m.description || "" : "Attachment";
-      preview = h("img", { class: "thumb", src: blobURL(m.image), alt: "" });
+      sub = m.kind === "sticker" ? m.description || "" : "Picture";
+      // a photo of one's own waits in this browser until Send uploads it
+      const src = m.image ? blobURL(m.image) : s.imageKey && ctx.pendingImage?.(s.imageKey);
+      preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
     }
     const item = h("div", { class: "staged-item", role: "listitem", dataset: { key: s.key, kind: m.kind } },
       preview,

@@ -1,0 +1,56 @@
+"""Sending a photo: the composer's camera button picks a picture (a phone offers its
+camera and its photos), which waits in the composer like an app's until Send. A phone's
+photo is larger than the server keeps and carries where it was taken: it goes drawn
+again as a JPEG of at most 2048 px a side. What is no picture is refused, saying so."""
+
+import json
+import urllib.request
+
+from playwright.sync_api import expect
+
+from conftest import create_conversation, press_send_button, red_png, shot
+
+
+def pick(page, name, mime, data):
+    """Picks a file with the Photo button's file chooser, as a person does."""
+    with page.expect_file_chooser() as chooser:
+        page.get_by_role("button", name="Add a photo").tap() if page.evaluate("matchMedia('(pointer: coarse)').matches") \
+            else page.get_by_role("button", name="Add a photo").click()
+    chooser.value.set_files(files=[{"name": name, "mimeType": mime, "buffer": data}])
+
+
+def test_a_photo_from_a_phone_is_sent_smaller_and_shown_to_the_others(people):
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    big = red_png(3000, 1500)
+
+    # not a picture: said so, nothing staged
+    pick(ben, "notes.txt", "text/plain", b"hello")
+    expect(ben.locator(".composer-area .notice")).to_contain_text("“notes.txt” is not a picture.")
+    expect(ben.locator(".staged-item")).to_have_count(0)
+
+    # a big one: staged with its picture, nothing sent until Send
+    pick(ben, "beach.png", "image/png", big)
+    staged = ben.locator(".staged-item[data-kind=attachment]")
+    expect(staged).to_contain_text("beach.png")
+    ben.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=staged.locator("img.thumb").element_handle())
+    shot(ben, "photo-staged-phone")
+    expect(ana.locator(".row[data-seq]")).to_have_count(0)
+    press_send_button(ben)
+    expect(staged).to_have_count(0)
+
+    # the others see it, at most 2048 px a side, a JPEG
+    row = ana.locator(".row[data-seq][data-kind=attachment]")
+    expect(row).to_have_count(1)
+    img = row.locator("img")
+    expect(img).to_have_attribute("alt", "beach.png")
+    ana.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+    assert img.evaluate("i => [i.naturalWidth, i.naturalHeight]") == [2048, 1024]
+    src = img.get_attribute("src")
+    with urllib.request.urlopen(people.server.base + src, timeout=10) as r:
+        assert r.headers["Content-Type"] == "image/jpeg" and len(r.read()) < 1_000_000
+    shot(ana, "photo-received-desktop")
+    # Ben's own, after it was stored: the server's picture
+    mine = ben.locator(".row[data-seq][data-kind=attachment] img")
+    expect(mine).to_have_attribute("src", src)
