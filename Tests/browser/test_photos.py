@@ -54,3 +54,25 @@ def test_a_photo_from_a_phone_is_sent_smaller_and_shown_to_the_others(people):
     # Ben's own, after it was stored: the server's picture
     mine = ben.locator(".row[data-seq][data-kind=attachment] img")
     expect(mine).to_have_attribute("src", src)
+
+
+def test_a_photo_sent_offline_goes_once_back(people):
+    """Picked and sent with no connection, it shows as sending, with the picture from
+    this browser, and goes when the connection is back (uploaded then)."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Tunnel")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    expect(ben.locator("html")).to_have_attribute("data-connection", "online")
+    ben.context.set_offline(True)
+    expect(ben.locator("html")).not_to_have_attribute("data-connection", "online")
+    pick(ben, "tunnel.png", "image/png", red_png(800, 600))
+    expect(ben.locator(".staged-item[data-kind=attachment]")).to_contain_text("tunnel.png")
+    press_send_button(ben)
+    pending = ben.locator(".row.pending[data-kind=attachment] img")
+    expect(pending).to_have_count(1)
+    ben.wait_for_function("img => img.complete && img.naturalWidth === 800", arg=pending.element_handle())
+    ben.context.set_offline(False)
+    row = ana.locator(".row[data-seq][data-kind=attachment] img")
+    expect(row).to_have_count(1, timeout=30_000)
+    ana.wait_for_function("img => img.complete && img.naturalWidth === 800", arg=row.element_handle())
+    expect(ben.locator(".row.pending")).to_have_count(0)
