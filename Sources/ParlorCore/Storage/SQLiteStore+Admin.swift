@@ -62,15 +62,8 @@ extension SQLiteTransaction {
     }
 
     func listedInvites(conversationId: String?, at: Int, limit: Int) throws -> [ListedInvite] {
-        // one conversation's by its index, not by a test every row of the table takes
-        let one = conversationId == nil ? "" : "i.conversation_id = ?3 AND"
-        return try rows("""
-            SELECT i.id, i.conversation_id, i.created_by, i.created_at, i.expires_at, i.max_uses, i.uses, i.revoked_at,
-                   c.title, u.name
-            FROM invites i LEFT JOIN conversations c ON c.id = i.conversation_id LEFT JOIN users u ON u.id = i.created_by
-            WHERE \(one) i.revoked_at IS NULL AND i.expires_at > ?1 AND (i.max_uses IS NULL OR i.uses < i.max_uses)
-            ORDER BY i.created_at, i.id LIMIT ?2
-            """, conversationId.map { [at, limit, $0] } ?? [at, limit]).map {
+        try rows(ListedInvitesSQL.query(oneConversation: conversationId != nil) { "?\($0)" },
+                 conversationId.map { [at, limit, $0] } ?? [at, limit]).map {
             ListedInvite(invite: Invite(id: $0[0], conversationId: $0[1], createdBy: $0[2], createdAt: $0[3], expiresAt: $0[4],
                                         maxUses: $0[5], uses: $0[6], revokedAt: $0[7]),
                          conversationTitle: $0[8], makerName: $0[9])
