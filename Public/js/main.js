@@ -141,7 +141,9 @@ const chat = new ChatView($("chat"), {
     if (!id || store.conversation(id)?.left) return;
     const { blob, name } = await photoToSend(file);
     // waits in the composer like an app's picture; Send uploads it (offline: once back)
-    outgoing.stage(id, { message: { kind: "attachment", name: name.slice(0, 300) }, image: blob });
+    // at most 300 UTF-16 units (PROTOCOL.md), not cut through a character's two
+    const named = name.slice(0, 300).replace(/[\uD800-\uDBFF]$/, "");
+    outgoing.stage(id, { message: { kind: "attachment", name: named }, image: blob });
   },
   onSaveEdit: (seq, text) => editing.save(store.state.currentId, seq, text),
   onEditing: (seq) => editing.editing(chat.transcriptEl, seq),
