@@ -76,3 +76,22 @@ def test_a_photo_sent_offline_goes_once_back(people):
     expect(row).to_have_count(1, timeout=30_000)
     ana.wait_for_function("img => img.complete && img.naturalWidth === 800", arg=row.element_handle())
     expect(ben.locator(".row.pending")).to_have_count(0)
+
+
+def test_a_photo_waiting_in_the_composer_survives_a_reload(people):
+    """Staged and not sent, the photo is kept by this browser (as an app's drawing is):
+    after a reload it still waits in the composer, with its picture, and Send sends it."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Kept")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    pick(ben, "kept.png", "image/png", red_png(640, 480))
+    staged = ben.locator(".staged-item[data-kind=attachment]")
+    expect(staged).to_contain_text("kept.png")
+    ben.reload()
+    expect(ben.locator("#chat-title")).to_have_text("Kept")
+    expect(staged).to_contain_text("kept.png")
+    ben.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=staged.locator("img.thumb").element_handle())
+    press_send_button(ben)
+    row = ana.locator(".row[data-seq][data-kind=attachment] img")
+    expect(row).to_have_count(1)
+    ana.wait_for_function("img => img.complete && img.naturalWidth === 640", arg=row.element_handle())
