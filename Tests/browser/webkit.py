@@ -16,6 +16,9 @@ import time
 from pathlib import Path
 
 import pytest
+from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 
 MINIBROWSER = os.environ.get("PARLOR_WEBKIT", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 DRIVER = "/usr/bin/WebKitWebDriver"
@@ -69,8 +72,6 @@ class WebKitPage:
     """One person's WebKit window: a driver session of its own (its own storage)."""
 
     def __init__(self, display, width, height):
-        from selenium import webdriver
-
         options = webdriver.WebKitGTKOptions()
         options.binary_location = MINIBROWSER
         options.add_argument("--automation")
@@ -87,19 +88,13 @@ class WebKitPage:
         return self.driver.execute_script(script, *args)
 
     def find(self, selector, within=None):
-        from selenium.webdriver.common.by import By
-
         return (within or self.driver).find_element(By.CSS_SELECTOR, selector)
 
     def all(self, selector):
-        from selenium.webdriver.common.by import By
-
         return self.driver.find_elements(By.CSS_SELECTOR, selector)
 
     def button(self, name, within=None):
         """The shown button named `name` (its text or its aria-label)."""
-        from selenium.webdriver.common.by import By
-
         found = (within or self.driver).find_elements(By.XPATH, f".//button[normalize-space()='{name}' or @aria-label='{name}']")
         return next(b for b in found if b.is_displayed())
 
@@ -135,8 +130,6 @@ class WebKitPage:
     def stroke(self, selector, target, points):
         """One stroke with the mouse on `target` in the frame at `selector`, through
         points given as fractions of its box."""
-        from selenium.webdriver.common.action_chains import ActionChains
-
         self.driver.switch_to.frame(self.find(selector))
         try:
             paper = self.find(target)

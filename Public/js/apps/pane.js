@@ -566,15 +566,14 @@ export class AppPane extends EventTarget {
       }
       case "send": {
         const verdict = this.confirming ? "no" : frame.sendVerdict(activation);
-        if (verdict === "no")
-          throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
+        const noGesture = () => refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
+        if (verdict === "no") throw noGesture();
         const message = draftToMessage(appId, args.message);
         const image = await this.checkedAppImage(args.image);
         if (verdict === "ask") {
           // One question at a time: two sends in one breath both got "ask" before
           // either opened it, and one answer closed both (a yes sent both messages).
-          if (this.confirming)
-            throw refused("no_user_interaction", "send() is only allowed right after the user interacted with the app");
+          if (this.confirming) throw noGesture();
           if (!(await this.confirmSend(frame, message))) throw refused("cancelled", "the user did not send it");
         }
         if (frame !== this.frame) throw refused("inactive", "this app is not active");

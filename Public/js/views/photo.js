@@ -4,10 +4,12 @@
 // at most PHOTO_SIDE px a side, which leaves its metadata (the place) behind; a GIF
 // goes as it is, moving.
 
+import { LIMITS } from "/sdk/protocol.js";
+import { checkedImage } from "../state/imageType.js";
+
 const PHOTO_SIDE = 2048;
 const QUALITY = 0.88;
 const KEPT_AS_IS = new Set(["image/gif"]);
-const MAX_BYTES = 5 * 1024 * 1024; // the server's limit on a blob
 
 /** A picture the browser cannot read, or a file that is no picture. */
 export class PhotoError extends Error {}
@@ -20,8 +22,12 @@ export async function photoToSend(file) {
   const name = file.name || "Photo";
   if (!file.type.startsWith("image/")) throw new PhotoError(`“${name}” is not a picture.`);
   if (KEPT_AS_IS.has(file.type)) {
-    if (file.size > MAX_BYTES) throw new PhotoError(`“${name}” is larger than 5 MB.`);
-    return { blob: file, name };
+    if (file.size > LIMITS.uploadBytes) throw new PhotoError(`“${name}” is larger than 5 MB.`);
+    // typed by its bytes, as an app's picture is: a file named .gif may be anything
+    const blob = await checkedImage(file).catch(() => {
+      throw new PhotoError(`“${name}” could not be read here: send a JPEG or a PNG.`);
+    });
+    return { blob, name };
   }
   let bitmap;
   try {
