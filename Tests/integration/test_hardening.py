@@ -73,6 +73,34 @@ def test_health_writes_and_head_works(server):
     assert status == 200 and body == b""
 
 
+def test_asking_health_in_a_flood_costs_the_database_one_write_a_second(server):
+    """/health writes to the database: 40 connections asking in a loop made it write and
+    sync once a request, and everyone's sends waited behind those writes. Now requests
+    share one write at a time, and a success answers for a second."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def inputs():  # what the engine took, each request and each once-a-second sweep
+        return metrics(server)["parlor_engine_batch_size_sum"][()]
+
+    def ask_ten(_):
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        answers = []
+        for _ in range(10):
+            conn.request("GET", "/health")
+            r = conn.getresponse()
+            answers.append((r.status, r.read()))
+        conn.close()
+        return answers
+
+    before, started = inputs(), time.monotonic()
+    with ThreadPoolExecutor(40) as pool:
+        answers = [a for ten in pool.map(ask_ten, range(40)) for a in ten]
+    seconds = time.monotonic() - started
+    taken = inputs() - before
+    assert len(answers) == 400 and all(a == (200, b'{"status":"ok"}') for a in answers), answers[:3]
+    assert taken <= 2 * seconds + 4, f"the engine took {taken} inputs in {seconds:.1f} s for 400 health checks"
+
+
 @pytest.fixture
 def tiny_disk(tmp_path):
     mnt = tmp_path / "tiny"

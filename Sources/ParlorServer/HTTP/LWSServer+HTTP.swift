@@ -236,7 +236,7 @@ extension LWSServer {
         guard let id = sessionId(user) else { return }
         exchanges[id] = nil
         bodiesDone.remove(id)
-        pendingHealth[id] = nil
+        healthChecks.forget(id)
         if let up = uploads.removeValue(forKey: id) { discard(up) }
     }
 }

@@ -3,25 +3,30 @@ import Foundation
 import ParlorCore
 
 /// `/health` tells the truth: 200 only if the data directory has room and the database
-/// took a write just now (through the engine, the only writer); else 503 and why.
+/// took a write just now (through the engine, the only writer; within the last second,
+/// see HealthChecks); else 503 and why.
 extension LWSServer {
     func checkHealth(_ wsi: OpaquePointer, _ id: UInt64) -> Int32 {
         if let problem = diskProblem() {
             respondHealth(wsi, id, problem: problem)
             return 0
         }
-        pendingHealth[id] = wsi
-        engine?.submit(.health(id))
+        switch healthChecks.ask(id, wsi) {
+        case .fresh: respondHealth(wsi, id, problem: nil)
+        case .check: engine?.submit(.health(id))
+        case .queued: break
+        }
         return 0
     }
 
-    func healthDone(_ id: UInt64, _ problem: String?) {
-        guard let wsi = pendingHealth.removeValue(forKey: id) else { return }
-        respondHealth(wsi, id, problem: problem)
+    func healthDone(_ problem: String?) {
+        for (id, wsi) in healthChecks.done(ok: problem == nil) {
+            respondHealth(wsi, id, problem: problem)
+        }
     }
 
     private func respondHealth(_ wsi: OpaquePointer, _ id: UInt64, problem: String?) {
-        if let problem { log.warning("health check failed", metadata: ["problem": "\(problem)"]) }
+        if healthChecks.isNews(problem), let problem { log.warning("health check failed", metadata: ["problem": "\(problem)"]) }
         respond(wsi, id, status: problem == nil ? 200 : 503, type: "application/json", body: JSONWriter.object { w in
             w.field("status", problem == nil ? "ok" : "failing")
             w.field("problem", problem)

@@ -32,8 +32,8 @@ public final class LWSServer: @unchecked Sendable {
     var refusedDownloads = 0
     /// Requests whose body arrived before their answer was queued.
     var bodiesDone: Set<UInt64> = []
-    /// Health checks waiting for the engine's write.
-    var pendingHealth: [UInt64: OpaquePointer] = [:]
+    /// `/health` requests, and the one database write at a time they wait for.
+    var healthChecks = HealthChecks<OpaquePointer>()
     /// Cluster mode: the engine lost the shared database; handshakes are refused (503).
     var databaseLost = false
     /// Checking and storing an upload's file (hash, fsync) happens here, off the loop.
@@ -317,7 +317,7 @@ public final class LWSServer: @unchecked Sendable {
         for a in actions where !live.perform(a, now: now) {
             switch a {
             case .uploadDone(let id, let status, let body): uploadDone(id, status, body)
-            case .healthDone(let id, let problem): healthDone(id, problem)
+            case .healthDone(_, let problem): healthDone(problem)
             case .databaseReachable(let reachable): databaseLost = !reachable
             case .uploadAuthorized(let id, let verdict): uploadAuthorized(id, verdict)
             default: break
