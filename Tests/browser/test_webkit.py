@@ -7,14 +7,17 @@ bubbles elsewhere in this suite; here WebKit itself is checked where it has diff
 - a game of WenderPic from sign-up to the winning guess, between a desktop and a phone
   window: the invite, drawing with the pointer, the picture sent and shown;
 - the Party list's live bubble keeps its page when the list changes (no moveBefore
-  there: the row is kept in place), the rows stay in order, a tap opens the pane.
+  there: the row is kept in place), the rows stay in order, a tap opens the pane;
+- a photo picked on a phone is drawn again smaller as a JPEG and sent (the canvas and
+  image decoding an iPhone has).
 """
 
+import urllib.request
 from urllib.parse import quote
 
 import pytest
 
-from conftest import ProtocolPerson
+from conftest import ProtocolPerson, red_png
 from webkit import WATCH_ERRORS, WebKitPage, wait_for, webkit, xvfb_display  # noqa: F401 - fixtures
 
 # Selenium's own, at each driver it starts
@@ -192,3 +195,29 @@ def test_the_live_bubble_keeps_its_page_in_webkit(webkit, server):
     finally:
         john.close()
         kate.close()
+
+
+def test_a_photo_picked_on_a_phone_goes_smaller_as_a_jpeg_in_webkit(webkit, server, tmp_path):
+    ana, ben = ProtocolPerson(server, "Ana"), ProtocolPerson(server, "Ben")
+    try:
+        made = ana.call("conversations.create", title="Holiday")
+        ben.call("conversations.join", invite=made["invite"])
+        page = webkit(390, 844)
+        signed_in_by_token(page, server.base, ana.token, made["conversation"]["id"])
+        photo = tmp_path / "beach.png"
+        photo.write_bytes(red_png(3000, 1500))
+        # what the Photo button's picker fills in
+        wait_for(lambda: page.find("#chat .composer input[type=file]"), "the message box").send_keys(str(photo))
+        staged = wait_for(lambda: page.all(".staged-item[data-kind=attachment] img.thumb"), "the photo in the message box")
+        assert "beach.png" in page.js("return document.querySelector('.staged-item').textContent")
+        page.click("Send")
+        shown = "const i = document.querySelector('.row[data-seq][data-kind=attachment] img'); " \
+                "return i && i.complete && i.naturalWidth > 0 && i.src.includes('/blobs/') ? [i.naturalWidth, i.naturalHeight, i.src] : null"
+        width, height, src = wait_for(lambda: page.js(shown), "the photo sent and shown from the server", 20)
+        assert (width, height) == (2048, 1024) and staged
+        with urllib.request.urlopen(src, timeout=10) as r:
+            assert r.headers["Content-Type"] == "image/jpeg" and len(r.read()) < 1_000_000
+        assert page.errors() == []
+    finally:
+        ana.close()
+        ben.close()
