@@ -32,6 +32,7 @@ import { AccountDialog } from "./views/account.js";
 import { MembersDialog } from "./views/members.js";
 import { AdminDialog } from "./views/admin.js";
 import { ReportDialog, ReportsSection, showOpenReports } from "./views/reports.js";
+import { PhotoViewer } from "./views/photoViewer.js";
 import { OpenReports } from "./sync/reports.js";
 import { renderPlayers } from "./views/players.js";
 import { replyQuote, messageWords } from "./views/bubble.js";
@@ -360,6 +361,7 @@ account.dialog.querySelector(".dialog-actions").before(blockedList.el);
 // ---- reports to the admins (views/reports.js) ----------------------------------------
 
 new OpenReports(client, store);
+const photoViewer = new PhotoViewer();
 const reportDialog = new ReportDialog({
   report: (conversationId, seq, reason) => client.request("messages.report", { conversationId, seq, ...(reason ? { reason } : {}) }),
   errorText,
@@ -604,6 +606,7 @@ function bubbleContext(conversationId) {
     onDelete: (m) => deleteMessage(conversationId, m),
     canReport: (m) => !store.conversation(conversationId)?.left && m.sender !== s.user?.id,
     isBlocked: (userId) => s.blocked.some((b) => b.userId === userId),
+    onViewPhoto: (photo) => photoViewer.show(photo),
     onReport: (m) => reportDialog.show(conversationId, m, store.memberName(conversationId, m.sender), messageWords(m, bubbleContext(conversationId))),
     canReact: () => !store.conversation(conversationId)?.left,
     // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped

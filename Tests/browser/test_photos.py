@@ -8,6 +8,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
+from a11y import axe_findings
 from conftest import create_conversation, press_send_button, red_png, shot
 
 
@@ -95,3 +96,60 @@ def test_a_photo_waiting_in_the_composer_survives_a_reload(people):
     row = ana.locator(".row[data-seq][data-kind=attachment] img")
     expect(row).to_have_count(1)
     ana.wait_for_function("img => img.complete && img.naturalWidth === 640", arg=row.element_handle())
+
+
+def test_a_photo_opens_whole_and_the_focus_comes_back_to_it(people):
+    """In the transcript a photo is at most 260 px a side; it was sent at up to 2048. A
+    tap on it shows it as large as the screen lets it be, saying whose and when, with
+    Save; Close, Escape or a tap beside it put it away."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    pick(ben, "tower.png", "image/png", red_png(1000, 2000))
+    press_send_button(ben)
+    viewer = ana.locator("#photo-viewer[open]")
+
+    # Ana, with the keyboard: Enter on the photo, then Escape
+    photo = ana.get_by_role("button", name="View photo: tower.png")
+    expect(photo).to_be_visible()
+    ana.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=photo.locator("img").element_handle())
+    photo.focus()
+    ana.keyboard.press("Enter")
+    expect(viewer).to_be_visible()
+    expect(ana.get_by_role("dialog", name="Ben")).to_contain_text("Today")
+    expect(viewer.get_by_role("button", name="Close")).to_be_focused()
+    whole = viewer.locator("img")
+    expect(whole).to_have_attribute("alt", "tower.png")
+    ana.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=whole.element_handle())
+    box = whole.bounding_box()
+    assert 600 < box["height"] <= 800 and abs(box["width"] * 2 - box["height"]) < 4, f"not shown whole and large: {box}"
+    save = viewer.get_by_role("link", name="Save tower.png")
+    assert save.get_attribute("href") == whole.get_attribute("src")
+    with ana.expect_download() as saved:
+        save.click()
+    assert saved.value.suggested_filename == "tower.jpeg"  # what it is now, not the PNG it was picked as
+    assert axe_findings(ana, "photo viewer") == []
+    shot(ana, "photo-viewer-desktop")
+    ana.keyboard.press("Escape")
+    expect(viewer).to_have_count(0)
+    expect(photo).to_be_focused()
+
+    # a click beside the photo puts it away too; on the photo, nothing
+    photo.click()
+    expect(viewer).to_be_visible()
+    whole.click()
+    expect(viewer).to_be_visible()
+    ana.mouse.click(100, 400)
+    expect(viewer).to_have_count(0)
+
+    # Ben's own, on his phone: a tap, "You", within the screen, Close
+    mine = ben.get_by_role("button", name="View photo: tower.png")
+    expect(mine).to_be_visible()
+    mine.tap()
+    expect(ben.get_by_role("dialog", name="You")).to_be_visible()
+    ben.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=ben.locator("#photo-viewer img").element_handle())
+    box = ben.locator("#photo-viewer img").bounding_box()
+    assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, box
+    shot(ben, "photo-viewer-phone")
+    ben.locator("#photo-viewer").get_by_role("button", name="Close").tap()
+    expect(ben.locator("#photo-viewer[open]")).to_have_count(0)

@@ -39,6 +39,7 @@ import { steadyPicture } from "./steadyPicture.js";
  * @property {(message: object) => void} [onEdit]  edits one's own text in the composer
  * @property {(message: object) => boolean} [canReport]  a member may report someone else's message to the admins
  * @property {(message: object) => void} [onReport]  asks whether to report it (views/reports.js)
+ * @property {(photo: {src: string, name?: string, who: string, at?: number}) => void} [onViewPhoto]  a sent photo, whole (views/photoViewer.js)
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -150,7 +151,9 @@ function body(m, ctx, { pending }) {
       const img = h("img", { src: m.localImage ?? blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
       // a stored message's size (as above); by the style property: the page's policy refuses style attributes
       if (m.seq) Object.assign(img.style, attachmentBox(m));
-      return h("div", { class: "bubble attachment-bubble" }, img);
+      if (!ctx.onViewPhoto) return h("div", { class: "bubble attachment-bubble" }, img);
+      return h("button", { class: "bubble attachment-bubble", type: "button", "aria-label": `View photo: ${m.name || "Image"}`,
+        onclick: () => ctx.onViewPhoto({ src: img.src, name: m.name, who: m.sender === ctx.selfId ? "You" : ctx.nameOf(m.sender), at: m.createdAt }) }, img);
     }
     case "audio":
       return voiceBubble(m, blobURL);
