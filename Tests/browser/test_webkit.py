@@ -9,7 +9,7 @@ bubbles elsewhere in this suite; here WebKit itself is checked where it has diff
 - the Party list's live bubble keeps its page when the list changes (no moveBefore
   there: the row is kept in place), the rows stay in order, a tap opens the pane;
 - a photo picked on a phone is drawn again smaller as a JPEG and sent (the canvas and
-  image decoding an iPhone has).
+  image decoding an iPhone has), and a tap shows it whole.
 """
 
 import urllib.request
@@ -217,6 +217,14 @@ def test_a_photo_picked_on_a_phone_goes_smaller_as_a_jpeg_in_webkit(webkit, serv
         assert (width, height) == (2048, 1024) and staged
         with urllib.request.urlopen(src, timeout=10) as r:
             assert r.headers["Content-Type"] == "image/jpeg" and len(r.read()) < 1_000_000
+        # a tap shows it whole, across the phone's width; Close puts it away
+        page.click("View photo: beach.png")
+        whole = "const i = document.querySelector('#photo-viewer[open] img'); " \
+                "return i && i.complete ? [i.getBoundingClientRect().width, innerWidth] : null"
+        width, window = wait_for(lambda: page.js(whole), "the photo shown whole")
+        assert window - 30 <= width <= window, (width, window)
+        page.click("Close", within=page.find("#photo-viewer"))
+        wait_for(lambda: not page.all("#photo-viewer[open]"), "the photo put away")
         assert page.errors() == []
     finally:
         ana.close()
