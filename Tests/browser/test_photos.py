@@ -153,3 +153,54 @@ def test_a_photo_opens_whole_and_the_focus_comes_back_to_it(people):
     shot(ben, "photo-viewer-phone")
     ben.locator("#photo-viewer").get_by_role("button", name="Close").tap()
     expect(ben.locator("#photo-viewer[open]")).to_have_count(0)
+
+
+# A File of the bytes given, in the page (what a paste or a drop carries).
+DATA_TRANSFER = """([name, type, bytes]) => {
+  const dt = new DataTransfer();
+  dt.items.add(new File([new Uint8Array(bytes)], name, { type }));
+  return dt;
+}"""
+
+
+def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people):
+    """On a computer a screenshot is pasted and a photo dragged from the files: either
+    waits in the message box as the Photo button's pick would. Text still pastes as
+    text, and a file dropped beside the conversation does not take the page away."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Desk")
+    ben = people.join("Ben", link.replace(people.server.base, ""))
+    box = ana.get_by_role("textbox", name="Message")
+    staged = ana.locator(".staged-item[data-kind=attachment]")
+
+    # pasted: a screenshot goes in as a photo, text is left to the box
+    screenshot = ana.evaluate_handle(DATA_TRANSFER, ["image.png", "image/png", list(red_png(800, 600))])
+    pasted = box.evaluate("(el, dt) => !el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }))", screenshot)
+    assert pasted, "the paste was left to the box"
+    expect(staged).to_contain_text("image.png")
+    expect(box).to_be_focused()
+    words = box.evaluate("""el => { const dt = new DataTransfer(); dt.setData('text/plain', 'hello');
+        return el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true })) }""")
+    assert words, "a text paste was taken from the box"
+    staged.get_by_role("button", name="Remove image.png").click()
+    expect(staged).to_have_count(0)
+
+    # dropped on the conversation: shown where it goes while over it, then staged
+    photo = ana.evaluate_handle(DATA_TRANSFER, ["cat.png", "image/png", list(red_png(640, 480))])
+    ana.dispatch_event("#transcript", "dragenter", {"dataTransfer": photo})
+    ana.dispatch_event("#transcript", "dragover", {"dataTransfer": photo})
+    expect(ana.locator("#chat.dropping")).to_have_count(1)
+    shot(ana, "photo-dropping-desktop")
+    ana.dispatch_event("#transcript", "drop", {"dataTransfer": photo})
+    expect(ana.locator("#chat.dropping")).to_have_count(0)
+    expect(staged).to_contain_text("cat.png")
+    press_send_button(ana)
+    expect(ben.get_by_role("button", name="View photo: cat.png")).to_be_visible()
+
+    # a file that is no picture: said so; beside the conversation: nothing, and no leaving
+    notes = ana.evaluate_handle(DATA_TRANSFER, ["notes.txt", "text/plain", list(b"hello")])
+    ana.dispatch_event("#transcript", "drop", {"dataTransfer": notes})
+    expect(ana.locator(".composer-area .notice")).to_contain_text("“notes.txt” is not a picture.")
+    beside = ana.locator(".sidebar").evaluate("(el, dt) => !el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))", photo)
+    assert beside, "a file dropped beside the conversation was left to the browser (which opens it, leaving Parlor)"
+    expect(staged).to_have_count(0)

@@ -45,6 +45,36 @@ export class ChatView {
     this.live = [this.headerEl, this.transcriptEl, this.typingEl, this.composerEl, this.drawerEl, this.paneEl];
     el.replaceChildren(this.empty, ...this.live, this.leftNote, this.blockedNote);
     this.showConversation(false);
+    this.takeDroppedPictures(el);
+  }
+
+  /**
+   * A picture dragged from the computer onto the conversation goes in the message box,
+   * as the Photo button's would (a file that is no picture is refused there, saying so).
+   * Dropped anywhere else, a file does nothing: the browser would leave Parlor to show it.
+   */
+  takeDroppedPictures(el) {
+    const files = (e) => e.dataTransfer?.types.includes("Files");
+    const open = () => !this.composerEl.hidden && !this.composer.photoButton.hidden;
+    el.addEventListener("dragover", (e) => {
+      if (!files(e) || !open()) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+      el.classList.add("dropping");
+    });
+    el.addEventListener("dragleave", (e) => {
+      if (!el.contains(/** @type {Node | null} */ (e.relatedTarget))) el.classList.remove("dropping");
+    });
+    el.addEventListener("drop", (e) => {
+      el.classList.remove("dropping");
+      const file = files(e) && open() ? e.dataTransfer.files[0] : null;
+      if (!file) return;
+      e.preventDefault();
+      this.composer.takePhoto(file);
+    });
+    for (const type of ["dragover", "drop"]) {
+      document.addEventListener(type, (e) => files(e) && e.preventDefault());
+    }
   }
 
   /**

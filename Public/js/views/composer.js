@@ -85,8 +85,18 @@ export class ComposerView {
     this.photoInput = h("input", { type: "file", accept: "image/*", hidden: true, onchange: () => {
       const file = this.photoInput.files?.[0];
       this.photoInput.value = ""; // the same picture again is a change too
-      if (file) onPhoto(file).then(() => this.input.focus(), (error) => this.showNotice(error.message));
+      if (file) this.takePhoto(file);
     } });
+    /** A picture picked, pasted or dropped: staged (or refused, saying why). */
+    this.takePhoto = (file) => onPhoto?.(file).then(() => this.input.focus(), (error) => this.showNotice(error.message));
+    // a screenshot or a copied picture pasted into the box goes as the Photo button's
+    // would; text pastes as text
+    this.input.addEventListener("paste", (e) => {
+      const file = onPhoto && [...(e.clipboardData?.files ?? [])].find((f) => f.type.startsWith("image/"));
+      if (!file) return;
+      e.preventDefault();
+      this.takePhoto(file);
+    });
     this.photoButton = h("button", { class: "icon-button", type: "button", "aria-label": "Add a photo", hidden: !onPhoto,
       onclick: () => this.photoInput.click() }, icon(ICONS.photo));
     // Escape anywhere in the composer while recording throws the recording away
