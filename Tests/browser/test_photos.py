@@ -116,7 +116,7 @@ def test_a_photo_opens_whole_and_the_focus_comes_back_to_it(people):
     photo.focus()
     ana.keyboard.press("Enter")
     expect(viewer).to_be_visible()
-    expect(ana.get_by_role("dialog", name="Ben")).to_contain_text("Today")
+    expect(ana.get_by_role("dialog", name="Photo from Ben")).to_contain_text("Today")
     expect(viewer.get_by_role("button", name="Close")).to_be_focused()
     whole = viewer.locator("img")
     expect(whole).to_have_attribute("alt", "tower.png")
@@ -146,7 +146,7 @@ def test_a_photo_opens_whole_and_the_focus_comes_back_to_it(people):
     mine = ben.get_by_role("button", name="View photo: tower.png")
     expect(mine).to_be_visible()
     mine.tap()
-    expect(ben.get_by_role("dialog", name="You")).to_be_visible()
+    expect(ben.get_by_role("dialog", name="Your photo")).to_be_visible()
     ben.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=ben.locator("#photo-viewer img").element_handle())
     box = ben.locator("#photo-viewer img").bounding_box()
     assert box["x"] >= 0 and box["y"] >= 0 and box["x"] + box["width"] <= 390 and box["y"] + box["height"] <= 844, box

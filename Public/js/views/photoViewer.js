@@ -9,12 +9,12 @@ import { dayAndTime } from "../state/format.js";
 export class PhotoViewer {
   constructor() {
     this.image = h("img", { class: "photo-viewer-image", alt: "" });
-    this.who = h("h2", { id: "photo-viewer-title" });
+    this.who = h("h2");
     this.when = h("p");
     this.save = h("a", { class: "button small", download: "" }, "Save");
     // the focus starts on Close (not Save): what most who open it want next
     const close = h("button", { class: "icon-button", type: "button", "aria-label": "Close", autofocus: true, onclick: () => this.dialog.close() }, icon(ICONS.close));
-    this.dialog = h("dialog", { id: "photo-viewer", class: "photo-viewer", "aria-labelledby": "photo-viewer-title" },
+    this.dialog = h("dialog", { id: "photo-viewer", class: "photo-viewer" },
       h("div", { class: "photo-viewer-bar" }, h("div", { class: "photo-viewer-who" }, this.who, this.when), this.save, close),
       // a tap beside the photo closes it, as on a phone's own viewer
       h("div", { class: "photo-viewer-stage", onclick: (e) => e.target !== this.image && this.dialog.close() }, this.image));
@@ -30,6 +30,7 @@ export class PhotoViewer {
     this.image.src = src;
     this.image.alt = name || "Photo";
     this.who.textContent = who;
+    this.dialog.setAttribute("aria-label", who === "You" ? "Your photo" : `Photo from ${who}`);
     this.when.textContent = at ? dayAndTime(at) : "";
     this.when.hidden = !at;
     this.save.href = src;
@@ -38,9 +39,5 @@ export class PhotoViewer {
     this.save.download = (name || "photo").replace(/\.[a-z0-9]{1,5}$/i, "") || "photo";
     this.save.setAttribute("aria-label", `Save ${name || "photo"}`);
     this.dialog.showModal();
-  }
-
-  close() {
-    if (this.dialog.open) this.dialog.close();
   }
 }
