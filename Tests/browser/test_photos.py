@@ -163,7 +163,7 @@ DATA_TRANSFER = """([name, type, bytes]) => {
 }"""
 
 
-def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people):
+def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people, tmp_path):
     """On a computer a screenshot is pasted and a photo dragged from the files: either
     waits in the message box as the Photo button's pick would. Text still pastes as
     text, and a file dropped beside the conversation does not take the page away."""
@@ -185,22 +185,32 @@ def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people):
     staged.get_by_role("button", name="Remove image.png").click()
     expect(staged).to_have_count(0)
 
-    # dropped on the conversation: shown where it goes while over it, then staged
-    photo = ana.evaluate_handle(DATA_TRANSFER, ["cat.png", "image/png", list(red_png(640, 480))])
-    ana.dispatch_event("#transcript", "dragenter", {"dataTransfer": photo})
-    ana.dispatch_event("#transcript", "dragover", {"dataTransfer": photo})
+    # dropped on the conversation, through the browser's own drag and drop (the drop
+    # comes only if the conversation took the drag): shown where it goes, then staged
+    cat = tmp_path / "cat.png"
+    cat.write_bytes(red_png(640, 480))
+    drag = ana.context.new_cdp_session(ana)
+
+    def dragged(path, *steps):
+        for step in steps:
+            drag.send("Input.dispatchDragEvent", {"type": step, "x": 700, "y": 400,
+                                                  "data": {"items": [], "files": [str(path)], "dragOperationsMask": 1}})
+
+    dragged(cat, "dragEnter", "dragOver")
     expect(ana.locator("#chat.dropping")).to_have_count(1)
     shot(ana, "photo-dropping-desktop")
-    ana.dispatch_event("#transcript", "drop", {"dataTransfer": photo})
+    dragged(cat, "drop")
     expect(ana.locator("#chat.dropping")).to_have_count(0)
     expect(staged).to_contain_text("cat.png")
     press_send_button(ana)
     expect(ben.get_by_role("button", name="View photo: cat.png")).to_be_visible()
 
     # a file that is no picture: said so; beside the conversation: nothing, and no leaving
-    notes = ana.evaluate_handle(DATA_TRANSFER, ["notes.txt", "text/plain", list(b"hello")])
-    ana.dispatch_event("#transcript", "drop", {"dataTransfer": notes})
+    notes = tmp_path / "notes.txt"
+    notes.write_text("hello")
+    dragged(notes, "dragEnter", "dragOver", "drop")
     expect(ana.locator(".composer-area .notice")).to_contain_text("“notes.txt” is not a picture.")
+    photo = ana.evaluate_handle(DATA_TRANSFER, ["cat.png", "image/png", list(red_png(64, 48))])
     beside = ana.locator(".sidebar").evaluate("(el, dt) => !el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))", photo)
     assert beside, "a file dropped beside the conversation was left to the browser (which opens it, leaving Parlor)"
     expect(staged).to_have_count(0)
