@@ -624,8 +624,8 @@ function bubbleContext(conversationId) {
 
 /** Reply: the strip above the box says to what, and the caret is in the box. */
 function replyTo(conversationId, m) {
-  const { who, line } = replyQuote(m, bubbleContext(conversationId));
-  outgoing.setReply(conversationId, { seq: m.seq, who, line });
+  const { who, line, picture } = replyQuote(m, bubbleContext(conversationId));
+  outgoing.setReply(conversationId, { seq: m.seq, who, line, picture });
   chat.composer.input.focus();
 }
 

@@ -4,12 +4,13 @@ photo is larger than the server keeps and carries where it was taken: it goes dr
 again as a JPEG of at most 2048 px a side. What is no picture is refused, saying so."""
 
 import json
+import re
 import urllib.request
 
 from playwright.sync_api import expect
 
 from a11y import axe_findings
-from conftest import create_conversation, press_send_button, red_png, shot
+from conftest import create_conversation, press_send_button, red_png, send_text, shot
 
 
 def pick(page, name, mime, data):
@@ -214,3 +215,34 @@ def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people, tmp_path):
     beside = ana.locator(".sidebar").evaluate("(el, dt) => !el.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))", photo)
     assert beside, "a file dropped beside the conversation was left to the browser (which opens it, leaving Parlor)"
     expect(staged).to_have_count(0)
+
+
+def test_a_reply_to_a_photo_shows_it_small_beside_its_quote(people):
+    """As in Messages: a reply to a photo says whose, and shows the photo small, in the
+    strip above the message box and in the quote over the reply, for both."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    pick(ben, "beach.png", "image/png", red_png(1200, 900))
+    press_send_button(ben)
+    photo = ana.locator(".row[data-seq][data-kind=attachment]")
+    expect(photo).to_have_count(1)
+    src = photo.locator("img").get_attribute("src")
+
+    reply = photo.get_by_role("button", name=re.compile(r"^Reply to message: "))
+    reply.focus()
+    ana.keyboard.press("Enter")
+    strip = ana.locator(".reply-strip")
+    expect(strip).to_contain_text("Replying to Ben")
+    expect(strip.locator("img.reply-picture")).to_have_attribute("src", src)
+    send_text(ana, "what a view!")
+
+    for page, who in ((ana, "Ben"), (ben, "You")):
+        quoted = page.locator(".row[data-seq][data-kind=text]", has_text="what a view!").locator(".reply-quote")
+        expect(quoted.locator(".reply-quote-who")).to_have_text(who)
+        picture = quoted.locator("img.reply-picture")
+        expect(picture).to_have_attribute("src", src)
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=picture.element_handle())
+        assert picture.evaluate("img => [img.clientWidth, img.clientHeight]") == [36, 36]
+    shot(ben, "photo-reply-phone")
+    assert axe_findings(ana, "a reply to a photo") == []

@@ -36,6 +36,10 @@ test("the quote: who and one line; a deleted original, a superseded state, one n
   assert.equal(quoteOf(superseded, how).line, "Ben played X");
   assert.deepEqual(quoteOf(undefined, how), { who: null, line: "Earlier message", loaded: false });
   assert.equal(quoteOf(msg(4, { kind: "sticker", image: "a".repeat(64) }), how).line, "a sticker");
+  // a photo's quote carries its picture, shown small beside the line; a sticker's does not
+  assert.equal(quoteOf(msg(5, { kind: "attachment", image: "b".repeat(64), name: "beach.png" }), how).picture, "b".repeat(64));
+  assert.equal(quoteOf(msg(4, { kind: "sticker", image: "a".repeat(64) }), how).picture, undefined);
+  assert.equal(quoteOf({ ...msg(6, { kind: "attachment", image: "b".repeat(64) }), kind: "deleted" }, how).picture, undefined);
 
   assert.equal(quoteLabel(quoteOf(msg(1, { text: "hi" }), how)), "Reply to Ben: hi. Show the message");
   assert.equal(quoteLabel(quoteOf(msg(1, { sender: ME.id, text: "hi" }), how)), "Reply to you: hi. Show the message");

@@ -35,7 +35,8 @@ export function oneLine(s, max = QUOTE_CHARS) {
  * @param {object | undefined} original  undefined: not loaded (older than what is held)
  * @param {{selfId: string, nameOf: (userId: string) => string, words: (m: object) => string, summary: (m: object) => string}} how
  *   `words`: what a message says (views/bubble.js messageWords); `summary`: a superseded state's line
- * @returns {{who: string | null, line: string, loaded: boolean}} `who` is "You" for one's own
+ * @returns {{who: string | null, line: string, loaded: boolean, picture?: string}} `who` is "You"
+ *   for one's own; `picture`: a photo's hash, shown small beside the line as Messages does
  */
 export function quoteOf(original, { selfId, nameOf, words, summary }) {
   if (!original) return { who: null, line: "Earlier message", loaded: false };
@@ -43,7 +44,8 @@ export function quoteOf(original, { selfId, nameOf, words, summary }) {
   const line = original.kind === "deleted" ? "Deleted message"
     : original.supersededBy !== undefined ? summary(original)
       : words(original);
-  return { who, line: oneLine(line), loaded: true };
+  const picture = original.kind === "attachment" && typeof original.image === "string" ? original.image : null;
+  return { who, line: oneLine(line), loaded: true, ...(picture ? { picture } : {}) };
 }
 
 /** The quote's name for a screen reader: "Reply to Ben: lunch?. Show the message". */

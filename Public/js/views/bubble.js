@@ -189,11 +189,12 @@ export function replyQuote(original, ctx) {
 function quoteBlock(seq, original, ctx) {
   const q = replyQuote(original, ctx);
   return h("button", {
-    class: ["reply-quote", !q.loaded && "unknown"], type: "button", "aria-label": quoteLabel(q), dataset: { replyTo: seq },
+    class: ["reply-quote", !q.loaded && "unknown", q.picture && "with-picture"], type: "button", "aria-label": quoteLabel(q), dataset: { replyTo: seq },
     onclick: () => ctx.onShowOriginal?.(seq),
   },
   q.who ? h("span", { class: "reply-quote-who" }, q.who) : null,
-  h("span", { class: "reply-quote-line", dir: "auto" }, q.line));
+  h("span", { class: "reply-quote-line", dir: "auto" }, q.line),
+  q.picture ? h("img", { class: "reply-picture", src: blobURL(q.picture), alt: "", loading: "lazy" }) : null);
 }
 
 /**

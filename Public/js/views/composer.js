@@ -113,7 +113,7 @@ export class ComposerView {
 
   /**
    * The strip that says which message the next Send answers, or none (null).
-   * @param {{who: string, line: string} | null} reply
+   * @param {{who: string, line: string, picture?: string} | null} reply  `picture`: a photo's hash
    */
   showReply(reply) {
     this.reply = reply;
@@ -127,6 +127,7 @@ export class ComposerView {
       h("div", { class: "reply-strip-text" },
         h("strong", null, `Replying to ${whom}`),
         h("span", { class: "reply-strip-line", dir: "auto" }, reply.line)),
+      reply.picture ? h("img", { class: "reply-picture", src: blobURL(reply.picture), alt: "" }) : null,
       h("button", { class: "icon-button", type: "button", "aria-label": "Cancel reply", onclick: () => this.onCancelReply() }, icon(ICONS.close)));
   }
 
