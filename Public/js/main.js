@@ -606,7 +606,7 @@ function bubbleContext(conversationId) {
     onDelete: (m) => deleteMessage(conversationId, m),
     canReport: (m) => !store.conversation(conversationId)?.left && m.sender !== s.user?.id,
     isBlocked: (userId) => s.blocked.some((b) => b.userId === userId),
-    onViewPhoto: (photo) => photoViewer.show(photo),
+    onViewPhoto: (photo) => photoViewer.show({ ...photo, conversationId }),
     onReport: (m) => reportDialog.show(conversationId, m, store.memberName(conversationId, m.sender), messageWords(m, bubbleContext(conversationId))),
     canReact: () => !store.conversation(conversationId)?.left,
     // through the outbox as any message (shown at once, kept and sent again offline); a refused one is dropped
@@ -807,6 +807,8 @@ function render() {
     showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);
     if (parts.has("reports") && admin.dialog.open) reportsSection.refresh();
   }
+  const deleted = ({ conversationId, seq }) => store.transcript(conversationId).messages.some((m) => m.seq === seq && m.kind === "deleted");
+  if (photoViewer.closeIfDeleted(deleted)) announce("The photo was deleted.");
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user") || parts.has("blocked"))) {
     chat.header.render(conv, s.user?.id, s.presence[id]);

@@ -246,3 +246,25 @@ def test_a_reply_to_a_photo_shows_it_small_beside_its_quote(people):
         assert picture.evaluate("img => [img.clientWidth, img.clientHeight]") == [36, 36]
     shot(ben, "photo-reply-phone")
     assert axe_findings(ana, "a reply to a photo") == []
+
+
+def test_a_photo_deleted_while_it_is_open_is_put_away(people):
+    """Taken down by its sender (or an admin, everywhere) while someone looks at it whole:
+    the viewer closes, saying why, and the focus goes back to the conversation."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.on_protocol("Ben")
+    joined = ben.call("conversations.join", invite=link.rsplit("/", 1)[-1])
+    cid = joined["conversation"]["id"]
+    sent = ben.call("send", conversationId=cid, clientId="beach-1",
+                    message={"kind": "attachment", "image": ben.upload_picture(600, 400), "name": "beach.png"})
+    photo = ana.get_by_role("button", name="View photo: beach.png")
+    photo.click()
+    viewer = ana.locator("#photo-viewer[open]")
+    expect(viewer).to_be_visible()
+
+    ben.call("messages.delete", conversationId=cid, seq=sent["message"]["seq"])
+    expect(viewer).to_have_count(0)
+    expect(ana.locator(".row[data-kind=deleted]")).to_have_count(1)
+    expect(ana.locator("#toast")).to_have_text("The photo was deleted.")
+    assert ana.evaluate("document.activeElement.closest('#chat') !== null"), "the focus was left on nothing"

@@ -24,9 +24,11 @@ export class PhotoViewer {
   }
 
   /**
-   * @param {{src: string, name?: string, who: string, at?: number}} photo
+   * @param {{src: string, name?: string, who: string, at?: number, conversationId?: string, seq?: number}} photo
+   *   `conversationId` and `seq`: which message it is (none while it is still sending)
    */
-  show({ src, name, who, at }) {
+  show({ src, name, who, at, conversationId, seq }) {
+    this.of = seq ? { conversationId, seq } : null;
     this.image.src = src;
     this.image.alt = name || "Photo";
     this.who.textContent = who;
@@ -39,5 +41,16 @@ export class PhotoViewer {
     this.save.download = (name || "photo").replace(/\.[a-z0-9]{1,5}$/i, "") || "photo";
     this.save.setAttribute("aria-label", `Save ${name || "photo"}`);
     this.dialog.showModal();
+  }
+
+  /**
+   * Puts the photo away once its message is deleted (by its sender, or an admin taking
+   * it down everywhere); true if it did.
+   * @param {(of: {conversationId: string, seq: number}) => boolean} deleted
+   */
+  closeIfDeleted(deleted) {
+    if (!this.dialog.open || !this.of || !deleted(this.of)) return false;
+    this.dialog.close();
+    return true;
   }
 }
