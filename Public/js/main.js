@@ -35,7 +35,7 @@ import { ReportDialog, ReportsSection, showOpenReports } from "./views/reports.j
 import { PhotoViewer } from "./views/photoViewer.js";
 import { OpenReports } from "./sync/reports.js";
 import { renderPlayers } from "./views/players.js";
-import { replyQuote, messageWords } from "./views/bubble.js";
+import { replyQuote, messageWords, photoOf } from "./views/bubble.js";
 import { say } from "./views/spoken.js";
 import { SearchView } from "./views/search.js";
 import { newSearch, withAnswer, withoutDeleted } from "./state/search.js";
@@ -361,7 +361,16 @@ account.dialog.querySelector(".dialog-actions").before(blockedList.el);
 // ---- reports to the admins (views/reports.js) ----------------------------------------
 
 new OpenReports(client, store);
-const photoViewer = new PhotoViewer();
+// the conversation's photos, one after another, among the messages held (not a blocked
+// person's, which the transcript folds away)
+const photoViewer = new PhotoViewer(({ conversationId, seq }, step) => {
+  if (!conversationId || !seq) return null;
+  const blocked = blockedIds(store.state.blocked);
+  const photos = store.transcript(conversationId).messages.filter((m) => m.kind === "attachment" && !blocked.has(m.sender));
+  const i = photos.findIndex((m) => m.seq === seq);
+  const m = i < 0 ? null : photos[i + step];
+  return m ? { ...photoOf(m, bubbleContext(conversationId)), conversationId } : null;
+});
 const reportDialog = new ReportDialog({
   report: (conversationId, seq, reason) => client.request("messages.report", { conversationId, seq, ...(reason ? { reason } : {}) }),
   errorText,

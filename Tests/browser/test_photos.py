@@ -268,3 +268,58 @@ def test_a_photo_deleted_while_it_is_open_is_put_away(people):
     expect(ana.locator(".row[data-kind=deleted]")).to_have_count(1)
     expect(ana.locator("#toast")).to_have_text("The photo was deleted.")
     assert ana.evaluate("document.activeElement.closest('#chat') !== null"), "the focus was left on nothing"
+
+
+def test_the_conversations_photos_are_a_swipe_or_an_arrow_key_apart(people):
+    """Open whole, a photo leads to the conversation's others, as in Messages: arrow keys
+    and Previous and Next on a computer, a swipe on a phone."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.on_protocol("Ben")
+    cid = ben.call("conversations.join", invite=link.rsplit("/", 1)[-1])["conversation"]["id"]
+    for i, name in enumerate(("one.png", "two.png", "three.png")):
+        ben.call("send", conversationId=cid, clientId=f"photo-{i}",
+                 message={"kind": "attachment", "image": ben.upload_picture(300 + 100 * i, 200), "name": name})
+    ben.send_text(cid, "and that was the trip")
+    viewer = ana.locator("#photo-viewer[open]")
+    shown = viewer.locator("img")
+
+    ana.get_by_role("button", name="View photo: two.png").click()
+    expect(shown).to_have_attribute("alt", "two.png")
+    previous, following = viewer.get_by_role("button", name="Previous photo"), viewer.get_by_role("button", name="Next photo")
+    expect(previous).to_be_visible()
+    expect(following).to_be_visible()
+    ana.keyboard.press("ArrowRight")
+    expect(shown).to_have_attribute("alt", "three.png")
+    expect(following).to_be_hidden()  # the last one
+    ana.keyboard.press("ArrowRight")
+    expect(shown).to_have_attribute("alt", "three.png")
+    previous.click()
+    previous.click()
+    expect(shown).to_have_attribute("alt", "one.png")
+    expect(previous).to_be_hidden()
+    expect(viewer).to_have_accessible_name("Photo from Ben")
+    ana.keyboard.press("Escape")
+    expect(viewer).to_have_count(0)
+
+    # on a phone: a swipe to the left is the next one, to the right the one before
+    cy = people.join("Cy", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    cy.get_by_role("button", name="View photo: one.png").tap()
+    cy_shown = cy.locator("#photo-viewer[open] img")
+    expect(cy_shown).to_have_attribute("alt", "one.png")
+    touch = cy.context.new_cdp_session(cy)
+
+    def swipe(x0, x1, y=420):
+        touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y}]})
+        for k in range(1, 6):
+            touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x0 + (x1 - x0) * k / 5, "y": y}]})
+        touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    swipe(300, 100)
+    expect(cy_shown).to_have_attribute("alt", "two.png")
+    swipe(300, 100)
+    expect(cy_shown).to_have_attribute("alt", "three.png")
+    swipe(100, 300)
+    expect(cy_shown).to_have_attribute("alt", "two.png")
+    expect(cy.locator("#photo-viewer[open]")).to_be_visible()  # a swipe is not a tap beside it
+    shot(cy, "photo-viewer-phone-between")

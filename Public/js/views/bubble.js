@@ -39,7 +39,7 @@ import { steadyPicture } from "./steadyPicture.js";
  * @property {(message: object) => void} [onEdit]  edits one's own text in the composer
  * @property {(message: object) => boolean} [canReport]  a member may report someone else's message to the admins
  * @property {(message: object) => void} [onReport]  asks whether to report it (views/reports.js)
- * @property {(photo: {src: string, name?: string, who: string, at?: number, seq?: number}) => void} [onViewPhoto]  a sent photo, whole (views/photoViewer.js)
+ * @property {(photo: import("./photoViewer.js").Photo) => void} [onViewPhoto]  a sent photo, whole (views/photoViewer.js)
  */
 
 export const blobURL = (hash) => `/blobs/${hash}`;
@@ -153,7 +153,7 @@ function body(m, ctx, { pending }) {
       if (m.seq) Object.assign(img.style, attachmentBox(m));
       if (!ctx.onViewPhoto) return h("div", { class: "bubble attachment-bubble" }, img);
       return h("button", { class: "bubble attachment-bubble", type: "button", "aria-label": `View photo: ${m.name || "Image"}`,
-        onclick: () => ctx.onViewPhoto({ src: img.src, name: m.name, who: m.sender === ctx.selfId ? "You" : ctx.nameOf(m.sender), at: m.createdAt, seq: m.seq }) }, img);
+        onclick: () => ctx.onViewPhoto(photoOf(m, ctx)) }, img);
     }
     case "audio":
       return voiceBubble(m, blobURL);
@@ -162,6 +162,11 @@ function body(m, ctx, { pending }) {
     default:
       return h("div", { class: "bubble" }, "Unsupported message");
   }
+}
+
+/** A photo's message as the photo viewer shows it (views/photoViewer.js). */
+export function photoOf(m, ctx) {
+  return { src: m.localImage ?? blobURL(m.image), name: m.name, who: m.sender === ctx.selfId ? "You" : ctx.nameOf(m.sender), at: m.createdAt, seq: m.seq };
 }
 
 /** Largest side of a picture sent in a conversation (app.css's .attachment-bubble img). */
