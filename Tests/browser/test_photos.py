@@ -323,3 +323,6 @@ def test_the_conversations_photos_are_a_swipe_or_an_arrow_key_apart(people):
     expect(cy_shown).to_have_attribute("alt", "two.png")
     expect(cy.locator("#photo-viewer[open]")).to_be_visible()  # a swipe is not a tap beside it
     shot(cy, "photo-viewer-phone-between")
+    cy.locator("#photo-viewer .photo-viewer-bar").tap(position={"x": 200, "y": 30})  # the bar: nothing
+    cy.locator("#photo-viewer .photo-viewer-stage").tap(position={"x": 195, "y": 60})  # beside the photo, after a swipe
+    expect(cy.locator("#photo-viewer[open]")).to_have_count(0)

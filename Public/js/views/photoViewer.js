@@ -85,7 +85,11 @@ export class PhotoViewer {
 
   followSwipes(stage) {
     let start = null;
-    stage.addEventListener("pointerdown", (e) => { start = e.pointerType === "mouse" ? null : { x: e.clientX, y: e.clientY }; });
+    stage.addEventListener("pointerdown", (e) => {
+      // a swipe is followed by a click in some browsers, not in others: the next press starts afresh
+      this.swiped = false;
+      start = e.pointerType === "mouse" ? null : { x: e.clientX, y: e.clientY };
+    });
     stage.addEventListener("pointerup", (e) => {
       if (!start) return;
       const dx = e.clientX - start.x;
