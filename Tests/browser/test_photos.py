@@ -21,6 +21,16 @@ def pick(page, name, mime, data):
     chooser.value.set_files(files=[{"name": name, "mimeType": mime, "buffer": data}])
 
 
+def ben_sends_a_photo(people, name, width, height):
+    """Ana on a computer and Ben on a phone in one conversation, Ben's photo sent to it."""
+    ana = people.join("Ana")
+    link = create_conversation(ana, "Holiday")
+    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
+    pick(ben, name, "image/png", red_png(width, height))
+    press_send_button(ben)
+    return ana, ben
+
+
 def test_a_photo_from_a_phone_is_sent_smaller_and_shown_to_the_others(people):
     ana = people.join("Ana")
     link = create_conversation(ana, "Holiday")
@@ -103,11 +113,7 @@ def test_a_photo_opens_whole_and_the_focus_comes_back_to_it(people):
     """In the transcript a photo is at most 260 px a side; it was sent at up to 2048. A
     tap on it shows it as large as the screen lets it be, saying whose and when, with
     Save; Close, Escape or a tap beside it put it away."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Holiday")
-    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
-    pick(ben, "tower.png", "image/png", red_png(1000, 2000))
-    press_send_button(ben)
+    ana, ben = ben_sends_a_photo(people, "tower.png", 1000, 2000)
     viewer = ana.locator("#photo-viewer[open]")
 
     # Ana, with the keyboard: Enter on the photo, then Escape
@@ -220,11 +226,7 @@ def test_a_picture_pasted_or_dropped_goes_in_the_message_box(people, tmp_path):
 def test_a_reply_to_a_photo_shows_it_small_beside_its_quote(people):
     """As in Messages: a reply to a photo says whose, and shows the photo small, in the
     strip above the message box and in the quote over the reply, for both."""
-    ana = people.join("Ana")
-    link = create_conversation(ana, "Holiday")
-    ben = people.join("Ben", link.replace(people.server.base, ""), viewport=(390, 844), mobile=True)
-    pick(ben, "beach.png", "image/png", red_png(1200, 900))
-    press_send_button(ben)
+    ana, ben = ben_sends_a_photo(people, "beach.png", 1200, 900)
     photo = ana.locator(".row[data-seq][data-kind=attachment]")
     expect(photo).to_have_count(1)
     src = photo.locator("img").get_attribute("src")
