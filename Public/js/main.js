@@ -363,13 +363,16 @@ account.dialog.querySelector(".dialog-actions").before(blockedList.el);
 new OpenReports(client, store);
 // the conversation's photos, one after another, among the messages held (not a blocked
 // person's, which the transcript folds away)
-const photoViewer = new PhotoViewer(({ conversationId, seq }, step) => {
-  if (!conversationId || !seq) return null;
-  const blocked = blockedIds(store.state.blocked);
-  const photos = store.transcript(conversationId).messages.filter((m) => m.kind === "attachment" && !blocked.has(m.sender));
-  const i = photos.findIndex((m) => m.seq === seq);
-  const m = i < 0 ? null : photos[i + step];
-  return m ? { ...photoOf(m, bubbleContext(conversationId)), conversationId } : null;
+const photoViewer = new PhotoViewer({
+  beside: ({ conversationId, seq }, step) => {
+    if (!conversationId || !seq) return null;
+    const blocked = blockedIds(store.state.blocked);
+    const photos = store.transcript(conversationId).messages.filter((m) => m.kind === "attachment" && !blocked.has(m.sender));
+    const i = photos.findIndex((m) => m.seq === seq);
+    const m = i < 0 ? null : photos[i + step];
+    return m ? { ...photoOf(m, bubbleContext(conversationId)), conversationId } : null;
+  },
+  deleted: (conversationId, seq) => store.transcript(conversationId).messages.some((m) => m.seq === seq && m.kind === "deleted"),
 });
 const reportDialog = new ReportDialog({
   report: (conversationId, seq, reason) => client.request("messages.report", { conversationId, seq, ...(reason ? { reason } : {}) }),
@@ -816,8 +819,7 @@ function render() {
     showOpenReports(sidebar.adminButton, s.user?.admin === true ? s.openReports ?? 0 : 0);
     if (parts.has("reports") && admin.dialog.open) reportsSection.refresh();
   }
-  const deleted = ({ conversationId, seq }) => store.transcript(conversationId).messages.some((m) => m.seq === seq && m.kind === "deleted");
-  if (photoViewer.closeIfDeleted(deleted)) announce("The photo was deleted.");
+  if (photoViewer.closeIfDeleted()) announce("The photo was deleted.");
   const conv = id ? store.conversation(id) : null;
   if (conv && (parts.has("conversations") || parts.has("presence") || parts.has("current") || parts.has("user") || parts.has("blocked"))) {
     chat.header.render(conv, s.user?.id, s.presence[id]);

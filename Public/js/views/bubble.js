@@ -148,7 +148,7 @@ function body(m, ctx, { pending }) {
     case "sticker":
       return h("div", { class: "bubble sticker-bubble" }, h("img", { src: blobURL(m.image), alt: m.description ? `Sticker: ${m.description}` : "Sticker" }));
     case "attachment": {
-      const img = h("img", { src: m.localImage ?? blobURL(m.image), alt: m.name || "Image", loading: "lazy" });
+      const img = h("img", { src: photoSrc(m), alt: m.name || "Image", loading: "lazy" });
       // a stored message's size (as above); by the style property: the page's policy refuses style attributes
       if (m.seq) Object.assign(img.style, attachmentBox(m));
       if (!ctx.onViewPhoto) return h("div", { class: "bubble attachment-bubble" }, img);
@@ -164,9 +164,12 @@ function body(m, ctx, { pending }) {
   }
 }
 
+/** A photo's picture: this browser's while one's own is still uploading, else the server's. */
+const photoSrc = (m) => m.localImage ?? blobURL(m.image);
+
 /** A photo's message as the photo viewer shows it (views/photoViewer.js). */
 export function photoOf(m, ctx) {
-  return { src: m.localImage ?? blobURL(m.image), name: m.name, who: m.sender === ctx.selfId ? "You" : ctx.nameOf(m.sender), at: m.createdAt, seq: m.seq };
+  return { src: photoSrc(m), name: m.name, who: m.sender === ctx.selfId ? "You" : ctx.nameOf(m.sender), at: m.createdAt, seq: m.seq };
 }
 
 /** Largest side of a picture sent in a conversation (app.css's .attachment-bubble img). */

@@ -259,22 +259,22 @@ export class ComposerView {
 
   stagedItem(s, ctx) {
     const m = s.message;
-    let preview;
+    // a picture of one's own (a drawing, a photo) waits in this browser until Send uploads it
+    const waiting = s.imageKey && ctx.pendingImage?.(s.imageKey);
+    let src;
     let title;
     let sub;
     if (m.kind === "app") {
       const app = ctx.app(m.appId);
       title = ctx.names(m.layout?.caption || m.summaryText || app?.name || m.appId, m.appId);
       sub = app?.name || m.appId;
-      const src = m.layout?.image ? blobURL(m.layout.image) : (s.imageKey && ctx.pendingImage?.(s.imageKey)) || app?.icon;
-      preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
+      src = m.layout?.image ? blobURL(m.layout.image) : waiting || app?.icon;
     } else {
       title = m.kind === "sticker" ? "Sticker" : m.name || "Image";
       sub = m.kind === "sticker" ? m.description || "" : "Picture";
-      // a photo of one's own waits in this browser until Send uploads it
-      const src = m.image ? blobURL(m.image) : s.imageKey && ctx.pendingImage?.(s.imageKey);
-      preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
+      src = m.image ? blobURL(m.image) : waiting;
     }
+    const preview = src ? h("img", { class: "thumb", src, alt: "" }) : null;
     const item = h("div", { class: "staged-item", role: "listitem", dataset: { key: s.key, kind: m.kind } },
       preview,
       h("div", { class: "staged-text" }, h("strong", null, title), h("span", null, sub)),

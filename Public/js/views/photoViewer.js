@@ -17,11 +17,15 @@ const SWIPE_PX = 50;
 
 export class PhotoViewer {
   /**
-   * @param {(photo: Photo, step: -1 | 1) => Photo | null} [beside]  the conversation's
+   * @param {object} [how]
+   * @param {(photo: Photo, step: -1 | 1) => Photo | null} [how.beside]  the conversation's
    *   photo before (-1) or after (1) this one, among the messages held
+   * @param {(conversationId: string, seq: number) => boolean} [how.deleted]  whether that
+   *   message is deleted now
    */
-  constructor(beside = () => null) {
+  constructor({ beside = () => null, deleted = () => false } = {}) {
     this.beside = beside;
+    this.deleted = deleted;
     this.image = h("img", { class: "photo-viewer-image", alt: "" });
     this.who = h("h2");
     this.when = h("p");
@@ -104,11 +108,10 @@ export class PhotoViewer {
   /**
    * Puts the photo away once its message is deleted (by its sender, or an admin taking
    * it down everywhere); true if it did.
-   * @param {(of: {conversationId: string, seq: number}) => boolean} deleted
    */
-  closeIfDeleted(deleted) {
+  closeIfDeleted() {
     const of = this.photo;
-    if (!this.dialog.open || !of?.seq || !of.conversationId || !deleted({ conversationId: of.conversationId, seq: of.seq })) return false;
+    if (!this.dialog.open || !of?.seq || !of.conversationId || !this.deleted(of.conversationId, of.seq)) return false;
     this.dialog.close();
     return true;
   }
